@@ -1,0 +1,80 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "depot",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "depot", targets: ["depot"]),
+        .library(name: "DepotClient", targets: ["DepotClient"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    ],
+    targets: [
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        .target(name: "DepotCore", swiftSettings: swiftSettings),
+        .target(name: "DepotHTTP", swiftSettings: swiftSettings),
+        .target(
+            name: "DepotBundles",
+            dependencies: [
+                "DepotCore", "CZlib",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "DepotTrust",
+            dependencies: [
+                "DepotCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(name: "DepotLedger", dependencies: ["DepotCore"], swiftSettings: swiftSettings),
+        .target(
+            name: "DepotServer",
+            dependencies: [
+                "DepotCore", "DepotHTTP", "DepotBundles", "DepotTrust", "DepotLedger",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(name: "DepotClient", dependencies: ["DepotCore", "DepotHTTP"], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "depot",
+            dependencies: [
+                "DepotServer", "DepotClient", "DepotCore", "DepotTrust",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "DepotHTTPTests", dependencies: ["DepotHTTP"], swiftSettings: swiftSettings),
+        .testTarget(name: "DepotBundlesTests", dependencies: ["DepotBundles"], swiftSettings: swiftSettings),
+        .testTarget(name: "DepotTrustTests", dependencies: ["DepotTrust"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "DepotServerTests",
+            dependencies: ["DepotServer", "DepotBundles", "DepotTrust", "DepotHTTP"],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

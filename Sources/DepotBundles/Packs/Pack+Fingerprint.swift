@@ -1,0 +1,34 @@
+import Crypto
+
+extension Pack {
+    /// A key for the build cache: SHA-256 (lowercase hex) over what the bundle's bytes depend on, as far
+    /// as can be told without reading the files: the bundle format version, the zlib version, the level,
+    /// the manifest fields the bundle carries, and each file's path, size and modification time (ns).
+    ///
+    /// Equal fingerprints mean the same bundle can be reused; different ones only mean "build again",
+    /// which yields the same digest when the bytes did not really change.
+    package func fingerprint(compressionLevel: Int) -> String {
+        var hasher = SHA256()
+        func field(_ text: String) {
+            // Length-prefixed, so no two different field lists hash the same input.
+            var length = UInt64(text.utf8.count).littleEndian
+            withUnsafeBytes(of: &length) { hasher.update(bufferPointer: $0) }
+            hasher.update(data: Array(text.utf8))
+        }
+        field("depot-bundle-fingerprint")
+        field(String(BundleWriter.formatVersion))
+        field(Deflater.zlibVersionString)
+        field(String(BundleWriter(compressionLevel: compressionLevel).compressionLevel))
+        field(manifest.productId)
+        field(manifest.contentId)
+        field(manifest.version)
+        field(String(manifest.publishedAt))
+        field(String(files.count))
+        for file in files {
+            field(file.relativePath)
+            field(String(file.size))
+            field(file.modificationTime.map { String($0) } ?? "-")
+        }
+        return hasher.finalize().lowercaseHex
+    }
+}

@@ -1,0 +1,24 @@
+/// A validated content pack: its manifest and the regular files under its `Contents/` directory.
+///
+/// Made by `PackReader.read(directory:limits:)`, which refuses anything unsafe; the bundle writer trusts
+/// the paths it holds but checks again, when it opens each file, that it is still what was read.
+package struct Pack: Sendable {
+    /// The pack's directory (the one holding `pack.json` and `Contents/`).
+    package var directory: String
+    /// The parsed `pack.json`.
+    package var manifest: PackManifest
+    /// Every file under `Contents/`, sorted by the UTF-8 bytes of `relativePath`.
+    package var files: [PackFile]
+    /// The sum of the files' sizes.
+    package var unpackedSize: Int64
+
+    package init(directory: String, manifest: PackManifest, files: [PackFile]) {
+        self.directory = directory
+        self.manifest = manifest
+        self.files = files.sorted { $0.relativePath.utf8.lexicographicallyPrecedes($1.relativePath.utf8) }
+        self.unpackedSize = files.reduce(0) { $0 + $1.size }
+    }
+
+    /// The pack's `Contents/` directory.
+    package var contentsDirectory: String { directory + "/Contents" }
+}

@@ -1,0 +1,97 @@
+import Dispatch
+import Foundation
+
+/// A content-addressed bundle store in a local directory.
+///
+/// Bundles live at `<root>/<digest[0..<2]>/<digest>.zip`, read-only and never modified. A build writes
+/// `<root>/tmp/<random>.partial`, fsyncs it, renames it into place and fsyncs the directory, so a crash
+/// leaves either nothing or a whole bundle; leftovers in `tmp/` are removed when the store opens.
+/// `<root>/index.json` (written the same way) maps pack fingerprints to bundles, so a restart does not
+/// rebuild what is already stored. One process owns a root at a time.
+package final class LocalBundleStore: BundleStore, Sendable {
+    /// The store's directory.
+    package let root: String
+    private let layout: StoreLayout
+    private let coordinator: BuildCoordinator
+
+    /// Opens (creating it if needed) the store at `root` and removes any half-written files.
+    package init(root: String) throws {
+        let root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
+        let files = FileManager.default
+        var isDirectory: ObjCBool = false
+        if files.fileExists(atPath: root, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw BundleStoreError(.badRoot, "the bundle store root is not a directory")
+        }
+        let layout = StoreLayout(root: root)
+        do {
+            try files.createDirectory(atPath: layout.temporaryDirectory, withIntermediateDirectories: true)
+            for leftover in try files.contentsOfDirectory(atPath: layout.temporaryDirectory) {
+                try files.removeItem(atPath: layout.temporaryDirectory + "/" + leftover)
+            }
+        } catch {
+            throw BundleStoreError(.badRoot, "the bundle store cannot be prepared: \(error.localizedDescription)")
+        }
+        self.root = root
+        self.layout = layout
+        coordinator = BuildCoordinator(layout: layout, index: BundleIndex.load(from: layout.indexPath))
+    }
+
+    package func path(for digest: String) -> String? {
+        guard StoreLayout.isValidDigest(digest) else { return nil }
+        let path = layout.bundlePath(for: digest)
+        guard (try? FileStatus.lstat(path))?.kind == .regular else { return nil }
+        return path
+    }
+
+    /// Builds `pack`'s bundle unless the cache already holds it, and returns its digest and size.
+    /// Concurrent calls for the same pack share one build. The work runs off the concurrency pool.
+    package func build(
+        _ pack: Pack, compressionLevel: Int = BundleWriter.defaultCompressionLevel
+    ) async throws -> BundleRecord {
+        let fingerprint = pack.fingerprint(compressionLevel: compressionLevel)
+        let layout = layout
+        return try await coordinator.bundle(for: fingerprint) {
+            try await Self.runBlocking {
+                try Self.buildNow(pack, compressionLevel: compressionLevel, layout: layout)
+            }
+        }
+    }
+
+    /// Reads and validates the pack at `directory`, then builds it. A refused pack stores nothing.
+    package func importPack(
+        directory: String, limits: PackLimits = .default,
+        compressionLevel: Int = BundleWriter.defaultCompressionLevel
+    ) async throws -> (Pack, BundleRecord) {
+        let pack = try await Self.runBlocking { try PackReader.read(directory: directory, limits: limits) }
+        return (pack, try await build(pack, compressionLevel: compressionLevel))
+    }
+
+    /// How many builds this store instance has run to completion (cache hits and joined builds excluded).
+    package var completedBuildCount: Int {
+        get async { await coordinator.completedBuilds }
+    }
+
+    // MARK: Building
+
+    private static func buildNow(_ pack: Pack, compressionLevel: Int, layout: StoreLayout) throws -> BundleRecord {
+        let temporary = layout.temporaryPath()
+        let record = try BundleWriter(compressionLevel: compressionLevel).write(pack, to: temporary, sync: true)
+        do {
+            _ = chmod(temporary, 0o444)  // stored bundles are read-only: they never change
+            try layout.place(temporary, as: record)
+        } catch {
+            POSIX.unlinkFile(temporary)
+            throw BundleStoreError("storing the bundle", error)
+        }
+        return record
+    }
+
+    /// Runs blocking file work on a Dispatch queue so it does not hold a cooperative-pool thread.
+    private static func runBlocking<R: Sendable>(_ work: @escaping @Sendable () throws -> R) async throws -> R {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global(qos: .utility).async {
+                continuation.resume(with: Result { try work() })
+            }
+        }
+    }
+}

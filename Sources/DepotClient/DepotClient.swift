@@ -1,0 +1,2 @@
+/// The app-side SDK: redeem, download with resume, verify, unpack, finish.
+public enum DepotClient {}

@@ -1,0 +1,217 @@
+import DepotCore
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// Answers `/v1/bundles/` requests below Hummingbird, writing file regions (sendfile) straight from
+/// open descriptors, and hands every other request on to Hummingbird unchanged.
+///
+/// Sits between NIO's HTTP/1 codec and the HTTP-types codec of Hummingbird's pipeline. Because the
+/// requests it answers are invisible to Hummingbird's connection state handler, it keeps HTTP/1.1's
+/// response order itself (a request behind one still being answered waits), closes idle connections,
+/// and on a graceful shutdown lets a running download finish (within a grace period) before closing.
+final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    /// Which handler owns the request whose parts are arriving.
+    private enum CurrentRequest { case none, ours, forwarded }
+
+    private let responder: BundleResponder
+    private let files: LoopFileCache
+    private let idleTimeout: TimeAmount
+    private let shutdownGrace: TimeAmount
+    private let clock: @Sendable () -> Int64
+
+    private var current = CurrentRequest.none
+    private var forwardedInFlight = 0
+    private var answering = false
+    private var pending = CircularBuffer<HTTPServerRequestPart>()
+    private var readHeldBack = false
+    private var quiescing = false
+    private var idleTask: Scheduled<Void>?
+    private var graceTask: Scheduled<Void>?
+
+    init(
+        responder: BundleResponder, files: LoopFileCache, idleTimeout: TimeAmount, shutdownGrace: TimeAmount,
+        clock: @escaping @Sendable () -> Int64
+    ) {
+        self.responder = responder
+        self.files = files
+        self.idleTimeout = idleTimeout
+        self.shutdownGrace = shutdownGrace
+        self.clock = clock
+    }
+
+    // MARK: inbound
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { scheduleIdleCheck(context: context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        scheduleIdleCheck(context: context)
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        idleTask?.cancel()
+        graceTask?.cancel()
+        pending.removeAll()
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        idleTask?.cancel()
+        idleTask = nil
+        let part = unwrapInboundIn(data)
+        if pending.isEmpty && canProcess(part) {
+            process(part, context: context)
+        } else {
+            pending.append(part)
+        }
+    }
+
+    func read(context: ChannelHandlerContext) {
+        // Hold back further reads while requests wait, so a client cannot make us buffer without bound.
+        if pending.isEmpty {
+            context.read()
+        } else {
+            readHeldBack = true
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard event is ChannelShouldQuiesceEvent else {
+            context.fireUserInboundEventTriggered(event)
+            return
+        }
+        quiescing = true
+        if answering || current == .ours {
+            // Let the running download end, but not beyond the grace period.
+            graceTask = context.eventLoop.assumeIsolated().scheduleTask(in: shutdownGrace) {
+                context.close(promise: nil)
+            }
+        } else {
+            context.fireUserInboundEventTriggered(event)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if error is HTTPParserError, !answering, forwardedInFlight == 0, current != .forwarded {
+            // The request cannot be read: answer 400 and close, as NIO's protocol error handler would.
+            let failure = DepotError.badRequest("the request is not valid HTTP/1.1")
+            let body = context.channel.allocator.buffer(string: failure.jsonBody)
+            var headers = HTTPHeaders()
+            headers.add(name: "Date", value: files.dateCache.value(now: clock()))
+            headers.add(name: "Content-Type", value: "application/json")
+            headers.add(name: "Content-Length", value: String(body.readableBytes))
+            headers.add(name: "Connection", value: "close")
+            context.write(wrapOutboundOut(.head(.init(version: .http1_1, status: .badRequest, headers: headers))), promise: nil)
+            context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+                context.close(promise: nil)
+            }
+            return
+        }
+        context.fireErrorCaught(error)
+    }
+
+    // MARK: outbound (Hummingbird's responses)
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) {
+            forwardedInFlight -= 1
+            context.write(data, promise: promise)
+            if forwardedInFlight == 0 {
+                context.eventLoop.assumeIsolated().execute { self.drain(context: context) }
+            }
+            return
+        }
+        context.write(data, promise: promise)
+    }
+
+    // MARK: request flow
+
+    private func canProcess(_ part: HTTPServerRequestPart) -> Bool {
+        guard case .head(let head) = part else { return true }
+        if answering { return false }
+        if forwardedInFlight > 0 && BundleRequestTarget(uri: head.uri) != nil { return false }
+        return true
+    }
+
+    private func process(_ part: HTTPServerRequestPart, context: ChannelHandlerContext) {
+        switch part {
+        case .head(let head):
+            if let target = BundleRequestTarget(uri: head.uri) {
+                current = .ours
+                answer(head, target: target, context: context)
+            } else {
+                current = .forwarded
+                forwardedInFlight += 1
+                context.fireChannelRead(wrapInboundOut(part))
+            }
+        case .body:
+            if current == .forwarded { context.fireChannelRead(wrapInboundOut(part)) }
+        case .end:
+            if current == .forwarded { context.fireChannelRead(wrapInboundOut(part)) }
+            current = .none
+        }
+    }
+
+    private func drain(context: ChannelHandlerContext) {
+        while let part = pending.first, canProcess(part) {
+            pending.removeFirst()
+            process(part, context: context)
+        }
+        if pending.isEmpty && readHeldBack {
+            readHeldBack = false
+            context.read()
+        }
+        if pending.isEmpty && !answering && forwardedInFlight == 0 && current == .none {
+            scheduleIdleCheck(context: context)
+        }
+    }
+
+    private func answer(_ head: HTTPRequestHead, target: BundleRequestTarget, context: ChannelHandlerContext) {
+        answering = true
+        let now = clock()
+        let keepAlive = head.isKeepAlive && !quiescing
+        let (responseHead, body) = BundleResponseWriter.render(
+            responder.answer(head, target: target, now: now), request: head,
+            date: files.dateCache.value(now: now), keepAlive: keepAlive, files: files,
+            allocator: context.channel.allocator)
+        context.write(wrapOutboundOut(.head(responseHead)), promise: nil)
+        for part in body {
+            switch part {
+            case .bytes(let buffer):
+                context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+            case .file(let handle, let offset, let length):
+                let region = FileRegion(fileHandle: handle, readerIndex: Int(offset), endIndex: Int(offset + length))
+                context.write(wrapOutboundOut(.body(.fileRegion(region))), promise: nil)
+            }
+        }
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { result in
+            self.answering = false
+            switch result {
+            case .success where keepAlive && !self.quiescing:
+                self.drain(context: context)
+            default:
+                self.graceTask?.cancel()
+                context.close(promise: nil)
+            }
+        }
+    }
+
+    private func scheduleIdleCheck(context: ChannelHandlerContext) {
+        idleTask?.cancel()
+        idleTask = context.eventLoop.assumeIsolated().scheduleTask(in: idleTimeout) {
+            self.idleTask = nil
+            if !self.answering && self.forwardedInFlight == 0 && self.current == .none && self.pending.isEmpty {
+                context.close(promise: nil)
+            }
+        }
+    }
+}

@@ -1,0 +1,68 @@
+/// The parts of a `/v1/bundles/{digest}` request target that the bundle route reads.
+struct BundleRequestTarget {
+    /// The path prefix the bundle handler claims.
+    static let prefix = "/v1/bundles/"
+
+    /// The digest segment as given (not yet checked).
+    var digest: Substring
+    /// The query string after `?`, if any.
+    var query: Substring?
+
+    /// Splits an origin-form target; nil when the path is not under `/v1/bundles/`.
+    init?(uri: String) {
+        guard uri.hasPrefix(Self.prefix) else { return nil }
+        let rest = uri.dropFirst(Self.prefix.utf8.count)
+        if let mark = rest.firstIndex(of: "?") {
+            digest = rest[..<mark]
+            query = rest[rest.index(after: mark)...]
+        } else {
+            digest = rest
+            query = nil
+        }
+    }
+
+    /// Whether the digest is 64 lowercase hexadecimal characters.
+    var hasWellFormedDigest: Bool {
+        digest.utf8.count == 64 && digest.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
+    }
+
+    /// The first `grant` parameter of the query, percent-decoded; nil when absent or undecodable.
+    var grantParameter: String? {
+        guard let query else { return nil }
+        for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, parts[0] == "grant" else { continue }
+            return Self.percentDecoded(parts[1])
+        }
+        return nil
+    }
+
+    /// Decodes `%XX` escapes and `+`; nil for a broken escape or bytes that are not UTF-8.
+    static func percentDecoded(_ text: Substring) -> String? {
+        guard text.utf8.contains(where: { $0 == 0x25 || $0 == 0x2B }) else { return String(text) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var iterator = text.utf8.makeIterator()
+        while let byte = iterator.next() {
+            switch byte {
+            case 0x2B: bytes.append(0x20)
+            case 0x25:
+                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                    return nil
+                }
+                bytes.append(high << 4 | low)
+            default: bytes.append(byte)
+            }
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 0x30...0x39: byte - 0x30
+        case 0x41...0x46: byte - 0x41 + 10
+        case 0x61...0x66: byte - 0x61 + 10
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import DepotCore
+import DepotHTTP
+import NIOCore
+import NIOHTTP1
+
+/// Turns a `BundleAnswer` into HTTP/1.1 response parts: header fields, then buffers and file regions.
+///
+/// Every answer carries `Date` and `Content-Length` (never chunked); a HEAD answer has the same header
+/// fields as the GET one and no body (RFC 9110 §9.3.2).
+struct BundleResponseWriter {
+    /// One piece of a response body.
+    enum BodyPart {
+        case bytes(ByteBuffer)
+        case file(NIOFileHandle, offset: Int64, length: Int64)
+    }
+
+    /// The response head and body parts for an answer.
+    static func render(
+        _ answer: BundleAnswer, request: HTTPRequestHead, date: String, keepAlive: Bool,
+        files: LoopFileCache, allocator: ByteBufferAllocator
+    ) -> (HTTPResponseHead, [BodyPart]) {
+        switch answer {
+        case .error(let error, let extraHeaders):
+            return renderError(error, extraHeaders: extraHeaders, request: request, date: date, keepAlive: keepAlive, allocator: allocator)
+        case .bytes(let plan, let bundle):
+            let handle: NIOFileHandle
+            do {
+                handle = try files.handle(digest: bundle.version.digest, path: bundle.path)
+            } catch {
+                let failure = DepotError(status: 503, code: "bundle-unavailable", message: "the bundle cannot be read right now")
+                return renderError(failure, extraHeaders: [("Retry-After", "5")], request: request, date: date, keepAlive: keepAlive, allocator: allocator)
+            }
+            var headers = HTTPHeaders()
+            headers.reserveCapacity(plan.headers.count + 3)
+            headers.add(name: "Date", value: date)
+            for field in plan.headers { headers.add(name: field.name, value: field.value) }
+            var body: [BodyPart] = []
+            switch plan.body {
+            case .none:
+                if plan.status == 412 || plan.status == 416 {
+                    let error = plan.status == 412
+                        ? DepotError(status: 412, code: "precondition-failed", message: "a precondition of the request does not hold for this bundle")
+                        : DepotError(status: 416, code: "range-not-satisfiable", message: "no requested range lies inside the bundle")
+                    let buffer = allocator.buffer(string: error.jsonBody)
+                    headers.add(name: "Content-Type", value: "application/json")
+                    headers.add(name: "Content-Length", value: String(buffer.readableBytes))
+                    body.append(.bytes(buffer))
+                }
+            case .file(let offset, let length):
+                body.append(.file(handle, offset: offset, length: length))
+            case .segments(let segments):
+                for segment in segments {
+                    switch segment {
+                    case .literal(let bytes): body.append(.bytes(allocator.buffer(bytes: bytes)))
+                    case .file(let offset, let length): body.append(.file(handle, offset: offset, length: length))
+                    }
+                }
+            }
+            addConnection(&headers, request: request, keepAlive: keepAlive)
+            let head = HTTPResponseHead(version: request.version, status: .init(statusCode: plan.status), headers: headers)
+            return (head, request.method == .HEAD ? [] : body)
+        }
+    }
+
+    private static func renderError(
+        _ error: DepotError, extraHeaders: [(String, String)], request: HTTPRequestHead, date: String, keepAlive: Bool,
+        allocator: ByteBufferAllocator
+    ) -> (HTTPResponseHead, [BodyPart]) {
+        let buffer = allocator.buffer(string: error.jsonBody)
+        var headers = HTTPHeaders()
+        headers.add(name: "Date", value: date)
+        headers.add(name: "Content-Type", value: "application/json")
+        headers.add(name: "Content-Length", value: String(buffer.readableBytes))
+        headers.add(name: "Cache-Control", value: "no-store")
+        for (name, value) in extraHeaders { headers.add(name: name, value: value) }
+        addConnection(&headers, request: request, keepAlive: keepAlive)
+        let head = HTTPResponseHead(version: request.version, status: .init(statusCode: error.status), headers: headers)
+        return (head, request.method == .HEAD ? [] : [.bytes(buffer)])
+    }
+
+    /// RFC 9112 §9.3: HTTP/1.0 needs an explicit keep-alive; any version needs `close` when we close.
+    private static func addConnection(_ headers: inout HTTPHeaders, request: HTTPRequestHead, keepAlive: Bool) {
+        if !keepAlive {
+            headers.add(name: "Connection", value: "close")
+        } else if request.version.major == 1 && request.version.minor == 0 {
+            headers.add(name: "Connection", value: "keep-alive")
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import Crypto
+import DepotCore
+import Foundation
+
+/// The two product lists, rendered once per catalog with their validators.
+///
+/// `GET /products_v1.json` is a plain JSON array of identifiers; `GET /v1/products` is the contract's rich
+/// form. Both carry a strong ETag (SHA-256 of the body) and Last-Modified (the latest publication).
+package struct ProductListing: Sendable {
+    /// One rendered list.
+    package struct Document: Sendable {
+        /// The JSON body.
+        package var body: [UInt8]
+        /// Opaque tag content (no quotes): hex SHA-256 of the body.
+        package var entityTag: String
+        /// Seconds since 1970.
+        package var lastModified: Int64
+    }
+
+    /// `/products_v1.json`.
+    package var identifiers: Document
+    /// `/v1/products`.
+    package var products: Document
+
+    /// Renders both lists for a catalog.
+    package init(catalog: Catalog) throws {
+        let lastModified = catalog.lastPublishedAt ?? 0
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        identifiers = Self.document(try encoder.encode(catalog.products.map(\.id)), lastModified: lastModified)
+        let rich = ProductsBody(
+            products: catalog.products.map { product in
+                ProductsBody.Product(
+                    id: product.id, type: product.type.rawValue, title: product.title,
+                    contents: catalog.currentContents(of: product.id).map { version in
+                        ProductsBody.Content(
+                            id: version.contentId, version: version.version, size: version.size,
+                            digest: version.digest, publishedAt: ISO8601.format(version.publishedAt))
+                    })
+            })
+        products = Self.document(try encoder.encode(rich), lastModified: lastModified)
+    }
+
+    private static func document(_ data: Data, lastModified: Int64) -> Document {
+        let body = Array(data)
+        let tag = SHA256.hash(data: body).map { String(format: "%02x", $0) }.joined()
+        return Document(body: body, entityTag: tag, lastModified: lastModified)
+    }
+}
+
+/// The JSON shape of `GET /v1/products`.
+struct ProductsBody: Encodable {
+    struct Content: Encodable {
+        var id: String
+        var version: String
+        var size: Int64
+        var digest: String
+        var publishedAt: String
+    }
+    struct Product: Encodable {
+        var id: String
+        var type: String
+        var title: String
+        var contents: [Content]
+    }
+    var products: [Product]
+}
+
+/// ISO 8601 timestamps as the contract writes them: `2026-03-01T09:00:00Z`.
+package enum ISO8601 {
+    /// Formats seconds since 1970 in UTC.
+    package static func format(_ seconds: Int64) -> String {
+        Date(timeIntervalSince1970: TimeInterval(seconds)).formatted(.iso8601)
+    }
+}

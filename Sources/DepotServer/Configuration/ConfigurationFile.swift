@@ -1,0 +1,58 @@
+import DepotCore
+
+/// The JSON shape of `Config/depot.json`. Every field is optional; missing ones take the embedded defaults.
+struct ConfigurationFile: Decodable {
+    struct Server: Decodable {
+        var host: String?
+        var port: Int?
+        var idleTimeoutSeconds: Int64?
+        var shutdownGraceSeconds: Int64?
+    }
+    struct Storage: Decodable {
+        var dataDir: String?
+        var contentDir: String?
+    }
+    struct App: Decodable {
+        var bundleId: String?
+    }
+    struct Grants: Decodable {
+        struct Key: Decodable {
+            var id: String
+            /// Base64 (standard alphabet) secret.
+            var secret: String
+            var development: Bool?
+        }
+        var activeKeyId: String?
+        var lifetimeSeconds: Int64?
+        var keys: [Key]?
+    }
+    struct Bundles: Decodable {
+        var compressionLevel: Int?
+        var maxRanges: Int?
+        var maxFileCount: Int?
+        var maxFileSize: Int64?
+        var maxTotalSize: Int64?
+    }
+    struct Caching: Decodable {
+        var productListCacheControl: String?
+    }
+
+    var environment: DeploymentEnvironment?
+    var server: Server?
+    var storage: Storage?
+    var app: App?
+    var grants: Grants?
+    var bundles: Bundles?
+    var caching: Caching?
+}
+
+/// The JSON shape of `Config/products.json`.
+struct ProductsFile: Decodable {
+    struct Entry: Decodable {
+        var id: String
+        var type: ProductType
+        var title: String
+        var periodDays: Int?
+    }
+    var products: [Entry]
+}

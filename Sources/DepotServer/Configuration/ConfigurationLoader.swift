@@ -1,0 +1,130 @@
+import DepotCore
+import Foundation
+
+/// Reads `depot.json` and `products.json` from the configuration directory and applies overrides.
+///
+/// Relative paths in the files and in overrides are taken from the current directory, so the defaults
+/// (`Config/`, `content/`, `data/`) work from the repository's root.
+package enum ConfigurationLoader {
+    /// The configuration directory used when none is given.
+    package static let defaultConfigPath = "Config"
+
+    /// Loads the configuration, failing with a message that names the file and field at fault.
+    package static func load(
+        overrides given: ConfigurationOverrides,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(ConfigurationError) -> DepotConfiguration {
+        let overrides = try given.fillingGaps(fromEnvironment: environment)
+        let (directory, mainFile) = try locate(overrides.configPath ?? defaultConfigPath)
+        let file: ConfigurationFile = try decode(ConfigurationFile.self, at: mainFile)
+        let productsPath = (directory as NSString).appendingPathComponent("products.json")
+        let productsFile: ProductsFile = try decode(ProductsFile.self, at: productsPath)
+
+        let grants = try grantSettings(file.grants, in: mainFile)
+        let port = overrides.port ?? file.server?.port ?? 8080
+        guard (0...65535).contains(port) else { throw ConfigurationError("\(mainFile): server.port \(port) is out of range") }
+        let level = file.bundles?.compressionLevel ?? 6
+        guard (0...9).contains(level) else {
+            throw ConfigurationError("\(mainFile): bundles.compressionLevel must be 0-9, not \(level)")
+        }
+        let configuration = DepotConfiguration(
+            environment: file.environment ?? .development,
+            host: overrides.host ?? file.server?.host ?? "127.0.0.1",
+            port: port,
+            dataDirectory: overrides.dataDirectory ?? file.storage?.dataDir ?? "data",
+            contentDirectory: overrides.contentDirectory ?? file.storage?.contentDir ?? "content",
+            appBundleId: file.app?.bundleId ?? "com.example.depot.sample",
+            grants: grants,
+            bundles: BundleSettings(
+                compressionLevel: level,
+                maxRanges: max(1, file.bundles?.maxRanges ?? 16),
+                maxFileCount: file.bundles?.maxFileCount ?? 10_000,
+                maxFileSize: file.bundles?.maxFileSize ?? 2 << 30,
+                maxTotalSize: file.bundles?.maxTotalSize ?? 8 << 30
+            ),
+            http: HTTPSettings(
+                idleTimeoutSeconds: max(1, file.server?.idleTimeoutSeconds ?? 60),
+                shutdownGraceSeconds: max(0, file.server?.shutdownGraceSeconds ?? 30),
+                productListCacheControl: file.caching?.productListCacheControl ?? "public, max-age=60, must-revalidate"
+            ),
+            products: try products(productsFile, in: productsPath)
+        )
+        if configuration.environment == .production, grants.keys.contains(where: \.isDevelopmentKey) {
+            throw ConfigurationError("\(mainFile): a production configuration must not accept the development grant key")
+        }
+        return configuration
+    }
+
+    private static func locate(_ path: String) throws(ConfigurationError) -> (directory: String, file: String) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ConfigurationError("no configuration at \(path): pass --config DIR or set DEPOT_CONFIG")
+        }
+        if isDirectory.boolValue {
+            return (path, (path as NSString).appendingPathComponent("depot.json"))
+        }
+        return ((path as NSString).deletingLastPathComponent, path)
+    }
+
+    private static func decode<Value: Decodable>(_ type: Value.Type, at path: String) throws(ConfigurationError)
+        -> Value
+    {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigurationError("cannot read \(path)")
+        }
+        do {
+            return try JSONDecoder().decode(type, from: data)
+        } catch let DecodingError.dataCorrupted(context) {
+            throw ConfigurationError("\(path): \(describe(context))")
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw ConfigurationError("\(path): missing \"\(key.stringValue)\" at \(describe(context))")
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            throw ConfigurationError("\(path): \(describe(context))")
+        } catch {
+            throw ConfigurationError("\(path): \(error)")
+        }
+    }
+
+    private static func describe(_ context: DecodingError.Context) -> String {
+        let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+        return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
+    }
+
+    private static func grantSettings(_ grants: ConfigurationFile.Grants?, in file: String) throws(ConfigurationError)
+        -> GrantSettings
+    {
+        guard let grants, let keys = grants.keys, !keys.isEmpty else {
+            throw ConfigurationError("\(file): grants.keys must list at least one key")
+        }
+        var settings: [GrantSettings.Key] = []
+        for key in keys {
+            guard let secret = Data(base64Encoded: key.secret), secret.count >= 32 else {
+                throw ConfigurationError("\(file): grant key \"\(key.id)\" needs a base64 secret of at least 32 bytes")
+            }
+            settings.append(.init(id: key.id, secret: Array(secret), isDevelopmentKey: key.development ?? false))
+        }
+        let lifetime = grants.lifetimeSeconds ?? 6 * 3600
+        guard lifetime > 0 else { throw ConfigurationError("\(file): grants.lifetimeSeconds must be positive") }
+        return GrantSettings(
+            keys: settings, activeKeyId: grants.activeKeyId ?? settings[0].id, lifetimeSeconds: lifetime)
+    }
+
+    private static func products(_ file: ProductsFile, in path: String) throws(ConfigurationError) -> [Product] {
+        var seen: Set<String> = []
+        var products: [Product] = []
+        for entry in file.products {
+            guard !entry.id.isEmpty, seen.insert(entry.id).inserted else {
+                throw ConfigurationError("\(path): product id \"\(entry.id)\" is empty or appears twice")
+            }
+            var period: Int64?
+            if entry.type == .nonRenewing {
+                guard let days = entry.periodDays, days > 0 else {
+                    throw ConfigurationError("\(path): non-renewing product \(entry.id) needs periodDays > 0")
+                }
+                period = Int64(days) * 86_400
+            }
+            products.append(Product(id: entry.id, type: entry.type, title: entry.title, periodSeconds: period))
+        }
+        return products
+    }
+}

@@ -1,0 +1,77 @@
+import DepotCore
+
+/// Everything `Config/depot.json` and `Config/products.json` say, after command-line options and
+/// environment variables have been applied on top.
+package struct DepotConfiguration: Sendable {
+    /// Whether this is a production deployment (development keys and roots are then refused).
+    package var environment: DeploymentEnvironment
+    /// Address to listen on.
+    package var host: String
+    /// Port to listen on; 0 asks the system for a free one.
+    package var port: Int
+    /// Directory holding Depot's state: bundles, keys, the ledger.
+    package var dataDirectory: String
+    /// Directory of content packs imported at start.
+    package var contentDirectory: String
+    /// The app's bundle identifier.
+    package var appBundleId: String
+    /// Grant keys and lifetime.
+    package var grants: GrantSettings
+    /// Bundle building and serving settings.
+    package var bundles: BundleSettings
+    /// HTTP connection settings.
+    package var http: HTTPSettings
+    /// The products the app sells.
+    package var products: [Product]
+}
+
+/// Where Depot runs: development accepts development keys; production refuses them.
+package enum DeploymentEnvironment: String, Sendable, Codable {
+    /// A developer's machine or a test.
+    case development
+    /// A deployment that sells to real users.
+    case production
+}
+
+/// Grant signing keys and the lifetime of new grants.
+package struct GrantSettings: Sendable {
+    /// One configured key.
+    package struct Key: Sendable {
+        /// The key id carried in grants.
+        package var id: String
+        /// The secret bytes.
+        package var secret: [UInt8]
+        /// Whether this is the key shipped with the sample configuration.
+        package var isDevelopmentKey: Bool
+    }
+    /// Every accepted key.
+    package var keys: [Key]
+    /// The id of the key that signs new grants.
+    package var activeKeyId: String
+    /// Lifetime of a new grant in seconds.
+    package var lifetimeSeconds: Int64
+}
+
+/// How bundles are built and served.
+package struct BundleSettings: Sendable {
+    /// Deflate level 0-9.
+    package var compressionLevel: Int
+    /// Most ranges accepted in one Range header before it is ignored.
+    package var maxRanges: Int
+    /// Limits on a content pack.
+    package var maxFileCount: Int
+    /// Largest single file in a pack, in bytes.
+    package var maxFileSize: Int64
+    /// Largest pack in bytes.
+    package var maxTotalSize: Int64
+}
+
+/// HTTP connection settings.
+package struct HTTPSettings: Sendable {
+    /// Seconds a connection may sit idle between requests before it is closed.
+    package var idleTimeoutSeconds: Int64
+    /// Seconds a graceful shutdown waits for running downloads before cutting them.
+    package var shutdownGraceSeconds: Int64
+    /// Cache-Control sent with product lists.
+    package var productListCacheControl: String
+}

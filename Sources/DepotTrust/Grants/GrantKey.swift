@@ -1,0 +1,20 @@
+import Crypto
+
+/// One HMAC key that signs or checks grants, named by a key id carried inside each grant.
+package struct GrantKey: Sendable {
+    /// The key id: 1 to 64 characters of `A-Z a-z 0-9 _ -`.
+    package let id: String
+    let key: SymmetricKey
+
+    /// Creates a key from its id and secret bytes (at least 32 bytes).
+    package init(id: String, secret: [UInt8]) throws(GrantError) {
+        guard GrantToken.isTokenSafe(id, allowEmpty: false) else {
+            throw GrantError(.badKey, "grant key id \"\(id)\" must be 1-64 characters of A-Z a-z 0-9 _ -")
+        }
+        guard secret.count >= 32 else {
+            throw GrantError(.badKey, "grant key \"\(id)\" must hold at least 32 bytes of secret")
+        }
+        self.id = id
+        self.key = SymmetricKey(data: secret)
+    }
+}

@@ -1,0 +1,55 @@
+/// The parts of a grant token: `g1.<keyId>.<expiresAt>.<transactionId>.<mac>`.
+///
+/// The bundle digest is not carried (it is in the URL) but is covered by the MAC, so a grant only opens
+/// the bundle it was issued for. `transactionId` may be empty (grants made by `depot dev grant`).
+package struct GrantToken: Sendable, Equatable {
+    /// Format marker, first field of every grant.
+    static let prefix = "g1"
+    /// Longest token accepted; anything longer is malformed without further work.
+    static let maximumLength = 512
+
+    /// The signing key's id.
+    package var keyId: String
+    /// Expiry in seconds since 1970.
+    package var expiresAt: Int64
+    /// The transaction the grant was issued for, or empty.
+    package var transactionId: String
+    /// The base64url MAC as it appears in the token.
+    package var mac: Substring
+
+    /// Splits a token into its fields, or nil when it is not shaped like a grant.
+    package static func parse(_ token: some StringProtocol) -> GrantToken? {
+        guard token.utf8.count <= maximumLength else { return nil }
+        let fields = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard fields.count == 5, fields[0] == prefix else { return nil }
+        let keyId = String(fields[1])
+        let transactionId = String(fields[3])
+        guard isTokenSafe(keyId, allowEmpty: false), isTokenSafe(transactionId, allowEmpty: true) else { return nil }
+        guard let expiresAt = parseSeconds(Substring(fields[2])) else { return nil }
+        let mac = Substring(fields[4])
+        guard mac.utf8.count == 43, isTokenSafe(mac, allowEmpty: false) else { return nil }
+        return GrantToken(keyId: keyId, expiresAt: expiresAt, transactionId: transactionId, mac: mac)
+    }
+
+    /// Whether a field holds only `A-Z a-z 0-9 _ -` and at most 64 characters.
+    static func isTokenSafe(_ field: some StringProtocol, allowEmpty: Bool) -> Bool {
+        let bytes = field.utf8
+        guard bytes.count <= 64, allowEmpty || !bytes.isEmpty else { return false }
+        return bytes.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == 0x2D || byte == 0x5F
+        }
+    }
+
+    private static func parseSeconds(_ field: Substring) -> Int64? {
+        guard !field.isEmpty, field.utf8.count <= 12, field.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+            return nil
+        }
+        return Int64(field)
+    }
+
+    /// The bytes the MAC covers.
+    static func signedMessage(keyId: String, digest: String, expiresAt: Int64, transactionId: String) -> [UInt8] {
+        Array("depot-grant-v1\n\(keyId)\n\(digest)\n\(expiresAt)\n\(transactionId)".utf8)
+    }
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import DepotServer
+import Foundation
+import Logging
+
+/// Options every command that reads configuration or state takes, with the same defaults as `serve`.
+struct CommonOptions: ParsableArguments {
+    @Option(name: .long, help: "Configuration directory or its depot.json (default: Config, or DEPOT_CONFIG).")
+    var config: String?
+
+    @Option(name: .customLong("data-dir"), help: "State directory (default: data, or DEPOT_DATA_DIR).")
+    var dataDir: String?
+
+    /// Loads the configuration with these options and the environment applied.
+    func load(host: String? = nil, port: Int? = nil, contentDir: String? = nil) throws -> DepotConfiguration {
+        do {
+            return try ConfigurationLoader.load(
+                overrides: ConfigurationOverrides(
+                    configPath: config, host: host, port: port, dataDirectory: dataDir, contentDirectory: contentDir))
+        } catch {
+            throw ValidationError(error.message)
+        }
+    }
+}
+
+/// The process-wide logger, writing to standard error at the level of `DEPOT_LOG_LEVEL` (default info).
+enum DepotLogging {
+    static func makeLogger() -> Logger {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            let level = ProcessInfo.processInfo.environment["DEPOT_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:))
+            handler.logLevel = level ?? .info
+            return handler
+        }
+        return Logger(label: "depot")
+    }
+}

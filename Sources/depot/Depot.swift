@@ -1,0 +1,20 @@
+import ArgumentParser
+
+/// The `depot` command: serve content, and tools for local development.
+@main
+struct Depot: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "depot",
+        abstract: "Delivers purchased in-app content: verifies transactions, serves bundles, records deliveries.",
+        subcommands: [Serve.self, Dev.self],
+        defaultSubcommand: Serve.self
+    )
+}
+
+/// `depot dev ...`: helpers for local development and testing.
+struct Dev: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Tools for local development: grants for testing.",
+        subcommands: [DevGrant.self]
+    )
+}

@@ -1,0 +1,56 @@
+import ArgumentParser
+import DepotCore
+import DepotServer
+import Hummingbird
+import Logging
+
+/// `depot serve`: import content, build bundles, and answer HTTP until SIGINT or SIGTERM.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the server (reads Config/, imports content/, keeps state in data/, listens on 127.0.0.1:8080)."
+    )
+
+    @OptionGroup var common: CommonOptions
+
+    @Option(name: .long, help: "Address to listen on (default 127.0.0.1, or DEPOT_HOST).")
+    var host: String?
+
+    @Option(name: .long, help: "Port to listen on; 0 picks a free one (default 8080, or DEPOT_PORT).")
+    var port: Int?
+
+    @Option(name: .customLong("content-dir"), help: "Content packs to import (default content, or DEPOT_CONTENT_DIR).")
+    var contentDir: String?
+
+    func run() async throws {
+        let logger = DepotLogging.makeLogger()
+        let configuration = try common.load(host: host, port: port, contentDir: contentDir)
+        if configuration.grants.keys.contains(where: \.isDevelopmentKey) {
+            logger.warning(
+                "DEVELOPMENT CONFIGURATION: grants are signed with the sample key from Config/depot.json; never use it in production")
+        }
+        logger.info(
+            "starting",
+            metadata: [
+                "data-dir": "\(configuration.dataDirectory)", "content-dir": "\(configuration.contentDirectory)",
+                "environment": "\(configuration.environment.rawValue)",
+            ])
+        let application = try await DepotApplication.prepare(configuration, logger: logger)
+        logger.info(
+            "content loaded",
+            metadata: [
+                "products": "\(application.catalog.products.count)",
+                "bundles": "\(application.catalog.versions.count)",
+                "refused": "\(application.refusedPacks)",
+            ])
+        for version in application.catalog.versions {
+            logger.info(
+                "bundle",
+                metadata: [
+                    "content": "\(version.contentId)", "version": "\(version.version)", "digest": "\(version.digest)",
+                    "size": "\(version.size)",
+                ])
+        }
+        try await application.makeApplication().runService()
+        logger.info("stopped")
+    }
+}

@@ -1,0 +1,117 @@
+import DepotCore
+import DepotServer
+import Foundation
+import Hummingbird
+import Logging
+import Testing
+
+/// A Depot server on 127.0.0.1 with a free port, over packs made for the test, shut down gracefully at the end.
+struct LiveServer {
+    let port: Int
+    let application: DepotApplication
+    let scratch: ScratchDirectory
+
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    /// The grant key secret the test configuration uses.
+    static let secret = Array(repeating: UInt8(7), count: 32)
+
+    /// A pack to put under the test's content directory.
+    struct PackSpec {
+        var directory: String
+        var productId: String
+        var contentId: String? = nil
+        var version = "1.0"
+        var publishedAt = "2026-03-01T09:00:00Z"
+        var files: [String: [UInt8]]
+    }
+
+    /// Two products: a non-consumable with a text file and a random 6 MiB file, and a subscription issue.
+    static let standardPacks: [PackSpec] = {
+        var random = SeededBytes(seed: 42)
+        let text = Array(String(repeating: "Depot serves bundles. ", count: 4000).utf8)
+        return [
+            PackSpec(
+                directory: "game/level1", productId: "com.example.level1",
+                files: ["maps/cave.json": Array("{\"tiles\": [[0,1,1,0]]}".utf8), "notes.txt": text,
+                        "media/big.bin": random.bytes(6 << 20)]),
+            PackSpec(
+                directory: "magazine/2026-09", productId: "com.example.monthly",
+                contentId: "com.example.monthly.2026-09", publishedAt: "2026-09-01T06:00:00Z",
+                files: ["article.md": text, "cover.bin": random.bytes(50_000)]),
+        ]
+    }()
+
+    /// Starts a server over `packs`, runs `body`, then shuts the server down and removes the files.
+    static func with(
+        _ name: String = #function, packs: [PackSpec] = standardPacks,
+        body: (LiveServer) async throws -> Void
+    ) async throws {
+        let scratch = try ScratchDirectory(name)
+        defer { scratch.remove() }
+        try writeConfiguration(in: scratch)
+        for pack in packs {
+            var manifest = "{\"productId\": \"\(pack.productId)\", \"version\": \"\(pack.version)\", "
+            if let contentId = pack.contentId { manifest += "\"contentId\": \"\(contentId)\", " }
+            manifest += "\"publishedAt\": \"\(pack.publishedAt)\"}"
+            try scratch.write("content/\(pack.directory)/pack.json", manifest)
+            for (path, bytes) in pack.files { try scratch.write("content/\(pack.directory)/Contents/\(path)", bytes) }
+        }
+        let configuration = try ConfigurationLoader.load(
+            overrides: ConfigurationOverrides(
+                configPath: scratch.path + "/Config", port: 0, dataDirectory: scratch.path + "/data",
+                contentDirectory: scratch.path + "/content"),
+            environment: [:])
+        var logger = Logger(label: "depot-test")
+        logger.logLevel = .warning
+        let application = try await DepotApplication.prepare(configuration, logger: logger)
+        let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
+        let app = application.makeApplication(onRunning: { port in portSink.yield(port) })
+        let task = Task { try await app.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw CancellationError() }
+        do {
+            try await body(LiveServer(port: port, application: application, scratch: scratch))
+        } catch {
+            task.cancel()
+            _ = try? await task.value
+            throw error
+        }
+        task.cancel()
+        _ = try? await task.value
+    }
+
+    static func writeConfiguration(in scratch: ScratchDirectory) throws {
+        let secret = Data(secret).base64EncodedString()
+        try scratch.write(
+            "Config/depot.json",
+            """
+            {"grants": {"activeKeyId": "test", "lifetimeSeconds": 600, "keys": [{"id": "test", "secret": "\(secret)"}]},
+             "bundles": {"maxRanges": 8}, "server": {"idleTimeoutSeconds": 5, "shutdownGraceSeconds": 5}}
+            """)
+        try scratch.write(
+            "Config/products.json",
+            """
+            {"products": [
+              {"id": "com.example.level1", "type": "nonConsumable", "title": "Level 1"},
+              {"id": "com.example.monthly", "type": "autoRenewable", "title": "Monthly"}
+            ]}
+            """)
+    }
+
+    /// The catalog entry of a content.
+    func version(_ contentId: String) throws -> ContentVersion {
+        try #require(application.catalog.versions.first { $0.contentId == contentId })
+    }
+
+    /// A grant for a bundle, valid for `ttl` seconds.
+    func grant(_ digest: String, ttl: Int64 = 600) -> String {
+        application.grants.issue(digest: digest, expiresAt: DepotApplication.systemClock() + ttl)
+    }
+
+    /// The bytes of a stored bundle.
+    func bundleBytes(_ digest: String) throws -> [UInt8] {
+        let path = try #require(application.index.bundle(digest: digest)?.path)
+        return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+}

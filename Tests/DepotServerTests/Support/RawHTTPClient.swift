@@ -1,0 +1,137 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A blocking HTTP/1.1 client over a plain socket, for requests no library would send: repeated or
+/// malformed header fields, pipelined requests, exact byte-level checks of the answer.
+final class RawHTTPClient {
+    /// One parsed response.
+    struct Response {
+        var status: Int
+        var headers: [(name: String, value: String)]
+        var body: [UInt8]
+
+        /// Every value of a field, by case-insensitive name.
+        func values(_ name: String) -> [String] {
+            headers.filter { $0.name.lowercased() == name.lowercased() }.map(\.value)
+        }
+
+        /// The single value of a field, or nil.
+        func value(_ name: String) -> String? { values(name).first }
+
+        var text: String { String(decoding: body, as: UTF8.self) }
+    }
+
+    struct ClientError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    private let socket: Int32
+    private var buffer: [UInt8] = []
+
+    init(port: Int) throws {
+        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw ClientError(description: "socket failed") }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else {
+            close(socket)
+            throw ClientError(description: "connect failed")
+        }
+    }
+
+    deinit { close(socket) }
+
+    /// Sends raw bytes.
+    func send(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard n > 0 else { throw ClientError(description: "send failed") }
+            sent += n
+        }
+    }
+
+    /// Reads one response; `head` says the request was HEAD (no body follows the header).
+    func readResponse(head: Bool = false) throws -> Response {
+        let headerEnd = try readUntilHeaderEnd()
+        let headerText = String(decoding: buffer[..<headerEnd], as: UTF8.self)
+        buffer.removeFirst(headerEnd + 4)
+        var lines = headerText.components(separatedBy: "\r\n")
+        let statusLine = lines.removeFirst().split(separator: " ")
+        guard statusLine.count >= 2, let status = Int(statusLine[1]) else {
+            throw ClientError(description: "bad status line")
+        }
+        let headers = lines.compactMap { line -> (name: String, value: String)? in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
+        var response = Response(status: status, headers: headers, body: [])
+        if head || status == 304 || status == 204 { return response }
+        guard let lengthText = response.value("Content-Length"), let length = Int(lengthText) else {
+            throw ClientError(description: "response without Content-Length (status \(status))")
+        }
+        while buffer.count < length { try fill() }
+        response.body = Array(buffer[..<length])
+        buffer.removeFirst(length)
+        return response
+    }
+
+    /// Sends one request and reads its response.
+    func request(_ text: String, head: Bool = false) throws -> Response {
+        try send(text)
+        return try readResponse(head: head)
+    }
+
+    /// Whether the server has closed the connection (reads until EOF or timeout).
+    func isClosedByPeer() -> Bool {
+        do {
+            while true { try fill() }
+        } catch let error as ClientError {
+            return error.description == "closed"
+        } catch {
+            return false
+        }
+    }
+
+    private func readUntilHeaderEnd() throws -> Int {
+        while true {
+            if buffer.count >= 4 {
+                for index in 0...(buffer.count - 4)
+                where buffer[index] == 13 && buffer[index + 1] == 10 && buffer[index + 2] == 13 && buffer[index + 3] == 10 {
+                    return index
+                }
+            }
+            try fill()
+        }
+    }
+
+    private func fill() throws {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let n = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+        if n == 0 { throw ClientError(description: "closed") }
+        guard n > 0 else { throw ClientError(description: "receive failed or timed out") }
+        buffer.append(contentsOf: chunk[..<n])
+    }
+}
+
+extension RawHTTPClient {
+    /// One GET request's text with the given extra header lines.
+    static func get(_ path: String, _ headers: [String] = [], method: String = "GET") -> String {
+        var text = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        for header in headers { text += header + "\r\n" }
+        return text + "\r\n"
+    }
+}

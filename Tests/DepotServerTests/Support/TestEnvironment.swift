@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+/// A scratch directory named after the test, removed at the end.
+struct ScratchDirectory {
+    let path: String
+
+    init(_ name: String) throws {
+        let safe = name.map { $0.isLetter || $0.isNumber ? $0 : "-" }
+        path = NSTemporaryDirectory() + "depot-\(String(safe))-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+
+    /// Writes a file, creating parent directories.
+    func write(_ relative: String, _ bytes: [UInt8]) throws {
+        let full = (path as NSString).appendingPathComponent(relative)
+        try FileManager.default.createDirectory(
+            atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data(bytes).write(to: URL(fileURLWithPath: full))
+    }
+
+    func write(_ relative: String, _ text: String) throws { try write(relative, Array(text.utf8)) }
+}
+
+/// External programs the live tests drive (curl, wget, aria2c, python3, unzip).
+enum ExternalTool {
+    /// The tool's path, or nil. In CI (`CI` set) a missing tool is a test failure, never a silent pass;
+    /// elsewhere the test is skipped with a message saying how to enable it.
+    static func require(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) -> String? {
+        for directory in ["/usr/bin", "/usr/local/bin", "/bin"] + (ProcessInfo.processInfo.environment["PATH"] ?? "")
+            .split(separator: ":").map(String.init)
+        {
+            let candidate = (directory as NSString).appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        if ProcessInfo.processInfo.environment["CI"] != nil {
+            Issue.record("\(name) is required in CI but was not found on PATH", sourceLocation: sourceLocation)
+        } else {
+            print("skipping: \(name) not installed (apt-get install \(name == "aria2c" ? "aria2" : name) to run this test)")
+        }
+        return nil
+    }
+
+    /// Runs a program to completion; returns its exit status, standard output and standard error.
+    @discardableResult
+    static func run(_ path: String, _ arguments: [String], in directory: String? = nil) throws
+        -> (status: Int32, output: String, error: String)
+    {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let outData = output.fileHandleForReading.readDataToEndOfFile()
+        let errData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    }
+}
+
+/// Deterministic pseudo-random bytes (SplitMix64), so test data is the same on every run.
+struct SeededBytes {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func bytes(_ count: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(count + 8)
+        while out.count < count {
+            withUnsafeBytes(of: next()) { out.append(contentsOf: $0) }
+        }
+        return Array(out.prefix(count))
+    }
+}
