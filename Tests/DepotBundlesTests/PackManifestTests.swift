@@ -4,10 +4,12 @@ import Testing
 
 @Suite struct PackManifestTests {
     @Test func parsesAllFields() throws {
-        let manifest = try PackManifest.parse(json: Array(#"""
-            {"productId": "com.example.magazine", "version": "2.1", "contentId": "com.example.magazine.2026-09",
-             "publishedAt": "2026-03-01T09:00:00Z", "title": "September & <more>", "extra": [1, 2]}
-            """#.utf8))
+        let manifest = try PackManifest.parse(
+            json: Array(
+                #"""
+                {"productId": "com.example.magazine", "version": "2.1", "contentId": "com.example.magazine.2026-09",
+                 "publishedAt": "2026-03-01T09:00:00Z", "title": "September & <more>", "extra": [1, 2]}
+                """#.utf8))
         #expect(manifest.productId == "com.example.magazine")
         #expect(manifest.contentId == "com.example.magazine.2026-09")
         #expect(manifest.version == "2.1")
@@ -27,7 +29,10 @@ import Testing
         (#"{"productId": "p", "publishedAt": "2026-03-01T09:00:00Z"}"#, "missing \"version\""),
         (#"{"productId": "p", "version": "1"}"#, "missing \"publishedAt\""),
         (#"{"productId": 7, "version": "1", "publishedAt": "2026-03-01T09:00:00Z"}"#, "\"productId\" must be a string"),
-        (#"{"productId": "", "version": "1", "publishedAt": "2026-03-01T09:00:00Z"}"#, "\"productId\" must be 1 to 255"),
+        (
+            #"{"productId": "", "version": "1", "publishedAt": "2026-03-01T09:00:00Z"}"#,
+            "\"productId\" must be 1 to 255"
+        ),
         (#"{"productId": "p\u0001", "version": "1", "publishedAt": "2026-03-01T09:00:00Z"}"#, "control characters"),
         (#"{"productId": "p", "version": "1", "publishedAt": "2026-02-30T09:00:00Z"}"#, "\"publishedAt\""),
         (#"{"productId": "p", "version": "1", "publishedAt": "2026-03-01 09:00:00"}"#, "\"publishedAt\""),
@@ -44,14 +49,15 @@ import Testing
         }
     }
 
-    @Test(arguments: [
-        ("1970-01-01T00:00:00Z", 0),
-        ("1969-12-31T23:59:59Z", -1),
-        ("2000-02-29T23:59:59Z", 951_868_799),
-        ("2026-03-01T09:00:00Z", 1_772_355_600),
-        ("2026-03-01T09:00:00.999Z", 1_772_355_600),
-        ("2026-03-01t09:00:00+00:00", 1_772_355_600),
-    ] as [(String, Int64)])
+    @Test(
+        arguments: [
+            ("1970-01-01T00:00:00Z", 0),
+            ("1969-12-31T23:59:59Z", -1),
+            ("2000-02-29T23:59:59Z", 951_868_799),
+            ("2026-03-01T09:00:00Z", 1_772_355_600),
+            ("2026-03-01T09:00:00.999Z", 1_772_355_600),
+            ("2026-03-01t09:00:00+00:00", 1_772_355_600),
+        ] as [(String, Int64)])
     func parsesTimestamps(text: String, seconds: Int64) {
         #expect(UTCTimestamp.parse(text) == seconds)
     }

@@ -12,10 +12,11 @@ import Testing
             )
             #expect(pack.manifest.productId == "com.example.game.level1")
             #expect(pack.manifest.title == "Level 1")
-            #expect(pack.files.map(\.relativePath) == [
-                "empty.dat", "levels/level1.json", "levels/small.txt", "media/big-text.txt", "media/noise.bin",
-                "Ünïcödé/naïve café.txt",
-            ])
+            #expect(
+                pack.files.map(\.relativePath) == [
+                    "empty.dat", "levels/level1.json", "levels/small.txt", "media/big-text.txt", "media/noise.bin",
+                    "Ünïcödé/naïve café.txt",
+                ])
             #expect(pack.unpackedSize == PackFixture.mixedFiles().reduce(0) { $0 + Int64($1.1.count) })
             #expect(pack.files.allSatisfy { $0.modificationTime != nil })
         }
@@ -33,9 +34,10 @@ import Testing
             try FileManager.default.createSymbolicLink(
                 atPath: dir + "/content/linked", withDestinationPath: dir + "/content/game/level2"
             )
-            #expect(try PackReader.discover(root: dir + "/content/") == [
-                dir + "/content/game/level1", dir + "/content/game/level2", dir + "/content/magazine/2026-09",
-            ])
+            #expect(
+                try PackReader.discover(root: dir + "/content/") == [
+                    dir + "/content/game/level1", dir + "/content/game/level2", dir + "/content/magazine/2026-09",
+                ])
         }
     }
 
@@ -105,8 +107,10 @@ import Testing
             try PackFixture.write(at: pack, files: ok)
             let result = try ExternalTools.run(
                 "/usr/bin/env",
-                ["python3", "-c", "import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])",
-                 pack + "/Contents/sock"]
+                [
+                    "python3", "-c", "import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])",
+                    pack + "/Contents/sock",
+                ]
             )
             #expect(result.status == 0)
         }
@@ -157,7 +161,8 @@ import Testing
     @Test func refusesEmptyPack() async throws {
         try await expectRefused(.emptyPack, naming: "Contents/") { pack in
             try PackFixture.write(at: pack, files: [])
-            try FileManager.default.createDirectory(atPath: pack + "/Contents/empty/dirs", withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: pack + "/Contents/empty/dirs", withIntermediateDirectories: true)
         }
     }
 
@@ -189,13 +194,15 @@ import Testing
 
     @Test func refusesManifestMissingField() async throws {
         try await expectRefused(.badManifest, naming: "version") { pack in
-            try PackFixture.write(at: pack, manifest: #"{"productId": "p", "publishedAt": "2026-03-01T09:00:00Z"}"#, files: ok)
+            try PackFixture.write(
+                at: pack, manifest: #"{"productId": "p", "publishedAt": "2026-03-01T09:00:00Z"}"#, files: ok)
         }
     }
 
     @Test func refusesManifestBadDate() async throws {
         try await expectRefused(.badManifest, naming: "publishedAt") { pack in
-            try PackFixture.write(at: pack, manifest: #"{"productId": "p", "version": "1", "publishedAt": "March 1st"}"#, files: ok)
+            try PackFixture.write(
+                at: pack, manifest: #"{"productId": "p", "version": "1", "publishedAt": "March 1st"}"#, files: ok)
         }
     }
 
@@ -216,7 +223,8 @@ import Testing
     @Test func refusesPackTooLarge() async throws {
         let limits = PackLimits(maxFileCount: 10, maxFileSize: 1000, maxTotalSize: 2500)
         try await expectRefused(.packTooLarge, naming: "Contents/c.bin", limits: limits) { pack in
-            try PackFixture.write(at: pack, files: ["a", "b", "c"].map { ("\($0).bin", [UInt8](repeating: 1, count: 900)) })
+            try PackFixture.write(
+                at: pack, files: ["a", "b", "c"].map { ("\($0).bin", [UInt8](repeating: 1, count: 900)) })
         }
     }
 

@@ -4,8 +4,12 @@ import Testing
 
 @Suite struct ZipRecordsTests {
     private func u16(_ bytes: [UInt8], _ at: Int) -> UInt16 { UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8 }
-    private func u32(_ bytes: [UInt8], _ at: Int) -> UInt32 { (0..<4).reduce(0) { $0 | UInt32(bytes[at + $1]) << (8 * $1) } }
-    private func u64(_ bytes: [UInt8], _ at: Int) -> UInt64 { (0..<8).reduce(0) { $0 | UInt64(bytes[at + $1]) << (8 * $1) } }
+    private func u32(_ bytes: [UInt8], _ at: Int) -> UInt32 {
+        (0..<4).reduce(0) { $0 | UInt32(bytes[at + $1]) << (8 * $1) }
+    }
+    private func u64(_ bytes: [UInt8], _ at: Int) -> UInt64 {
+        (0..<8).reduce(0) { $0 | UInt64(bytes[at + $1]) << (8 * $1) }
+    }
 
     @Test func localHeaderIsFixedAndSmall() {
         let header = ZipRecords.localHeader(
@@ -46,19 +50,21 @@ import Testing
     }
 
     @Test func centralHeaderPutsOnlyOverflowingFieldsInZip64Extra() {
-        let small = ZipRecords.centralHeader(ZipEntryRecord(
-            name: Array("x".utf8), method: .stored, crc32: 7, compressedSize: 3, uncompressedSize: 3,
-            localHeaderOffset: 100
-        ))
+        let small = ZipRecords.centralHeader(
+            ZipEntryRecord(
+                name: Array("x".utf8), method: .stored, crc32: 7, compressedSize: 3, uncompressedSize: 3,
+                localHeaderOffset: 100
+            ))
         #expect(small.count == 46 + 1)
         #expect(u16(small, 4) == 0x032D)  // made by Unix, APPNOTE 4.5
         #expect(u32(small, 38) == 0o100644 << 16)
         #expect(u32(small, 42) == 100)
 
-        let farAway = ZipRecords.centralHeader(ZipEntryRecord(
-            name: Array("x".utf8), method: .deflated, crc32: 7, compressedSize: 3, uncompressedSize: 9,
-            localHeaderOffset: 6 << 30
-        ))
+        let farAway = ZipRecords.centralHeader(
+            ZipEntryRecord(
+                name: Array("x".utf8), method: .deflated, crc32: 7, compressedSize: 3, uncompressedSize: 9,
+                localHeaderOffset: 6 << 30
+            ))
         #expect(farAway.count == 46 + 1 + 12)
         #expect(u16(farAway, 6) == 45)
         #expect(u32(farAway, 20) == 3)
@@ -68,10 +74,11 @@ import Testing
         #expect(u16(farAway, 49) == 8)
         #expect(u64(farAway, 51) == 6 << 30)
 
-        let huge = ZipRecords.centralHeader(ZipEntryRecord(
-            name: Array("x".utf8), method: .stored, crc32: 7, compressedSize: 5 << 30, uncompressedSize: 5 << 30,
-            localHeaderOffset: 7 << 30
-        ))
+        let huge = ZipRecords.centralHeader(
+            ZipEntryRecord(
+                name: Array("x".utf8), method: .stored, crc32: 7, compressedSize: 5 << 30, uncompressedSize: 5 << 30,
+                localHeaderOffset: 7 << 30
+            ))
         #expect(u16(huge, 49) == 24)
         #expect(u64(huge, 51) == 5 << 30)
         #expect(u64(huge, 59) == 5 << 30)

@@ -1,4 +1,6 @@
+import DepotCore
 import DepotServer
+import DepotTrust
 import Foundation
 import Testing
 
@@ -9,7 +11,7 @@ struct BundleRouteTests {
             let digest = try server.version("com.example.level1").digest
             let expected = try server.bundleBytes(digest)
             let client = try RawHTTPClient(port: server.port)
-            let byHeader = try client.request(
+            let byHeader = try await client.request(
                 RawHTTPClient.get("/v1/bundles/\(digest)", ["Authorization: Bearer \(server.grant(digest))"]))
             #expect(byHeader.status == 200)
             #expect(byHeader.body == expected)
@@ -21,7 +23,7 @@ struct BundleRouteTests {
             #expect(byHeader.value("Last-Modified") == "Sun, 01 Mar 2026 09:00:00 GMT")
             #expect(byHeader.value("Date") != nil)
             #expect(byHeader.value("Transfer-Encoding") == nil)
-            let byQuery = try client.request(RawHTTPClient.get("/v1/bundles/\(digest)?grant=\(server.grant(digest))"))
+            let byQuery = try await client.request(RawHTTPClient.get("/v1/bundles/\(digest)?grant=\(server.grant(digest))"))
             #expect(byQuery.status == 200)
             #expect(byQuery.body == expected)
         }
@@ -32,15 +34,15 @@ struct BundleRouteTests {
             let digest = try server.version("com.example.level1").digest
             let grant = "Authorization: Bearer \(server.grant(digest))"
             let client = try RawHTTPClient(port: server.port)
-            let get = try client.request(RawHTTPClient.get("/v1/bundles/\(digest)", [grant]))
-            let head = try client.request(RawHTTPClient.get("/v1/bundles/\(digest)", [grant], method: "HEAD"), head: true)
+            let get = try await client.request(RawHTTPClient.get("/v1/bundles/\(digest)", [grant]))
+            let head = try await client.request(RawHTTPClient.get("/v1/bundles/\(digest)", [grant], method: "HEAD"), head: true)
             #expect(head.status == 200)
             let ignored: Set<String> = ["date"]
             let getFields = get.headers.filter { !ignored.contains($0.name.lowercased()) }.map { "\($0.name): \($0.value)" }
             let headFields = head.headers.filter { !ignored.contains($0.name.lowercased()) }.map { "\($0.name): \($0.value)" }
             #expect(getFields == headFields)
             // The connection stays usable: no body bytes were sent after the HEAD answer.
-            let again = try client.request(RawHTTPClient.get("/v1/bundles/\(digest)", [grant, "Range: bytes=0-9"]))
+            let again = try await client.request(RawHTTPClient.get("/v1/bundles/\(digest)", [grant, "Range: bytes=0-9"]))
             #expect(again.status == 206)
             #expect(again.body == Array(try server.bundleBytes(digest).prefix(10)))
         }
@@ -66,7 +68,7 @@ struct BundleRouteTests {
             ]
             let client = try RawHTTPClient(port: server.port)
             for (path, headers, status, code) in cases {
-                let response = try client.request(RawHTTPClient.get(path, headers))
+                let response = try await client.request(RawHTTPClient.get(path, headers))
                 #expect(response.status == status, "\(path) \(headers)")
                 #expect(response.value("Content-Type") == "application/json")
                 #expect(response.value("Date") != nil)
@@ -74,7 +76,7 @@ struct BundleRouteTests {
                 #expect(body?["error"]?["code"] == code, "\(path) \(headers)")
                 #expect(body?["error"]?["message"]?.isEmpty == false)
             }
-            let post = try client.request(RawHTTPClient.get("/v1/bundles/\(digest)", ["Content-Length: 0"], method: "POST"))
+            let post = try await client.request(RawHTTPClient.get("/v1/bundles/\(digest)", ["Content-Length: 0"], method: "POST"))
             #expect(post.status == 405)
             #expect(post.value("Allow") == "GET, HEAD")
         }
@@ -88,28 +90,28 @@ struct BundleRouteTests {
             let path = "/v1/bundles/\(version.digest)"
             let client = try RawHTTPClient(port: server.port)
 
-            let suffix = try client.request(RawHTTPClient.get(path, [grant, "Range: bytes=-100"]))
+            let suffix = try await client.request(RawHTTPClient.get(path, [grant, "Range: bytes=-100"]))
             #expect(suffix.status == 206)
             #expect(suffix.value("Content-Range") == "bytes \(bytes.count - 100)-\(bytes.count - 1)/\(bytes.count)")
             #expect(suffix.body == Array(bytes.suffix(100)))
 
-            let beyond = try client.request(RawHTTPClient.get(path, [grant, "Range: bytes=\(bytes.count)-"]))
+            let beyond = try await client.request(RawHTTPClient.get(path, [grant, "Range: bytes=\(bytes.count)-"]))
             #expect(beyond.status == 416)
             #expect(beyond.value("Content-Range") == "bytes */\(bytes.count)")
 
-            let notModified = try client.request(RawHTTPClient.get(path, [grant, "If-None-Match: W/\"\(version.digest)\""]))
+            let notModified = try await client.request(RawHTTPClient.get(path, [grant, "If-None-Match: W/\"\(version.digest)\""]))
             #expect(notModified.status == 304)
             #expect(notModified.value("ETag") == "\"\(version.digest)\"")
             #expect(notModified.value("Date") != nil)
 
-            let failed = try client.request(RawHTTPClient.get(path, [grant, "If-Match: \"other\""]))
+            let failed = try await client.request(RawHTTPClient.get(path, [grant, "If-Match: \"other\""]))
             #expect(failed.status == 412)
 
-            let staleIfRange = try client.request(RawHTTPClient.get(path, [grant, "Range: bytes=0-9", "If-Range: \"old\""]))
+            let staleIfRange = try await client.request(RawHTTPClient.get(path, [grant, "Range: bytes=0-9", "If-Range: \"old\""]))
             #expect(staleIfRange.status == 200)
             #expect(staleIfRange.body.count == bytes.count)
 
-            let twoRanges = try client.request(RawHTTPClient.get(path, [grant, "Range: bytes=0-9, 100-109"]))
+            let twoRanges = try await client.request(RawHTTPClient.get(path, [grant, "Range: bytes=0-9, 100-109"]))
             #expect(twoRanges.status == 206)
             let contentType = try #require(twoRanges.value("Content-Type"))
             #expect(contentType.hasPrefix("multipart/byteranges; boundary="))
@@ -135,7 +137,7 @@ struct BundleRouteTests {
                 let value = String(decoding: (0..<length).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }, as: UTF8.self)
                 let name = names[round % names.count]
                 let headers = name == "Authorization" ? ["\(name): \(value)"] : [grant, "\(name): \(value)", "\(name): \(value)"]
-                let response = try client.request(RawHTTPClient.get("/v1/bundles/\(digest)", headers))
+                let response = try await client.request(RawHTTPClient.get("/v1/bundles/\(digest)", headers))
                 #expect(response.status < 500, "\(name): \(value)")
             }
         }
@@ -144,7 +146,7 @@ struct BundleRouteTests {
     @Test func malformedRequestIsAnswered400() async throws {
         try await LiveServer.with { server in
             let client = try RawHTTPClient(port: server.port)
-            let response = try client.request("GET /v1/bundles/x HTTP/1.1\r\nHost: a\r\nBad Header Without Colon\r\n\r\n")
+            let response = try await client.request("GET /v1/bundles/x HTTP/1.1\r\nHost: a\r\nBad Header Without Colon\r\n\r\n")
             #expect(response.status == 400)
         }
     }

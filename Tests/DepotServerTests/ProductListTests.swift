@@ -1,3 +1,5 @@
+import DepotCore
+import DepotTrust
 import Foundation
 import Testing
 
@@ -6,7 +8,7 @@ struct ProductListTests {
     @Test func plainListIsAnArrayOfIdentifiersWithValidators() async throws {
         try await LiveServer.with { server in
             let client = try RawHTTPClient(port: server.port)
-            let response = try client.request(RawHTTPClient.get("/products_v1.json"))
+            let response = try await client.request(RawHTTPClient.get("/products_v1.json"))
             #expect(response.status == 200)
             let ids = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String]
             #expect(ids == ["com.example.level1", "com.example.monthly"])
@@ -16,16 +18,16 @@ struct ProductListTests {
             #expect(response.value("Cache-Control") == "public, max-age=60, must-revalidate")
             #expect(response.value("Content-Type") == "application/json")
 
-            let revalidated = try client.request(RawHTTPClient.get("/products_v1.json", ["If-None-Match: \(etag)"]))
+            let revalidated = try await client.request(RawHTTPClient.get("/products_v1.json", ["If-None-Match: \(etag)"]))
             #expect(revalidated.status == 304)
             #expect(revalidated.value("ETag") == etag)
-            let bySince = try client.request(
+            let bySince = try await client.request(
                 RawHTTPClient.get("/products_v1.json", ["If-Modified-Since: Tue, 01 Sep 2026 06:00:00 GMT"]))
             #expect(bySince.status == 304)
-            let older = try client.request(
+            let older = try await client.request(
                 RawHTTPClient.get("/products_v1.json", ["If-Modified-Since: Mon, 31 Aug 2026 06:00:00 GMT"]))
             #expect(older.status == 200)
-            let changed = try client.request(RawHTTPClient.get("/products_v1.json", ["If-None-Match: \"stale\""]))
+            let changed = try await client.request(RawHTTPClient.get("/products_v1.json", ["If-None-Match: \"stale\""]))
             #expect(changed.status == 200)
         }
     }
@@ -33,7 +35,7 @@ struct ProductListTests {
     @Test func richListFollowsTheContract() async throws {
         try await LiveServer.with { server in
             let client = try RawHTTPClient(port: server.port)
-            let response = try client.request(RawHTTPClient.get("/v1/products"))
+            let response = try await client.request(RawHTTPClient.get("/v1/products"))
             #expect(response.status == 200)
             let body = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
             let products = try #require(body["products"] as? [[String: Any]])
@@ -48,14 +50,14 @@ struct ProductListTests {
             #expect((contents[0]["size"] as? NSNumber)?.int64Value == level1.size)
             #expect(contents[0]["publishedAt"] as? String == "2026-03-01T09:00:00Z")
             let etag = try #require(response.value("ETag"))
-            #expect(try client.request(RawHTTPClient.get("/v1/products", ["If-None-Match: \(etag)"])).status == 304)
+            #expect(try await client.request(RawHTTPClient.get("/v1/products", ["If-None-Match: \(etag)"])).status == 304)
         }
     }
 
     @Test func unknownRoutesAnswerJSON404() async throws {
         try await LiveServer.with { server in
             let client = try RawHTTPClient(port: server.port)
-            let response = try client.request(RawHTTPClient.get("/nowhere"))
+            let response = try await client.request(RawHTTPClient.get("/nowhere"))
             #expect(response.status == 404)
             #expect(response.text.contains("\"code\":\"not-found\""))
         }

@@ -1,3 +1,5 @@
+import DepotCore
+import DepotTrust
 import Foundation
 import Testing
 
@@ -11,10 +13,10 @@ struct RealClientTests {
             let url = "\(server.base)/v1/bundles/\(digest)?grant=\(server.grant(digest))"
             let file = server.scratch.path + "/curl.zip"
             // A download cut after 1 MiB and a bit.
-            let cut = try ExternalTool.run(curl, ["-sS", "-f", "-r", "0-1050000", "-o", file, url])
+            let cut = try await ExternalTool.run(curl, ["-sS", "-f", "-r", "0-1050000", "-o", file, url])
             #expect(cut.status == 0, "\(cut.error)")
             #expect(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int == 1_050_001)
-            let resumed = try ExternalTool.run(curl, ["-sS", "-f", "-C", "-", "-o", file, url])
+            let resumed = try await ExternalTool.run(curl, ["-sS", "-f", "-C", "-", "-o", file, url])
             #expect(resumed.status == 0, "\(resumed.error)")
             #expect(Array(try Data(contentsOf: URL(fileURLWithPath: file))) == (try server.bundleBytes(digest)))
         }
@@ -27,7 +29,7 @@ struct RealClientTests {
             let bytes = try server.bundleBytes(digest)
             let file = server.scratch.path + "/wget.zip"
             try Data(bytes.prefix(777_777)).write(to: URL(fileURLWithPath: file))
-            let result = try ExternalTool.run(
+            let result = try await ExternalTool.run(
                 wget, ["-q", "-c", "--header=Authorization: Bearer \(server.grant(digest))", "-O", file,
                        "\(server.base)/v1/bundles/\(digest)"])
             #expect(result.status == 0, "\(result.error)")
@@ -39,7 +41,7 @@ struct RealClientTests {
         guard let aria2c = ExternalTool.require("aria2c") else { return }
         try await LiveServer.with { server in
             let digest = try server.version("com.example.level1").digest
-            let result = try ExternalTool.run(
+            let result = try await ExternalTool.run(
                 aria2c,
                 ["-q", "-x4", "-s4", "--min-split-size=1M", "--allow-overwrite=true", "--file-allocation=none",
                  "-d", server.scratch.path, "-o", "aria.zip",

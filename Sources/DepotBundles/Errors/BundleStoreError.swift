@@ -18,15 +18,20 @@ package struct BundleStoreError: Error, Equatable, CustomStringConvertible {
         /// The store's root is not a usable directory.
         package static let badRoot = Code(.badRoot)
 
+        /// The stable string form, e.g. `"io"`.
         package var rawValue: String { base.rawValue }
+        /// The same as `rawValue`.
         package var description: String { base.rawValue }
     }
 
+    /// The stable reason.
     package let code: Code
+    /// A sentence for people: the operation and the system's reason.
     package let message: String
     /// The `errno` behind an I/O failure, when there was one.
     package let systemErrorCode: Int32?
 
+    /// An error with this code and message.
     package init(_ code: Code, _ message: String, systemErrorCode: Int32? = nil) {
         self.code = code
         self.message = message
@@ -37,5 +42,6 @@ package struct BundleStoreError: Error, Equatable, CustomStringConvertible {
         self.init(.io, "\(what): \(error)", systemErrorCode: error.code)
     }
 
+    /// `code: message`.
     package var description: String { "\(code): \(message)" }
 }

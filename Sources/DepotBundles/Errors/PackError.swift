@@ -53,6 +53,7 @@ package struct PackError: Error, Equatable, CustomStringConvertible {
 
         /// The stable string form, e.g. `"case-collision"`.
         package var rawValue: String { base.rawValue }
+        /// The same as `rawValue`.
         package var description: String { base.rawValue }
     }
 
@@ -61,10 +62,12 @@ package struct PackError: Error, Equatable, CustomStringConvertible {
     /// A sentence for people, naming the offending entry.
     package let message: String
 
+    /// An error with this code and message (which names the entry, never a server path).
     package init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }
 
+    /// `code: message`.
     package var description: String { "\(code): \(message)" }
 }

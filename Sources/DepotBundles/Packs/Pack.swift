@@ -12,6 +12,7 @@ package struct Pack: Sendable {
     /// The sum of the files' sizes.
     package var unpackedSize: Int64
 
+    /// A pack of `files` (sorted here) under `directory/Contents`.
     package init(directory: String, manifest: PackManifest, files: [PackFile]) {
         self.directory = directory
         self.manifest = manifest

@@ -9,6 +9,7 @@ package struct PackFile: Sendable, Equatable {
     /// writer checks it to notice a file changed since the pack was read.
     package var modificationTime: Int64?
 
+    /// A file at `relativePath` under `Contents/`.
     package init(relativePath: String, size: Int64, modificationTime: Int64? = nil) {
         self.relativePath = relativePath
         self.size = size

@@ -7,6 +7,7 @@ package struct PackLimits: Sendable, Equatable {
     /// The largest total of all files, in bytes.
     package var maxTotalSize: Int64
 
+    /// Limits with these values.
     package init(maxFileCount: Int, maxFileSize: Int64, maxTotalSize: Int64) {
         self.maxFileCount = maxFileCount
         self.maxFileSize = maxFileSize

@@ -14,7 +14,9 @@ package struct PackManifest: Sendable, Equatable {
     /// An optional human title.
     package var title: String?
 
-    package init(productId: String, contentId: String? = nil, version: String, publishedAt: Int64, title: String? = nil) {
+    /// A manifest; `contentId` defaults to `productId`.
+    package init(productId: String, contentId: String? = nil, version: String, publishedAt: Int64, title: String? = nil)
+    {
         self.productId = productId
         self.contentId = contentId ?? productId
         self.version = version

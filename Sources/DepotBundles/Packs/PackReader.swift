@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Reads and validates content packs from disk.
@@ -31,7 +31,7 @@ package enum PackReader {
         let root = try openDirectory(directory, shown: "the pack directory")
         defer { POSIX.closeFile(root) }
 
-        let names = try list(root, shown: "the pack directory")
+        let names = try list(root, shown: "the pack directory").sorted { $0.lexicographicallyPrecedes($1) }
         var manifest: PackManifest?
         var contents: Int32?
         defer { if let contents { POSIX.closeFile(contents) } }
@@ -119,10 +119,14 @@ package enum PackReader {
                 let status = try lstat(directory, raw, shown: shown)
                 switch status.kind {
                 case .regular:
-                    try add(PackFile(relativePath: relativePath, size: status.size, modificationTime: status.modificationTime), shown: shown)
+                    try add(
+                        PackFile(
+                            relativePath: relativePath, size: status.size, modificationTime: status.modificationTime),
+                        shown: shown)
                 case .directory:
                     guard depth < PackReader.maxDepth else {
-                        throw PackError(.unsafePath, "\(shown) is nested more than \(PackReader.maxDepth) directories deep")
+                        throw PackError(
+                            .unsafePath, "\(shown) is nested more than \(PackReader.maxDepth) directories deep")
                     }
                     let child = try openDirectory(in: directory, raw, shown: shown)
                     defer { POSIX.closeFile(child) }
@@ -178,7 +182,7 @@ package enum PackReader {
     static func openDirectory(in parent: Int32, _ name: [UInt8], shown: String) throws(PackError) -> Int32 {
         do {
             return try POSIX.openAt(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
-        } catch where error.code == ELOOP || error.code == ENOTDIR {
+        } catch  where error.code == ELOOP || error.code == ENOTDIR {
             throw PackError(.packChanged, "\(shown) stopped being a directory while the pack was read")
         } catch {
             throw PackError(.unreadable, "\(shown) cannot be opened: \(error)")

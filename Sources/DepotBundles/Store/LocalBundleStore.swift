@@ -36,6 +36,8 @@ package final class LocalBundleStore: BundleStore, Sendable {
         coordinator = BuildCoordinator(layout: layout, index: BundleIndex.load(from: layout.indexPath))
     }
 
+    /// `<root>/<digest[0..<2]>/<digest>.zip` when that file is in place; `nil` otherwise or for a
+    /// digest that is not 64 lowercase hex digits (so no request can name another path).
     package func path(for digest: String) -> String? {
         guard StoreLayout.isValidDigest(digest) else { return nil }
         let path = layout.bundlePath(for: digest)

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Writes the deterministic ZIP of a pack: `ContentInfo.plist` first, then `Contents/<files>`.
@@ -24,8 +24,17 @@ package struct BundleWriter: Sendable {
     /// zlib's level, 0 (store everything) to 9; out-of-range values are clamped.
     package let compressionLevel: Int
 
+    /// When to try deflating; only tests change it.
+    let policy: ZipStreamWriter.CompressionPolicy
+
+    /// A writer deflating at `compressionLevel` (clamped to 0...9).
     package init(compressionLevel: Int = BundleWriter.defaultCompressionLevel) {
+        self.init(compressionLevel: compressionLevel, policy: .standard)
+    }
+
+    init(compressionLevel: Int, policy: ZipStreamWriter.CompressionPolicy) {
         self.compressionLevel = min(max(compressionLevel, 0), 9)
+        self.policy = policy
     }
 
     /// Writes `pack`'s bundle to `path`, which must not exist, and returns its SHA-256 digest and size.
@@ -47,7 +56,7 @@ package struct BundleWriter: Sendable {
         }
         do {
             let out = OutputFile(descriptor: fd)
-            let zip = try ZipStreamWriter(out: out, level: compressionLevel)
+            let zip = try ZipStreamWriter(out: out, level: compressionLevel, policy: policy)
             try writeEntries(pack, to: zip)
             try zip.finish()
             if sync { try POSIX.sync(fd) }
@@ -81,7 +90,7 @@ package struct BundleWriter: Sendable {
             try zip.addEntry(name: Array(shown.utf8), size: file.size) { offset, buffer in
                 do throws(SystemCallError) {
                     try POSIX.readFully(fd, into: buffer, at: offset)
-                } catch where error.code == EIO {
+                } catch  where error.code == EIO {
                     throw PackError(.packChanged, "\(shown) shrank while it was bundled")
                 } catch {
                     throw PackError(.unreadable, "\(shown) cannot be read: \(error)")

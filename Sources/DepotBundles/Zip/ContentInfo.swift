@@ -7,13 +7,20 @@ package struct ContentInfo: Sendable, Equatable {
     /// The entry name in the bundle.
     package static let entryName = "ContentInfo.plist"
 
+    /// `ContentIdentifier`: the manifest's `contentId`.
     package var contentIdentifier: String
+    /// `ContentVersion`: the manifest's `version`.
     package var contentVersion: String
+    /// `IAPProductIdentifier`: the manifest's `productId`.
     package var productIdentifier: String
+    /// `PublishedAt`, Unix seconds (written as ISO 8601 UTC).
     package var publishedAt: Int64
+    /// `UnpackedSize`: the total bytes of the files under `Contents/`.
     package var unpackedSize: Int64
+    /// `FileCount`: how many files are under `Contents/`.
     package var fileCount: Int
 
+    /// The property list describing `pack`.
     package init(pack: Pack) {
         contentIdentifier = pack.manifest.contentId
         contentVersion = pack.manifest.version

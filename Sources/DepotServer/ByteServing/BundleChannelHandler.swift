@@ -142,29 +142,38 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
         return true
     }
 
-    private func process(_ part: HTTPServerRequestPart, context: ChannelHandlerContext) {
+    /// Answers or hands on one part; returns whether it was handed on to Hummingbird.
+    @discardableResult
+    private func process(_ part: HTTPServerRequestPart, context: ChannelHandlerContext) -> Bool {
         switch part {
         case .head(let head):
             if let target = BundleRequestTarget(uri: head.uri) {
                 current = .ours
                 answer(head, target: target, context: context)
-            } else {
-                current = .forwarded
-                forwardedInFlight += 1
-                context.fireChannelRead(wrapInboundOut(part))
+                return false
             }
+            current = .forwarded
+            forwardedInFlight += 1
         case .body:
-            if current == .forwarded { context.fireChannelRead(wrapInboundOut(part)) }
+            guard current == .forwarded else { return false }
         case .end:
-            if current == .forwarded { context.fireChannelRead(wrapInboundOut(part)) }
-            current = .none
+            defer { current = .none }
+            guard current == .forwarded else { return false }
         }
+        context.fireChannelRead(wrapInboundOut(part))
+        return true
     }
 
     private func drain(context: ChannelHandlerContext) {
+        var forwarded = false
         while let part = pending.first, canProcess(part) {
             pending.removeFirst()
-            process(part, context: context)
+            forwarded = process(part, context: context) || forwarded
+        }
+        if forwarded {
+            // Parts handed on outside a read burst: Hummingbird's async channel delivers its buffer on
+            // read-complete, so end the burst ourselves.
+            context.fireChannelReadComplete()
         }
         if pending.isEmpty && readHeldBack {
             readHeldBack = false
@@ -197,7 +206,9 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
             self.answering = false
             switch result {
             case .success where keepAlive && !self.quiescing:
-                self.drain(context: context)
+                // The write may complete inside `writeAndFlush`; resume the queue from the event loop,
+                // never from inside the processing that started this answer.
+                context.eventLoop.assumeIsolated().execute { self.drain(context: context) }
             default:
                 self.graceTask?.cancel()
                 context.close(promise: nil)

@@ -24,10 +24,9 @@ final class LoopFileCache {
         return handle
     }
 
-    /// Closes every handle.
-    func closeAll() {
+    deinit {
+        // The cache outlives every channel that used it (each handler holds it), so no write still needs these.
         for handle in handles.values { try? handle.close() }
-        handles.removeAll()
     }
 
     /// The date header value for `now`, formatted once per second.

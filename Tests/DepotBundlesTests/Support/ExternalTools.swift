@@ -89,7 +89,8 @@ enum ExternalTools {
                 assert z.read(info) == data, "bytes differ for " + info.filename
                 total += len(data)
             plist = plistlib.loads(z.read("ContentInfo.plist"))
-            keys = {"ContentVersion", "IAPProductIdentifier", "ContentIdentifier", "PublishedAt", "UnpackedSize", "FileCount"}
+            keys = {"ContentVersion", "IAPProductIdentifier", "ContentIdentifier", "PublishedAt",
+                    "UnpackedSize", "FileCount"}
             assert set(plist) == keys, sorted(plist)
             assert plist["FileCount"] == len(expected)
             assert plist["UnpackedSize"] == total

@@ -3,7 +3,8 @@ import Foundation
 /// Writes content packs to disk for tests.
 enum PackFixture {
     static let manifest = #"""
-        {"productId": "com.example.game.level1", "version": "1.0", "publishedAt": "2026-03-01T09:00:00Z", "title": "Level 1"}
+        {"productId": "com.example.game.level1", "version": "1.0",
+         "publishedAt": "2026-03-01T09:00:00Z", "title": "Level 1"}
         """#
 
     /// Writes `pack.json` and each file under `Contents/`, in the order given, and returns `directory`.
@@ -78,8 +79,10 @@ struct SeededRandom {
 enum TestData {
     /// Compressible text: words drawn from a small vocabulary.
     static func text(count: Int, seed: UInt64) -> [UInt8] {
-        let words = ["level", "enemy", "spawn", "treasure", "door", "key", "boss", "health", "coin", "map",
-                     "{", "}", "\"x\":", "\"y\":", "12", "345", "\n"]
+        let words = [
+            "level", "enemy", "spawn", "treasure", "door", "key", "boss", "health", "coin", "map",
+            "{", "}", "\"x\":", "\"y\":", "12", "345", "\n",
+        ]
         var random = SeededRandom(seed: seed)
         var out: [UInt8] = []
         out.reserveCapacity(count + 16)

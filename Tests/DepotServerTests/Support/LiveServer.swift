@@ -1,8 +1,10 @@
 import DepotCore
 import DepotServer
+import DepotTrust
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
 import Testing
 
 /// A Depot server on 127.0.0.1 with a free port, over packs made for the test, shut down gracefully at the end.
@@ -67,18 +69,20 @@ struct LiveServer {
         let application = try await DepotApplication.prepare(configuration, logger: logger)
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
         let app = application.makeApplication(onRunning: { port in portSink.yield(port) })
-        let task = Task { try await app.run() }
+        let group = ServiceGroup(
+            configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
+        let task = Task { try await group.run() }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw CancellationError() }
         do {
             try await body(LiveServer(port: port, application: application, scratch: scratch))
         } catch {
-            task.cancel()
+            await group.triggerGracefulShutdown()
             _ = try? await task.value
             throw error
         }
-        task.cancel()
-        _ = try? await task.value
+        await group.triggerGracefulShutdown()
+        try await task.value
     }
 
     static func writeConfiguration(in scratch: ScratchDirectory) throws {

@@ -6,7 +6,7 @@ import Glibc
 
 /// A blocking HTTP/1.1 client over a plain socket, for requests no library would send: repeated or
 /// malformed header fields, pipelined requests, exact byte-level checks of the answer.
-final class RawHTTPClient {
+final class RawHTTPClient: @unchecked Sendable {
     /// One parsed response.
     struct Response {
         var status: Int
@@ -54,7 +54,7 @@ final class RawHTTPClient {
     deinit { close(socket) }
 
     /// Sends raw bytes.
-    func send(_ text: String) throws {
+    func sendNow(_ text: String) throws {
         let bytes = Array(text.utf8)
         var sent = 0
         while sent < bytes.count {
@@ -65,7 +65,7 @@ final class RawHTTPClient {
     }
 
     /// Reads one response; `head` says the request was HEAD (no body follows the header).
-    func readResponse(head: Bool = false) throws -> Response {
+    func readResponseNow(head: Bool = false) throws -> Response {
         let headerEnd = try readUntilHeaderEnd()
         let headerText = String(decoding: buffer[..<headerEnd], as: UTF8.self)
         buffer.removeFirst(headerEnd + 4)
@@ -89,14 +89,30 @@ final class RawHTTPClient {
         return response
     }
 
+    /// Sends raw bytes, off the concurrency pool (the server's router tasks need it).
+    func send(_ text: String) async throws {
+        try await OffPool.run { try self.sendNow(text) }
+    }
+
+    /// Reads one response, off the concurrency pool.
+    func readResponse(head: Bool = false) async throws -> Response {
+        try await OffPool.run { try self.readResponseNow(head: head) }
+    }
+
     /// Sends one request and reads its response.
-    func request(_ text: String, head: Bool = false) throws -> Response {
-        try send(text)
-        return try readResponse(head: head)
+    func request(_ text: String, head: Bool = false) async throws -> Response {
+        try await OffPool.run {
+            try self.sendNow(text)
+            return try self.readResponseNow(head: head)
+        }
     }
 
     /// Whether the server has closed the connection (reads until EOF or timeout).
-    func isClosedByPeer() -> Bool {
+    func isClosedByPeer() async -> Bool {
+        (try? await OffPool.run { self.isClosedByPeerNow() }) ?? false
+    }
+
+    private func isClosedByPeerNow() -> Bool {
         do {
             while true { try fill() }
         } catch let error as ClientError {
@@ -133,5 +149,19 @@ extension RawHTTPClient {
         var text = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         for header in headers { text += header + "\r\n" }
         return text + "\r\n"
+    }
+}
+
+extension RawHTTPClient.Response: @unchecked Sendable {}
+
+/// Runs blocking work (sockets, child processes) on a Dispatch thread so that it never occupies the
+/// Swift concurrency pool, which the server under test needs for its routes.
+enum OffPool {
+    static func run<T>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try work() })
+            }
+        }
     }
 }

@@ -45,7 +45,13 @@ enum ExternalTool {
 
     /// Runs a program to completion; returns its exit status, standard output and standard error.
     @discardableResult
-    static func run(_ path: String, _ arguments: [String], in directory: String? = nil) throws
+    static func run(_ path: String, _ arguments: [String], in directory: String? = nil) async throws
+        -> (status: Int32, output: String, error: String)
+    {
+        try await OffPool.run { try runNow(path, arguments, in: directory) }
+    }
+
+    private static func runNow(_ path: String, _ arguments: [String], in directory: String?) throws
         -> (status: Int32, output: String, error: String)
     {
         let process = Process()

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Opens a pack's files for reading without following any link on the way: each directory is opened
@@ -40,9 +40,9 @@ final class ContentsOpener {
         do {
             // O_NONBLOCK: a FIFO swapped in since the pack was read must not hang the build.
             return try POSIX.openAt(descriptors.last!, Array(fileName.utf8), O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
-        } catch where error.code == ELOOP {
+        } catch  where error.code == ELOOP {
             throw PackError(.packChanged, "Contents/\(relativePath) became a symbolic link after the pack was read")
-        } catch where error.code == ENOENT {
+        } catch  where error.code == ENOENT {
             throw PackError(.packChanged, "Contents/\(relativePath) disappeared after the pack was read")
         } catch {
             throw PackError(.unreadable, "Contents/\(relativePath) cannot be opened: \(error)")

@@ -8,13 +8,22 @@ import Crypto
 /// form is not smaller than the original is cut back and rewritten stored.
 final class ZipStreamWriter {
     static let chunkSize = 1 << 20
-    static let probeSize = 64 << 10
-    static let storeRatio = 0.97
+
+    /// When to try deflating an entry. Fixed in production (the bytes depend on it); tests vary it.
+    struct CompressionPolicy: Sendable {
+        /// How much of an entry's start the probe deflates.
+        var probeSize = 64 << 10
+        /// An entry whose probe output is larger than this fraction of its input is stored.
+        var storeRatio = 0.97
+
+        static let standard = CompressionPolicy()
+    }
 
     /// Reads exactly `buffer.count` bytes at `offset` of the entry's source.
     typealias Reader = (_ offset: Int64, _ buffer: UnsafeMutableRawBufferPointer) throws -> Void
 
     private let out: OutputFile
+    private let policy: CompressionPolicy
     private let deflater: Deflater?
     private let input: UnsafeMutableRawBufferPointer
     private let scratch: UnsafeMutableRawBufferPointer
@@ -22,12 +31,13 @@ final class ZipStreamWriter {
     private(set) var entries: [ZipEntryRecord] = []
 
     /// `level` 0 stores everything; 1...9 is zlib's level.
-    init(out: OutputFile, level: Int) throws {
+    init(out: OutputFile, level: Int, policy: CompressionPolicy = .standard) throws {
         self.out = out
+        self.policy = policy
         deflater = level > 0 ? try Deflater(level: Int32(level)) : nil
         input = .allocate(byteCount: Self.chunkSize, alignment: 16)
         scratch = .allocate(byteCount: 256 << 10, alignment: 16)
-        probe.reserveCapacity(Self.probeSize + 1024)
+        probe.reserveCapacity(policy.probeSize + 1024)
     }
 
     deinit {
@@ -50,18 +60,20 @@ final class ZipStreamWriter {
         if let deflater, size > 0 {
             loaded = Int(min(size, Int64(Self.chunkSize)))
             try read(0, UnsafeMutableRawBufferPointer(rebasing: input[0..<loaded]))
-            let probeCount = min(loaded, Self.probeSize)
+            let probeCount = min(loaded, policy.probeSize)
             let probeInput = UnsafeRawBufferPointer(rebasing: input[0..<probeCount])
             probe.removeAll(keepingCapacity: true)
             deflater.reset()
             deflater.deflate(probeInput, finish: true, scratch: scratch) { probe.append(contentsOf: $0) }
-            if Double(probe.count) <= Self.storeRatio * Double(probeCount) {
+            if Double(probe.count) <= policy.storeRatio * Double(probeCount) {
                 if Int64(probeCount) == size {
                     // The probe was the whole entry.
-                    crc = Deflater.crc32(0, probeInput)
-                    try out.append(probe)
-                    compressedSize = UInt64(probe.count)
-                    stored = false
+                    if probe.count < probeCount {
+                        crc = Deflater.crc32(0, probeInput)
+                        try out.append(probe)
+                        compressedSize = UInt64(probe.count)
+                        stored = false
+                    }
                 } else {
                     (crc, compressedSize) = try deflateAll(size: size, loaded: loaded, read: read, deflater: deflater)
                     if compressedSize >= uncompressedSize {
@@ -121,7 +133,8 @@ final class ZipStreamWriter {
             let chunk = UnsafeMutableRawBufferPointer(rebasing: input[0..<count])
             if offset > 0 || loaded < count { try read(offset, chunk) }
             crc = Deflater.crc32(crc, UnsafeRawBufferPointer(chunk))
-            try deflater.deflate(UnsafeRawBufferPointer(chunk), finish: offset + Int64(count) == size, scratch: scratch) {
+            try deflater.deflate(UnsafeRawBufferPointer(chunk), finish: offset + Int64(count) == size, scratch: scratch)
+            {
                 (piece) throws(SystemCallError) in
                 produced += UInt64(piece.count)
                 try out.append(piece)
