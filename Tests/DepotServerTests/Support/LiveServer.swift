@@ -12,6 +12,8 @@ struct LiveServer {
     let port: Int
     let application: DepotApplication
     let scratch: ScratchDirectory
+    /// Starts a graceful shutdown, as SIGTERM would.
+    let shutdown: @Sendable () async -> Void
 
     var base: String { "http://127.0.0.1:\(port)" }
 
@@ -46,12 +48,12 @@ struct LiveServer {
 
     /// Starts a server over `packs`, runs `body`, then shuts the server down and removes the files.
     static func with(
-        _ name: String = #function, packs: [PackSpec] = standardPacks,
+        _ name: String = #function, packs: [PackSpec] = standardPacks, idleTimeoutSeconds: Int = 5,
         body: (LiveServer) async throws -> Void
     ) async throws {
         let scratch = try ScratchDirectory(name)
         defer { scratch.remove() }
-        try writeConfiguration(in: scratch)
+        try writeConfiguration(in: scratch, idleTimeoutSeconds: idleTimeoutSeconds)
         for pack in packs {
             var manifest = "{\"productId\": \"\(pack.productId)\", \"version\": \"\(pack.version)\", "
             if let contentId = pack.contentId { manifest += "\"contentId\": \"\(contentId)\", " }
@@ -75,7 +77,10 @@ struct LiveServer {
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw CancellationError() }
         do {
-            try await body(LiveServer(port: port, application: application, scratch: scratch))
+            try await body(
+                LiveServer(
+                    port: port, application: application, scratch: scratch,
+                    shutdown: { await group.triggerGracefulShutdown() }))
         } catch {
             await group.triggerGracefulShutdown()
             _ = try? await task.value
@@ -85,13 +90,13 @@ struct LiveServer {
         try await task.value
     }
 
-    static func writeConfiguration(in scratch: ScratchDirectory) throws {
+    static func writeConfiguration(in scratch: ScratchDirectory, idleTimeoutSeconds: Int) throws {
         let secret = Data(secret).base64EncodedString()
         try scratch.write(
             "Config/depot.json",
             """
             {"grants": {"activeKeyId": "test", "lifetimeSeconds": 600, "keys": [{"id": "test", "secret": "\(secret)"}]},
-             "bundles": {"maxRanges": 8}, "server": {"idleTimeoutSeconds": 5, "shutdownGraceSeconds": 5}}
+             "bundles": {"maxRanges": 8}, "server": {"idleTimeoutSeconds": \(idleTimeoutSeconds), "shutdownGraceSeconds": 5}}
             """)
         try scratch.write(
             "Config/products.json",

@@ -30,10 +30,15 @@ final class RawHTTPClient: @unchecked Sendable {
 
     private let socket: Int32
     private var buffer: [UInt8] = []
+    private var receivePause: Duration?
 
-    init(port: Int) throws {
+    /// Connects to 127.0.0.1:`port`; a small `receiveBuffer` makes the server wait on a slow reader.
+    init(port: Int, receiveBuffer: Int32? = nil) throws {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw ClientError(description: "socket failed") }
+        if var size = receiveBuffer {
+            setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
@@ -94,6 +99,15 @@ final class RawHTTPClient: @unchecked Sendable {
         try await OffPool.run { try self.sendNow(text) }
     }
 
+    /// Reads one response slowly: `pause` between each receive (a client on a poor network).
+    func readResponseSlowly(pause: Duration) async throws -> Response {
+        try await OffPool.run {
+            self.receivePause = pause
+            defer { self.receivePause = nil }
+            return try self.readResponseNow()
+        }
+    }
+
     /// Reads one response, off the concurrency pool.
     func readResponse(head: Bool = false) async throws -> Response {
         try await OffPool.run { try self.readResponseNow(head: head) }
@@ -135,6 +149,10 @@ final class RawHTTPClient: @unchecked Sendable {
     }
 
     private func fill() throws {
+        if let receivePause {
+            let nanoseconds = receivePause.components.attoseconds / 1_000_000_000 + receivePause.components.seconds * 1_000_000_000
+            usleep(useconds_t(nanoseconds / 1000))
+        }
         var chunk = [UInt8](repeating: 0, count: 65536)
         let n = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
         if n == 0 { throw ClientError(description: "closed") }

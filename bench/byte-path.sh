@@ -1,0 +1,518 @@
+#!/usr/bin/env bash
+# The byte-path benchmark: Depot against nginx (sendfile) over the SAME bundle files, same machine,
+# same run. See DESIGN.md "The byte path" and "Targets we hold ourselves to", and BENCHMARKS.md.
+#
+#   bash bench/byte-path.sh
+#
+# Scenarios (wrk, two threads, each server in turn, warm-up first):
+#   (a) whole 256 MiB bundle, -c4: MB/s and the server's CPU seconds per GiB served
+#   (b) 64 KiB ranges at random 64 KiB-aligned offsets of the 256 MiB bundle, -c64: req/s, p99
+#   (c) whole ~16 KiB bundle, -c64: req/s, p99
+#
+# Environment knobs (defaults are the published configuration):
+#   BENCH_DURATION=15       seconds per measured run
+#   BENCH_WARMUP=3          seconds of warm-up before each measured run (not recorded)
+#   BENCH_NGINX_ONE_WORKER=1  also measure nginx with worker_processes 1 (reference row only)
+#   BENCH_SEED=20260301     seed of the range offsets
+#   BENCH_TIME_LIMIT=330    hard limit in seconds for everything after the build
+#   BENCH_RESULTS_DIR=bench/results
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BENCH_DIR=$ROOT/bench
+DURATION=${BENCH_DURATION:-15}
+WARMUP=${BENCH_WARMUP:-3}
+NGINX_ONE_WORKER=${BENCH_NGINX_ONE_WORKER:-1}
+SEED=${BENCH_SEED:-20260301}
+TIME_LIMIT=${BENCH_TIME_LIMIT:-330}
+RESULTS_DIR=${BENCH_RESULTS_DIR:-$BENCH_DIR/results}
+NGINX=${NGINX:-/usr/sbin/nginx}
+WRK=${WRK:-/usr/bin/wrk}
+DEPOT=$ROOT/.build/release/depot
+LUA=$BENCH_DIR/wrk-bench.lua
+
+LARGE_FILE_BYTES=$((256 * 1024 * 1024)) # one random file: the bundle is this plus ~300 bytes of ZIP records
+SMALL_FILE_BYTES=15852                  # one random file + 532 bytes of ZIP records = a 16,384-byte bundle
+RANGE_BYTES=65536
+THREADS=2
+CLK_TCK=$(getconf CLK_TCK)
+
+log() { printf '[%s] %s\n' "$(date +%T)" "$*" >&2; }
+die() {
+    log "FAIL: $*"
+    exit 1
+}
+
+for tool in "$NGINX" "$WRK" curl openssl sha256sum ss awk; do
+    command -v "$tool" >/dev/null || die "$tool is not installed"
+done
+
+# ---------------------------------------------------------------------------------------------------
+# Clean-up: every process this script starts is recorded in PIDS and ended by pid; the temp dir goes.
+TMP=""
+PIDS=()
+cleanup() {
+    local rc=$?
+    trap - EXIT INT TERM
+    local pid
+    for pid in "${PIDS[@]}"; do
+        # The watchdog is a subshell sleeping in a child: end the child too (by its pid).
+        if [[ -r /proc/$pid/task/$pid/children ]]; then
+            local child
+            for child in $(cat "/proc/$pid/task/$pid/children" 2>/dev/null); do kill -TERM "$child" 2>/dev/null || true; done
+        fi
+        kill -TERM "$pid" 2>/dev/null || true
+    done
+    for pid in "${PIDS[@]}"; do
+        local waited=0
+        while kill -0 "$pid" 2>/dev/null && ((waited < 50)); do
+            sleep 0.1
+            waited=$((waited + 1))
+        done
+        kill -KILL "$pid" 2>/dev/null || true
+    done
+    wait 2>/dev/null || true
+    if [[ -n $TMP && -d $TMP ]]; then rm -rf "$TMP"; fi
+    exit "$rc"
+}
+trap cleanup EXIT
+trap 'log "interrupted"; exit 130' INT TERM
+
+# ---------------------------------------------------------------------------------------------------
+# 1. Build (release) unless the binary is newer than every source.
+if [[ ! -x $DEPOT ]] || [[ -n $(find "$ROOT/Sources" "$ROOT/Package.swift" "$ROOT/Package.resolved" -newer "$DEPOT" -print -quit 2>/dev/null) ]]; then
+    log "building depot (release); the first build takes several minutes"
+    (cd "$ROOT" && swift build -c release --product depot) >&2 || die "release build failed"
+    touch "$DEPOT"
+else
+    log "release build is up to date: $DEPOT"
+fi
+
+# From here on the run is bounded.
+(
+    sleep "$TIME_LIMIT"
+    echo "[watchdog] time limit of ${TIME_LIMIT}s reached, stopping" >&2
+    kill -TERM $$
+) &
+PIDS+=($!)
+STARTED=$(date +%s)
+
+TMP=$(mktemp -d /tmp/depot-bytepath.XXXXXX)
+chmod 755 "$TMP"
+log "work directory $TMP"
+
+# ---------------------------------------------------------------------------------------------------
+# Bench packs: deterministic incompressible bytes (AES-128-CTR keystream under fixed keys), so the
+# bundles store them and every run serves identical bundles.
+keystream() { # bytes key-hex out
+    head -c "$1" /dev/zero | openssl enc -aes-128-ctr -nosalt -K "$2" -iv 00000000000000000000000000000000 >"$3"
+}
+make_pack() { # directory product-id bytes key-hex
+    mkdir -p "$1/Contents"
+    printf '{"productId": "%s", "version": "1.0", "publishedAt": "2026-03-01T09:00:00Z"}\n' "$2" >"$1/pack.json"
+    keystream "$3" "$4" "$1/Contents/payload.bin"
+}
+log "generating packs ($LARGE_FILE_BYTES and $SMALL_FILE_BYTES bytes of keystream)"
+make_pack "$TMP/content/large-1.0" bench.large "$LARGE_FILE_BYTES" 000102030405060708090a0b0c0d0e0f
+make_pack "$TMP/content/small-1.0" bench.small "$SMALL_FILE_BYTES" 101112131415161718191a1b1c1d1e1f
+
+cp -R "$ROOT/Config" "$TMP/config"
+cat >"$TMP/config/products.json" <<'EOF'
+{
+  "products": [
+    { "id": "bench.large", "type": "nonConsumable", "title": "Byte-path bench: 256 MiB" },
+    { "id": "bench.small", "type": "nonConsumable", "title": "Byte-path bench: 16 KiB" }
+  ]
+}
+EOF
+
+port_is_free() { ! ss -Hltn "sport = :$1" | grep -q .; }
+pick_port() { # start
+    local port=$1
+    while ! port_is_free "$port" || [[ " ${USED_PORTS[*]:-} " == *" $port "* ]]; do port=$((port + 1)); done
+    USED_PORTS+=("$port")
+    echo "$port"
+}
+USED_PORTS=()
+BASE_PORT=$((20000 + RANDOM % 20000))
+DEPOT_PORT=$(pick_port "$BASE_PORT")
+USED_PORTS+=("$DEPOT_PORT")
+NGINX2_PORT=$(pick_port $((DEPOT_PORT + 1)))
+USED_PORTS+=("$NGINX2_PORT")
+NGINX1_PORT=$(pick_port $((NGINX2_PORT + 1)))
+
+# ---------------------------------------------------------------------------------------------------
+# Depot: imports the packs (builds the bundles into $TMP/data/bundles), then listens.
+log "starting depot on 127.0.0.1:$DEPOT_PORT (imports the packs first)"
+DEPOT_LOG_LEVEL=info "$DEPOT" serve --config "$TMP/config" --data-dir "$TMP/data" --content-dir "$TMP/content" \
+    --host 127.0.0.1 --port "$DEPOT_PORT" >"$TMP/depot.out" 2>"$TMP/depot.log" &
+DEPOT_PID=$!
+PIDS+=("$DEPOT_PID")
+for ((i = 0; i < 1200; i++)); do
+    kill -0 "$DEPOT_PID" 2>/dev/null || { cat "$TMP/depot.log" >&2; die "depot exited during start"; }
+    grep -q 'listening' "$TMP/depot.log" && break
+    sleep 0.1
+done
+grep -q 'listening' "$TMP/depot.log" || die "depot did not start listening within 120 s"
+
+digest_of() { # content id
+    grep " bundle" "$TMP/depot.log" | grep "content=$1 " | grep -o 'digest=[0-9a-f]\{64\}' | head -n1 | cut -d= -f2
+}
+size_of() { grep " bundle" "$TMP/depot.log" | grep "content=$1 " | grep -o 'size=[0-9]*' | head -n1 | cut -d= -f2; }
+LARGE_DIGEST=$(digest_of bench.large)
+SMALL_DIGEST=$(digest_of bench.small)
+[[ -n $LARGE_DIGEST && -n $SMALL_DIGEST ]] || {
+    cat "$TMP/depot.log" >&2
+    die "depot did not log both bench bundles"
+}
+LARGE_FILE=$TMP/data/bundles/${LARGE_DIGEST:0:2}/$LARGE_DIGEST.zip
+SMALL_FILE=$TMP/data/bundles/${SMALL_DIGEST:0:2}/$SMALL_DIGEST.zip
+[[ -f $LARGE_FILE && -f $SMALL_FILE ]] || die "bundle files not where expected under $TMP/data/bundles"
+LARGE_SIZE=$(stat -c %s "$LARGE_FILE")
+SMALL_SIZE=$(stat -c %s "$SMALL_FILE")
+[[ $LARGE_SIZE == "$(size_of bench.large)" && $SMALL_SIZE == "$(size_of bench.small)" ]] || die "logged sizes differ from the files"
+((LARGE_SIZE >= LARGE_FILE_BYTES && LARGE_SIZE < LARGE_FILE_BYTES + 65536)) || die "large bundle is $LARGE_SIZE bytes, expected ~256 MiB (stored, not deflated)"
+((SMALL_SIZE >= 15360 && SMALL_SIZE <= 17408)) || die "small bundle is $SMALL_SIZE bytes, expected 16 KiB +/- 1 KiB"
+log "bundles: large $LARGE_DIGEST ($LARGE_SIZE bytes), small $SMALL_DIGEST ($SMALL_SIZE bytes)"
+
+grant() { "$DEPOT" dev grant --config "$TMP/config" --data-dir "$TMP/data" --digest "$1" --ttl 7200 2>/dev/null | tail -n1; }
+LARGE_GRANT=$(grant "$LARGE_DIGEST")
+SMALL_GRANT=$(grant "$SMALL_DIGEST")
+[[ -n $LARGE_GRANT && -n $SMALL_GRANT ]] || die "depot dev grant printed nothing"
+
+# Put both bundles in the page cache once, for every server alike.
+cat "$LARGE_FILE" "$SMALL_FILE" >/dev/null
+
+# ---------------------------------------------------------------------------------------------------
+# nginx over the same files. worker_processes 2 is the comparison (Depot runs one NIO event loop per
+# core, i.e. two); worker_processes 1 is measured as a reference row when BENCH_NGINX_ONE_WORKER=1.
+NGINX_USER_LINE=""
+if [[ $EUID -eq 0 ]]; then NGINX_USER_LINE="user root root;"; fi # workers must read the 0700 temp tree
+write_nginx_conf() { # dir workers port
+    local dir=$1
+    mkdir -p "$dir/tmp"
+    cat >"$dir/nginx.conf" <<EOF
+# Generated by bench/byte-path.sh
+$NGINX_USER_LINE
+daemon off;
+worker_processes $2;
+pid $dir/nginx.pid;
+error_log $dir/error.log warn;
+events {
+    worker_connections 4096;
+}
+http {
+    access_log off;
+    sendfile on;
+    tcp_nopush on;
+    tcp_nodelay on;
+    keepalive_requests 100000;
+    keepalive_timeout 65s;
+    # Depot keeps bundle descriptors open across requests; give nginx the same advantage.
+    open_file_cache max=64 inactive=600s;
+    open_file_cache_valid 600s;
+    server_tokens off;
+    types { }
+    default_type application/zip;
+    client_body_temp_path $dir/tmp/body;
+    proxy_temp_path $dir/tmp/proxy;
+    fastcgi_temp_path $dir/tmp/fastcgi;
+    uwsgi_temp_path $dir/tmp/uwsgi;
+    scgi_temp_path $dir/tmp/scgi;
+    server {
+        listen 127.0.0.1:$3;
+        # Same URL shape as Depot, same files: <data-dir>/bundles/<first two hex>/<digest>.zip.
+        # No grant check (nginx does not know grants); the Authorization header is ignored.
+        location ~ "^/v1/bundles/([0-9a-f]{2})([0-9a-f]{62})\$" {
+            alias $TMP/data/bundles/\$1/\$1\$2.zip;
+        }
+    }
+}
+EOF
+}
+start_nginx() { # name workers port -> sets NGINX_PID_<name>
+    local dir=$TMP/$1
+    write_nginx_conf "$dir" "$2" "$3"
+    "$NGINX" -t -q -p "$dir/" -c "$dir/nginx.conf" -e "$dir/error.log" || die "nginx config test failed ($dir/nginx.conf)"
+    "$NGINX" -p "$dir/" -c "$dir/nginx.conf" -e "$dir/error.log" &
+    local pid=$!
+    PIDS+=("$pid")
+    printf -v "NGINX_PID_$1" '%s' "$pid"
+    local i
+    for ((i = 0; i < 100; i++)); do
+        kill -0 "$pid" 2>/dev/null || die "nginx $1 exited during start: $(cat "$dir/error.log")"
+        curl -s -o /dev/null "http://127.0.0.1:$3/" && return 0
+        sleep 0.1
+    done
+    die "nginx $1 did not start listening on $3"
+}
+log "starting nginx (2 workers) on 127.0.0.1:$NGINX2_PORT"
+start_nginx nginx2 2 "$NGINX2_PORT"
+SERVERS=(depot nginx2)
+if [[ $NGINX_ONE_WORKER == 1 ]]; then
+    log "starting nginx (1 worker) on 127.0.0.1:$NGINX1_PORT"
+    start_nginx nginx1 1 "$NGINX1_PORT"
+    SERVERS+=(nginx1)
+fi
+
+port_of() { case $1 in depot) echo "$DEPOT_PORT" ;; nginx2) echo "$NGINX2_PORT" ;; nginx1) echo "$NGINX1_PORT" ;; esac; }
+label_of() { case $1 in depot) echo "Depot" ;; nginx2) echo "nginx (2 workers)" ;; nginx1) echo "nginx (1 worker)" ;; esac; }
+server_pids() { # server -> pids whose CPU is the server's
+    case $1 in
+        depot) echo "$DEPOT_PID" ;;
+        nginx2 | nginx1)
+            local master
+            master=$([[ $1 == nginx2 ]] && echo "$NGINX_PID_nginx2" || echo "$NGINX_PID_nginx1")
+            echo "$master" $(cat "/proc/$master/task/"*/children 2>/dev/null)
+            ;;
+    esac
+}
+
+# ---------------------------------------------------------------------------------------------------
+# Check every response type on every server once, so a misconfiguration cannot produce a number.
+RANGE_CHECK_OFFSET=$((1234 * RANGE_BYTES))
+head -c $((RANGE_CHECK_OFFSET + RANGE_BYTES)) "$LARGE_FILE" | tail -c "$RANGE_BYTES" >"$TMP/range-expected.bin"
+check_server() { # server
+    local base="http://127.0.0.1:$(port_of "$1")" out
+    out=$(curl -sS -o "$TMP/check.bin" -w '%{http_code} %{size_download}' -H "Authorization: Bearer $LARGE_GRANT" "$base/v1/bundles/$LARGE_DIGEST")
+    [[ $out == "200 $LARGE_SIZE" ]] || die "$1: large bundle answered '$out', expected '200 $LARGE_SIZE'"
+    [[ $(sha256sum <"$TMP/check.bin" | cut -c1-64) == "$LARGE_DIGEST" ]] || die "$1: large bundle bytes differ"
+    out=$(curl -sS -D "$TMP/check.headers" -o "$TMP/check.bin" -w '%{http_code} %{size_download}' \
+        -H "Authorization: Bearer $LARGE_GRANT" -H "Range: bytes=$RANGE_CHECK_OFFSET-$((RANGE_CHECK_OFFSET + RANGE_BYTES - 1))" \
+        "$base/v1/bundles/$LARGE_DIGEST")
+    [[ $out == "206 $RANGE_BYTES" ]] || die "$1: range answered '$out', expected '206 $RANGE_BYTES'"
+    grep -qi "^content-range: bytes $RANGE_CHECK_OFFSET-$((RANGE_CHECK_OFFSET + RANGE_BYTES - 1))/$LARGE_SIZE" "$TMP/check.headers" ||
+        die "$1: wrong Content-Range: $(grep -i content-range "$TMP/check.headers")"
+    cmp -s "$TMP/check.bin" "$TMP/range-expected.bin" || die "$1: range bytes differ"
+    out=$(curl -sS -o "$TMP/check.bin" -w '%{http_code} %{size_download}' -H "Authorization: Bearer $SMALL_GRANT" "$base/v1/bundles/$SMALL_DIGEST")
+    [[ $out == "200 $SMALL_SIZE" ]] || die "$1: small bundle answered '$out', expected '200 $SMALL_SIZE'"
+    [[ $(sha256sum <"$TMP/check.bin" | cut -c1-64) == "$SMALL_DIGEST" ]] || die "$1: small bundle bytes differ"
+    if [[ $1 == depot ]]; then
+        # The grant is really checked (Depot does that work on every request; nginx does not).
+        out=$(curl -sS -o /dev/null -w '%{http_code}' "$base/v1/bundles/$SMALL_DIGEST")
+        [[ $out == 401 || $out == 403 ]] || die "depot answered $out without a grant"
+        out=$(curl -sS -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $LARGE_GRANT" "$base/v1/bundles/$SMALL_DIGEST")
+        [[ $out == 401 || $out == 403 ]] || die "depot answered $out with another bundle's grant"
+    fi
+    rm -f "$TMP/check.bin"
+    log "checked $1: 200 whole (sha256 ok), 206 range (bytes ok), 200 small (sha256 ok)"
+}
+for server in "${SERVERS[@]}"; do check_server "$server"; done
+
+# ---------------------------------------------------------------------------------------------------
+# Measurements.
+cpu_ticks() { # pids... -> "utime stime" (clock ticks, summed)
+    local u=0 s=0 pid fields
+    for pid in "$@"; do
+        read -r -a fields < <(sed 's/^.*) //' "/proc/$pid/stat")
+        u=$((u + fields[11]))
+        s=$((s + fields[12]))
+    done
+    echo "$u $s"
+}
+per_process_ticks() { # pids... -> "pid:ticks,..."
+    local pid out="" fields
+    for pid in "$@"; do
+        read -r -a fields < <(sed 's/^.*) //' "/proc/$pid/stat")
+        out+="$pid:$((fields[11] + fields[12])),"
+    done
+    echo "${out%,}"
+}
+
+# scenario -> connections, grant, digest, expected body bytes per response, extra env, wrk timeout
+scenario_conns() { case $1 in a) echo 4 ;; b | c) echo 64 ;; esac; }
+scenario_title() {
+    case $1 in
+        a) echo "(a) 256 MiB bundle, -c4" ;;
+        b) echo "(b) 64 KiB random ranges, -c64" ;;
+        c) echo "(c) 16 KiB bundle, -c64" ;;
+    esac
+}
+
+RESULTS=$TMP/results.tsv
+: >"$RESULTS"
+RAW=$TMP/raw.txt
+: >"$RAW"
+run_wrk() { # scenario server seconds out-file
+    local scenario=$1 server=$2 seconds=$3 out=$4
+    local url="http://127.0.0.1:$(port_of "$server")/v1/bundles/" grant range_env=()
+    case $scenario in
+        a) url+=$LARGE_DIGEST grant=$LARGE_GRANT ;;
+        b)
+            url+=$LARGE_DIGEST grant=$LARGE_GRANT
+            range_env=(BENCH_RANGE_SIZE=$RANGE_BYTES BENCH_RANGE_FILE_SIZE=$LARGE_SIZE BENCH_SEED=$SEED)
+            ;;
+        c) url+=$SMALL_DIGEST grant=$SMALL_GRANT ;;
+    esac
+    local timeout=2s
+    [[ $scenario == a ]] && timeout=30s # one 256 MiB response takes longer than wrk's default 2 s
+    env "${range_env[@]}" timeout -k 5 $((seconds + 20)) "$WRK" -t"$THREADS" -c"$(scenario_conns "$scenario")" -d"${seconds}s" \
+        --timeout "$timeout" --latency -s "$LUA" -H "Authorization: Bearer $grant" "$url" >"$out" 2>&1
+}
+measure() { # scenario server
+    local scenario=$1 server=$2 pids before after wrk_cpu line split_before split_after
+    log "$(scenario_title "$scenario"): $(label_of "$server") (warm-up ${WARMUP}s, then ${DURATION}s)"
+    run_wrk "$scenario" "$server" "$WARMUP" "$TMP/warmup.txt" || die "wrk warm-up failed: $(cat "$TMP/warmup.txt")"
+    pids=$(server_pids "$server")
+    # shellcheck disable=SC2086
+    before=$(cpu_ticks $pids)
+    # shellcheck disable=SC2086
+    split_before=$(per_process_ticks $pids)
+    local TIMEFORMAT='%U %S'
+    { time run_wrk "$scenario" "$server" "$DURATION" "$TMP/wrk.txt"; } 2>"$TMP/wrk-time.txt" || die "wrk failed: $(cat "$TMP/wrk.txt")"
+    # shellcheck disable=SC2086
+    after=$(cpu_ticks $pids)
+    # shellcheck disable=SC2086
+    split_after=$(per_process_ticks $pids)
+    wrk_cpu=$(tail -n1 "$TMP/wrk-time.txt")
+    {
+        echo "=== $(scenario_title "$scenario") — $(label_of "$server")"
+        cat "$TMP/wrk.txt"
+        echo
+    } >>"$RAW"
+    line=$(grep '^BENCH ' "$TMP/wrk.txt") || die "wrk printed no summary: $(cat "$TMP/wrk.txt")"
+    # shellcheck disable=SC2086
+    local $(echo "${line#BENCH }")
+    if grep -q 'Non-2xx or 3xx responses' "$TMP/wrk.txt" || ((status_errors > 0)); then
+        die "$(label_of "$server") answered $status_errors non-2xx responses in $(scenario_title "$scenario"): $(cat "$TMP/wrk.txt")"
+    fi
+    ((connect_errors == 0)) || die "$(label_of "$server"): $connect_errors connect errors"
+    ((requests > 0)) || die "$(label_of "$server"): no request completed"
+    # Every response must be the size it should be (a 200 for a range, or an error body, would not be):
+    # bytes per completed response lies between the body size and body + 1 KiB of headers. For (a) the
+    # responses still in flight at the end add bytes, so only the lower bound holds.
+    local body
+    case $scenario in a) body=$LARGE_SIZE ;; b) body=$RANGE_BYTES ;; c) body=$SMALL_SIZE ;; esac
+    ((bytes >= requests * body)) || die "$(label_of "$server"): $bytes bytes for $requests responses of $body"
+    if [[ $scenario != a ]]; then
+        ((bytes <= requests * (body + 1024) + 64 * (body + 1024))) || die "$(label_of "$server"): $bytes bytes for $requests responses of $body (wrong answers?)"
+    fi
+    local bu bs au as wu ws
+    read -r bu bs <<<"$before"
+    read -r au as <<<"$after"
+    read -r wu ws <<<"$wrk_cpu"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$scenario" "$server" "$requests" "$bytes" \
+        "$duration_us" "$p50_us" "$p99_us" $((au - bu)) $((as - bs)) "$wu" "$ws" \
+        "$((read_errors + write_errors + timeouts))" "$split_before" "$split_after" "$max_us" >>"$RESULTS"
+}
+
+# Alternate which server goes first from one scenario to the next; nginx with one worker last.
+ORDER_A=(depot nginx2)
+ORDER_B=(nginx2 depot)
+[[ $NGINX_ONE_WORKER == 1 ]] && ORDER_A+=(nginx1) && ORDER_B+=(nginx1)
+for server in "${ORDER_A[@]}"; do measure a "$server"; done
+for server in "${ORDER_B[@]}"; do measure b "$server"; done
+for server in "${ORDER_A[@]}"; do measure c "$server"; done
+
+# ---------------------------------------------------------------------------------------------------
+# Report.
+ELAPSED=$(($(date +%s) - STARTED))
+STAMP=$(date -u +%Y-%m-%d-%H%M%S)
+mkdir -p "$RESULTS_DIR"
+REPORT=$RESULTS_DIR/byte-path-$STAMP.md
+
+cpu_model=$(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo)
+machine_info() {
+    echo "- nproc: $(nproc); CPU: $cpu_model; memory: $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo)"
+    echo "- kernel: $(uname -srm)"
+    echo "- $("$NGINX" -v 2>&1)"
+    echo "- wrk: $("$WRK" -v 2>&1 | head -n1 | awk '{print $1, $2}')"
+    echo "- swift: $(swift --version 2>/dev/null | head -n1)"
+    echo "- depot: release build, commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$ROOT" diff --quiet HEAD -- Sources Package.swift 2>/dev/null || echo ' (with uncommitted changes in Sources/)')"
+}
+
+# All arithmetic in awk. Columns of results.tsv:
+# 1 scenario 2 server 3 requests 4 bytes 5 duration_us 6 p50_us 7 p99_us 8 srv_utime 9 srv_stime
+# 10 wrk_user_s 11 wrk_sys_s 12 socket_errors 13 split_before 14 split_after 15 max_us
+TABLES=$(awk -F'\t' -v tck="$CLK_TCK" -v one="$NGINX_ONE_WORKER" '
+function f(x, d) { return sprintf("%." d "f", x) }
+function verdict(r, t, le) { if (le) return (r <= t) ? "yes" : "**no**"; return (r >= t) ? "yes" : "**no**" }
+{
+    k = $1 SUBSEP $2
+    secs = $5 / 1e6
+    rps[k] = $3 / secs
+    mbps[k] = $4 / $5                       # bytes per microsecond = 10^6 bytes per second
+    p99[k] = $7 / 1000
+    p50[k] = $6 / 1000
+    cpu = ($8 + $9) / tck
+    cpugib[k] = cpu / ($4 / 1073741824)
+    cpureq[k] = cpu / $3 * 1e6               # CPU microseconds per response
+    diag[++n] = sprintf("| %s | %s | %.1f | %.2f | %.2f | %.2f | %.2f | %d | %s |", $1, $2, secs, $8 / tck, $9 / tck, $10, $11, $12, split($14, parts, ",") > 1 ? workers($13, $14) : "-")
+}
+function workers(b, a,    nb, na, pb, pa, i, x, y, out, m) {
+    # per-process CPU seconds during the run, master first
+    nb = split(b, pb, ","); na = split(a, pa, ",")
+    out = ""
+    for (i = 1; i <= na; i++) {
+        split(pa[i], y, ":"); m = 0
+        for (j = 1; j <= nb; j++) { split(pb[j], x, ":"); if (x[1] == y[1]) m = x[2] }
+        out = out (out == "" ? "" : " / ") sprintf("%.2f", (y[2] - m) / tck)
+    }
+    return out
+}
+END {
+    D = "depot"; N = "nginx2"; O = "nginx1"
+    print "| scenario | figure | Depot | nginx (2 workers) | Depot / nginx | target | met |" (one == 1 ? " nginx (1 worker), reference |" : "")
+    print "|---|---|---:|---:|---:|---|---|" (one == 1 ? "---:|" : "")
+    a = "a" SUBSEP; b = "b" SUBSEP; c = "c" SUBSEP
+    r = mbps[a D] / mbps[a N]
+    print "| (a) 256 MiB bundle, -c4 | MB/s | " f(mbps[a D], 0) " | " f(mbps[a N], 0) " | " f(r, 2) " | >= 1.0 | " verdict(r, 1.0, 0) " |" (one == 1 ? " " f(mbps[a O], 0) " |" : "")
+    r = cpugib[a D] / cpugib[a N]
+    print "| (a) 256 MiB bundle, -c4 | server CPU s per GiB | " f(cpugib[a D], 3) " | " f(cpugib[a N], 3) " | " f(r, 2) " | <= 1.0 | " verdict(r, 1.0, 1) " |" (one == 1 ? " " f(cpugib[a O], 3) " |" : "")
+    r = rps[b D] / rps[b N]
+    print "| (b) 64 KiB random ranges, -c64 | req/s | " f(rps[b D], 0) " | " f(rps[b N], 0) " | " f(r, 2) " | >= 1.0 | " verdict(r, 1.0, 0) " |" (one == 1 ? " " f(rps[b O], 0) " |" : "")
+    print "| (b) 64 KiB random ranges, -c64 | p99 latency ms | " f(p99[b D], 2) " | " f(p99[b N], 2) " | " f(p99[b D] / p99[b N], 2) " | - | - |" (one == 1 ? " " f(p99[b O], 2) " |" : "")
+    print "| (b) 64 KiB random ranges, -c64 | server CPU us per response | " f(cpureq[b D], 1) " | " f(cpureq[b N], 1) " | " f(cpureq[b D] / cpureq[b N], 2) " | - | - |" (one == 1 ? " " f(cpureq[b O], 1) " |" : "")
+    r = rps[c D] / rps[c N]
+    print "| (c) 16 KiB bundle, -c64 | req/s | " f(rps[c D], 0) " | " f(rps[c N], 0) " | " f(r, 2) " | >= 0.8 | " verdict(r, 0.8, 0) " |" (one == 1 ? " " f(rps[c O], 0) " |" : "")
+    print "| (c) 16 KiB bundle, -c64 | p99 latency ms | " f(p99[c D], 2) " | " f(p99[c N], 2) " | " f(p99[c D] / p99[c N], 2) " | - | - |" (one == 1 ? " " f(p99[c O], 2) " |" : "")
+    print "| (c) 16 KiB bundle, -c64 | server CPU us per response | " f(cpureq[c D], 1) " | " f(cpureq[c N], 1) " | " f(cpureq[c D] / cpureq[c N], 2) " | - | - |" (one == 1 ? " " f(cpureq[c O], 1) " |" : "")
+    print "@@"
+    print "| scenario | server | seconds | server user s | server sys s | wrk user s | wrk sys s | wrk socket errors (read/write/timeout) | CPU s per process (nginx: master / workers) |"
+    print "|---|---|---:|---:|---:|---:|---:|---:|---|"
+    for (i = 1; i <= n; i++) print diag[i]
+}' "$RESULTS")
+SUMMARY_TABLE=${TABLES%%@@*}
+DIAG_TABLE=${TABLES#*@@}
+SUMMARY_TABLE=${SUMMARY_TABLE%$'\n'}
+DIAG_TABLE=${DIAG_TABLE#$'\n'}
+
+{
+    echo "# Byte path: Depot vs nginx ($STAMP UTC)"
+    echo
+    echo "Produced by \`bash bench/byte-path.sh\` (see BENCHMARKS.md). wrk -t$THREADS, ${DURATION}s per run after a ${WARMUP}s warm-up;"
+    echo "large bundle $LARGE_SIZE bytes, small bundle $SMALL_SIZE bytes, ranges of $RANGE_BYTES bytes at random aligned offsets (seed $SEED)."
+    echo "MB/s is 10^6 bytes/s of wrk's received bytes (headers included). Server CPU is utime+stime from /proc/PID/stat"
+    echo "(nginx: master + workers) over the measured run. Whole run took ${ELAPSED}s after the build."
+    echo
+    echo "## Results"
+    echo
+    echo "$SUMMARY_TABLE"
+    echo
+    echo "## CPU split"
+    echo
+    echo "$DIAG_TABLE"
+    echo
+    echo "## Machine"
+    echo
+    machine_info
+    echo
+    echo "## nginx configuration (worker_processes 2; the 1-worker reference differs only there and in the port)"
+    echo
+    echo '```nginx'
+    cat "$TMP/nginx2/nginx.conf"
+    echo '```'
+    echo
+    echo "## Raw wrk output"
+    echo
+    echo '```'
+    cat "$RAW"
+    echo '```'
+} >"$REPORT"
+
+echo
+echo "$SUMMARY_TABLE"
+echo
+echo "$DIAG_TABLE"
+echo
+log "report written to ${REPORT#"$ROOT"/} (${ELAPSED}s after the build)"
