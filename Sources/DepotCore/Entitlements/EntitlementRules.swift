@@ -1,0 +1,50 @@
+/// What a purchase entitles, per DESIGN.md's table of product types. Pure: the caller supplies the
+/// catalog, every known transaction that bears on the answer, and the time.
+public enum EntitlementRules {
+    /// Why a transaction entitles nothing.
+    public enum Refusal: Error, Sendable, Equatable {
+        /// The product is not in the catalog.
+        case unknownProduct
+        /// The App Store refunded or revoked the purchase.
+        case revoked
+        /// A consumable whose delivery was already confirmed.
+        case consumableFinished
+    }
+
+    /// The content versions a transaction entitles now.
+    ///
+    /// - Parameters:
+    ///   - transaction: the transaction presented.
+    ///   - related: every known transaction that shares its subscription: for auto-renewable products
+    ///     those of the same original transaction, for non-renewing ones the purchases that stack with it.
+    ///     May include `transaction` itself.
+    ///   - isFinished: whether the transaction's delivery has been confirmed.
+    ///   - now: milliseconds since 1970; content published later is not yet available.
+    public static func entitledContents(
+        of transaction: PurchaseTransaction, related: [PurchaseTransaction], isFinished: Bool,
+        catalog: Catalog, now: Int64
+    ) -> Result<[ContentVersion], Refusal> {
+        guard let product = catalog.product(id: transaction.productId) else { return .failure(.unknownProduct) }
+        guard !transaction.isRevoked else { return .failure(.revoked) }
+        let published = catalog.currentContents(of: product.id).filter { $0.publishedAt * 1000 <= now }
+        switch product.type {
+        case .consumable:
+            return isFinished ? .failure(.consumableFinished) : .success(published)
+        case .nonConsumable, .freeSubscription:
+            return .success(published)
+        case .autoRenewable:
+            let periods = SubscriptionPeriods.autoRenewable(including(transaction, in: related))
+            return .success(published.filter { periods.contains($0.publishedAt * 1000) })
+        case .nonRenewing:
+            let duration = (product.periodSeconds ?? 0) * 1000
+            let periods = SubscriptionPeriods.nonRenewing(including(transaction, in: related), durationMilliseconds: duration)
+            return .success(published.filter { periods.contains($0.publishedAt * 1000) })
+        }
+    }
+
+    private static func including(_ transaction: PurchaseTransaction, in related: [PurchaseTransaction]) -> [PurchaseTransaction] {
+        var all = related.filter { $0.id != transaction.id }
+        all.append(transaction)
+        return all
+    }
+}

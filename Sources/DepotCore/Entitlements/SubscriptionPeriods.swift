@@ -1,0 +1,46 @@
+/// Half-open time intervals `[start, end)` in milliseconds, merged so none overlap or touch.
+public struct SubscriptionPeriods: Sendable, Equatable {
+    /// The merged intervals in ascending order.
+    public private(set) var intervals: [Range<Int64>]
+
+    /// Merges intervals; empty ones are dropped.
+    public init(_ intervals: [Range<Int64>]) {
+        var merged: [Range<Int64>] = []
+        for interval in intervals.filter({ !$0.isEmpty }).sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = merged.last, interval.lowerBound <= last.upperBound {
+                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, interval.upperBound)
+            } else {
+                merged.append(interval)
+            }
+        }
+        self.intervals = merged
+    }
+
+    /// Whether an instant lies inside a period.
+    public func contains(_ instant: Int64) -> Bool {
+        intervals.contains { $0.contains(instant) }
+    }
+
+    /// Periods of an auto-renewable subscription: each unrevoked transaction of the same original
+    /// transaction covers `[purchaseDate, expiresDate)`; gaps between them are lapses.
+    public static func autoRenewable(_ transactions: [PurchaseTransaction]) -> SubscriptionPeriods {
+        SubscriptionPeriods(
+            transactions.compactMap { transaction in
+                guard !transaction.isRevoked, let expires = transaction.expiresDate else { return nil }
+                return transaction.purchaseDate..<expires
+            })
+    }
+
+    /// Periods of a non-renewing subscription: each unrevoked purchase adds `duration` (times quantity),
+    /// starting at its purchase date or, when an earlier period is still running, where that one ends.
+    public static func nonRenewing(_ transactions: [PurchaseTransaction], durationMilliseconds: Int64) -> SubscriptionPeriods {
+        var intervals: [Range<Int64>] = []
+        for transaction in transactions.filter({ !$0.isRevoked }).sorted(by: { ($0.purchaseDate, $0.id) < ($1.purchaseDate, $1.id) }) {
+            let start = max(transaction.purchaseDate, intervals.last?.upperBound ?? Int64.min)
+            let (length, overflow) = durationMilliseconds.multipliedReportingOverflow(by: Int64(max(1, transaction.quantity)))
+            let (end, endOverflow) = start.addingReportingOverflow(overflow ? Int64.max : length)
+            intervals.append(start..<(endOverflow ? Int64.max : end))
+        }
+        return SubscriptionPeriods(intervals)
+    }
+}

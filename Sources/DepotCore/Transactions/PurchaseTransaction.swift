@@ -1,0 +1,41 @@
+/// A verified App Store transaction, reduced to what delivery needs. Times are milliseconds since 1970,
+/// as the App Store writes them.
+public struct PurchaseTransaction: Sendable, Equatable, Codable {
+    /// The App Store transaction identifier.
+    public var id: String
+    /// The original transaction identifier: shared by every renewal of a subscription.
+    public var originalId: String
+    /// The product bought.
+    public var productId: String
+    /// When the purchase (or renewal) was charged.
+    public var purchaseDate: Int64
+    /// For an auto-renewable subscription, when this period ends.
+    public var expiresDate: Int64?
+    /// When the App Store refunded or revoked the purchase, if it did.
+    public var revocationDate: Int64?
+    /// Number of items bought (consumables).
+    public var quantity: Int
+    /// The publisher's account identifier the app attached, if any (a UUID string).
+    public var appAccountToken: String?
+    /// `Production`, `Sandbox`, ...
+    public var environment: String
+
+    /// Creates a transaction.
+    public init(
+        id: String, originalId: String, productId: String, purchaseDate: Int64, expiresDate: Int64? = nil,
+        revocationDate: Int64? = nil, quantity: Int = 1, appAccountToken: String? = nil, environment: String = "Production"
+    ) {
+        self.id = id
+        self.originalId = originalId
+        self.productId = productId
+        self.purchaseDate = purchaseDate
+        self.expiresDate = expiresDate
+        self.revocationDate = revocationDate
+        self.quantity = quantity
+        self.appAccountToken = appAccountToken
+        self.environment = environment
+    }
+
+    /// Whether the App Store took the purchase back.
+    public var isRevoked: Bool { revocationDate != nil }
+}
