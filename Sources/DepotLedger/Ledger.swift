@@ -1,0 +1,61 @@
+import DepotCore
+
+/// The durable record of transactions and deliveries: what was redeemed, which grants were handed out,
+/// which bytes were served, which deliveries the app confirmed, which notifications arrived, and an
+/// audit trail of every state change.
+///
+/// Two engines implement it: SQLite (the embedded default) and PostgreSQL (several Depot instances
+/// sharing the work). Every method is one transaction in the engine: it either happens whole or not at
+/// all, and a method that returns has made its change durable.
+package protocol Ledger: Sendable {
+    /// Records a verified transaction, or refreshes a known one (a renewal, a revocation learnt later).
+    /// A known revocation is never undone by a redemption; only `setRevocation` changes it.
+    /// Returns the stored state.
+    func recordTransaction(_ transaction: PurchaseTransaction, now: Int64) async throws(LedgerError) -> LedgerTransaction
+
+    /// One transaction, if known.
+    func transaction(id: String) async throws(LedgerError) -> LedgerTransaction?
+
+    /// Every known transaction sharing an original transaction id (a subscription's renewals).
+    func transactions(originalId: String) async throws(LedgerError) -> [PurchaseTransaction]
+
+    /// Every known purchase of a product under one app account token (non-renewing purchases that stack).
+    func transactions(productId: String, appAccountToken: String) async throws(LedgerError) -> [PurchaseTransaction]
+
+    /// Sets or clears (nil) a transaction's revocation, e.g. on REFUND, REVOKE or REFUND_REVERSED.
+    /// Returns false when the transaction is unknown.
+    func setRevocation(transactionId: String, revokedAt: Int64?, reason: String, now: Int64) async throws(LedgerError) -> Bool
+
+    /// Ids of every revoked transaction, for the origin's in-memory grant check.
+    func revokedTransactionIds() async throws(LedgerError) -> Set<String>
+
+    /// Records that grants were handed out for these deliveries of a transaction.
+    func recordGrants(transactionId: String, deliveries: [PlannedDelivery], now: Int64) async throws(LedgerError)
+
+    /// Records bytes served at the origin for a transaction's bundle; ranges merge into the coverage.
+    func recordServed(transactionId: String, digest: String, range: Range<Int64>, client: String, now: Int64)
+        async throws(LedgerError)
+
+    /// Confirms delivery and finishes the transaction when every expected content is confirmed with its
+    /// digest. Nothing changes unless the whole confirmation is right. Repeating a finish is harmless.
+    func finish(transactionId: String, expected: [PlannedDelivery], delivered: [ConfirmedDelivery], now: Int64)
+        async throws(LedgerError) -> FinishOutcome
+
+    /// Records a notification by its UUID; false when it was already recorded (idempotency).
+    func recordNotification(_ notification: NotificationRecord, now: Int64) async throws(LedgerError) -> Bool
+
+    /// Deliveries of unfinished transactions whose last activity is older than `before`.
+    func unfinished(before: Int64) async throws(LedgerError) -> [DeliveryStatus]
+
+    /// What is known of one transaction's deliveries.
+    func deliveries(transactionId: String) async throws(LedgerError) -> [DeliveryStatus]
+
+    /// The audit trail of one transaction, oldest first.
+    func auditTrail(transactionId: String) async throws(LedgerError) -> [AuditEvent]
+
+    /// Distinct app account tokens and client addresses seen for a transaction since `since`.
+    func activity(transactionId: String, since: Int64) async throws(LedgerError) -> RedemptionActivity
+
+    /// Records a redemption attempt's account token and client address (for irregular activity).
+    func recordAttempt(transactionId: String, appAccountToken: String?, client: String, now: Int64) async throws(LedgerError)
+}

@@ -1,0 +1,170 @@
+import DepotCore
+
+/// A transaction as the ledger holds it.
+package struct LedgerTransaction: Sendable, Equatable {
+    /// The verified transaction (with the latest revocation known).
+    package var transaction: PurchaseTransaction
+    /// Whether delivery was confirmed and the transaction finished.
+    package var state: DeliveryState
+    /// When it was first redeemed (seconds since 1970).
+    package var firstSeenAt: Int64
+    /// When it was finished, if it was.
+    package var finishedAt: Int64?
+
+    /// Creates a record.
+    package init(transaction: PurchaseTransaction, state: DeliveryState, firstSeenAt: Int64, finishedAt: Int64?) {
+        self.transaction = transaction
+        self.state = state
+        self.firstSeenAt = firstSeenAt
+        self.finishedAt = finishedAt
+    }
+}
+
+/// `pending` until the app confirmed delivery, then `finished` (the contract's `state`).
+package enum DeliveryState: String, Sendable, Equatable {
+    /// Redeemed, not yet confirmed.
+    case pending
+    /// Confirmed and finished.
+    case finished
+}
+
+/// A content a transaction entitles, with the bundle handed out for it.
+package struct PlannedDelivery: Sendable, Equatable, Hashable {
+    /// The content id.
+    package var contentId: String
+    /// The content's version.
+    package var version: String
+    /// The bundle's digest.
+    package var digest: String
+
+    /// Creates a planned delivery.
+    package init(contentId: String, version: String, digest: String) {
+        self.contentId = contentId
+        self.version = version
+        self.digest = digest
+    }
+}
+
+/// A content the app says it received, with the digest it checked.
+package struct ConfirmedDelivery: Sendable, Equatable, Hashable {
+    /// The content id.
+    package var contentId: String
+    /// The digest of the bundle the app received.
+    package var digest: String
+
+    /// Creates a confirmation.
+    package init(contentId: String, digest: String) {
+        self.contentId = contentId
+        self.digest = digest
+    }
+}
+
+/// The result of a finish.
+package enum FinishOutcome: Sendable, Equatable {
+    /// The transaction is finished; `firstTime` is false when it already was.
+    case finished(firstTime: Bool)
+    /// Some expected content was not confirmed, or confirmed with another digest; nothing changed.
+    case mismatch(missing: [String], wrongDigest: [String])
+    /// The transaction is not known.
+    case unknownTransaction
+}
+
+/// A verified App Store Server Notification as recorded.
+package struct NotificationRecord: Sendable, Equatable {
+    /// The notification's UUID.
+    package var uuid: String
+    /// `REFUND`, `DID_RENEW`, ...
+    package var type: String
+    /// The subtype, if any.
+    package var subtype: String?
+    /// The transaction it concerns, if any.
+    package var transactionId: String?
+
+    /// Creates a record.
+    package init(uuid: String, type: String, subtype: String?, transactionId: String?) {
+        self.uuid = uuid
+        self.type = type
+        self.subtype = subtype
+        self.transactionId = transactionId
+    }
+}
+
+/// What is known of one delivery (transaction × content × version).
+package struct DeliveryStatus: Sendable, Equatable {
+    /// The transaction.
+    package var transactionId: String
+    /// The content, version and bundle.
+    package var delivery: PlannedDelivery
+    /// How many times grants were handed out for it.
+    package var grantsIssued: Int
+    /// Bytes of the bundle served at least once, merged across requests.
+    package var bytesCovered: Int64
+    /// When the app confirmed it, if it did.
+    package var confirmedAt: Int64?
+    /// The last grant or byte served (seconds since 1970).
+    package var lastActivityAt: Int64
+
+    /// Creates a status.
+    package init(
+        transactionId: String, delivery: PlannedDelivery, grantsIssued: Int, bytesCovered: Int64,
+        confirmedAt: Int64?, lastActivityAt: Int64
+    ) {
+        self.transactionId = transactionId
+        self.delivery = delivery
+        self.grantsIssued = grantsIssued
+        self.bytesCovered = bytesCovered
+        self.confirmedAt = confirmedAt
+        self.lastActivityAt = lastActivityAt
+    }
+}
+
+/// One entry of the audit trail.
+package struct AuditEvent: Sendable, Equatable {
+    /// Seconds since 1970.
+    package var at: Int64
+    /// The transaction concerned.
+    package var transactionId: String
+    /// `redeemed`, `grants-issued`, `finished`, `revoked`, `revocation-cleared`, `notification`, ...
+    package var event: String
+    /// Details for people.
+    package var detail: String
+
+    /// Creates an event.
+    package init(at: Int64, transactionId: String, event: String, detail: String) {
+        self.at = at
+        self.transactionId = transactionId
+        self.event = event
+        self.detail = detail
+    }
+}
+
+/// Distinct redeemers of one transaction within a window.
+package struct RedemptionActivity: Sendable, Equatable {
+    /// Distinct app account tokens.
+    package var appAccountTokens: Int
+    /// Distinct client addresses.
+    package var clientAddresses: Int
+
+    /// Creates activity counts.
+    package init(appAccountTokens: Int, clientAddresses: Int) {
+        self.appAccountTokens = appAccountTokens
+        self.clientAddresses = clientAddresses
+    }
+}
+
+/// A ledger failure: the engine could not be reached or refused the operation.
+package struct LedgerError: Error, Sendable, CustomStringConvertible {
+    /// A stable code: `unavailable`, `corrupt`, `migration`.
+    package let code: String
+    /// What happened, for operators (never sent to clients).
+    package let message: String
+
+    /// Creates an error.
+    package init(code: String, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// `code: message`.
+    package var description: String { "\(code): \(message)" }
+}
