@@ -87,7 +87,6 @@ let package = Package(
         .testTarget(name: "DepotCoreTests", dependencies: ["DepotCore"], swiftSettings: swiftSettings),
         .testTarget(name: "DepotHTTPTests", dependencies: ["DepotHTTP"], swiftSettings: swiftSettings),
         .testTarget(name: "DepotBundlesTests", dependencies: ["DepotBundles"], swiftSettings: swiftSettings),
-        .testTarget(name: "DepotLedgerTests", dependencies: ["DepotLedger", "DepotCore"], swiftSettings: swiftSettings),
         .testTarget(name: "DepotTrustTests", dependencies: ["DepotTrust"], swiftSettings: swiftSettings),
         .testTarget(
             name: "DepotServerTests",
