@@ -1,3 +1,5 @@
+import Crypto
+
 /// The parts of a grant token: `g1.<keyId>.<expiresAt>.<transactionId>.<mac>`.
 ///
 /// The bundle digest is not carried (it is in the URL) but is covered by the MAC, so a grant only opens
@@ -46,6 +48,16 @@ package struct GrantToken: Sendable, Equatable {
             return nil
         }
         return Int64(field)
+    }
+
+    /// A transaction id as grants carry it: App Store ids (digits) as they are; anything outside the grant
+    /// alphabet or longer than 64 characters as `h` and 40 hex digits of its SHA-256, so no id can break a grant.
+    package static func transactionField(_ id: String) -> String {
+        if isTokenSafe(id, allowEmpty: true) { return id }
+        return "h" + SHA256.hash(data: Array(id.utf8)).prefix(20).map { byte in
+            let hex = String(byte, radix: 16)
+            return byte < 16 ? "0" + hex : hex
+        }.joined()
     }
 
     /// The bytes the MAC covers.

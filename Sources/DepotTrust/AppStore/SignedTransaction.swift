@@ -1,0 +1,66 @@
+/// A verified App Store transaction (the payload of `JWSTransaction`).
+///
+/// Reads `transactionId`, `originalTransactionId`, `productId`, `bundleId`, `purchaseDate`, `signedDate` and
+/// `environment` (all required), and `type`, `expiresDate`, `revocationDate`, `revocationReason`, `quantity`,
+/// `appAccountToken`, `inAppOwnershipType`, `webOrderLineItemId`, `subscriptionGroupIdentifier` when present.
+/// Dates are milliseconds since 1970. Enum-like strings (`type`, `environment`, `inAppOwnershipType`) are kept as
+/// they came, so values Apple adds later pass through; the whole payload stays in ``fields``.
+package struct SignedTransaction: Sendable, Equatable {
+    /// The purchase's unique id.
+    package var transactionId: String
+    /// The first transaction of this purchase (equal to `transactionId` except for renewals and restores).
+    package var originalTransactionId: String
+    /// The product bought.
+    package var productId: String
+    /// The product type as Apple writes it: `Auto-Renewable Subscription`, `Non-Consumable`, `Consumable`,
+    /// `Non-Renewing Subscription`, or a value added later; empty when absent.
+    package var type: String
+    /// When the App Store charged (or, for a renewal, renewed), in milliseconds since 1970.
+    package var purchaseDate: Int64
+    /// When an auto-renewable subscription period ends, in milliseconds since 1970.
+    package var expiresDate: Int64?
+    /// When the App Store refunded or revoked the transaction, in milliseconds since 1970.
+    package var revocationDate: Int64?
+    /// Why it was revoked (0 other, 1 an app issue), when revoked.
+    package var revocationReason: Int?
+    /// How many consumables were bought; 1 when absent.
+    package var quantity: Int
+    /// The UUID the app set to link the purchase to its own user account.
+    package var appAccountToken: String?
+    /// `PURCHASED` or `FAMILY_SHARED`, or a value added later.
+    package var inAppOwnershipType: String?
+    /// `Production`, `Sandbox`, `Xcode`, `LocalTesting`, or a value added later.
+    package var environment: String
+    /// The app's bundle id.
+    package var bundleId: String
+    /// When the App Store signed this payload, in milliseconds since 1970.
+    package var signedDate: Int64
+    /// Identifies a subscription purchase event across devices.
+    package var webOrderLineItemId: String?
+    /// The subscription group of an auto-renewable subscription.
+    package var subscriptionGroupIdentifier: String?
+    /// The whole payload, unknown keys included.
+    package var fields: [String: JSONValue]
+
+    /// Decodes a payload; fails only when a required field is missing or a field has the wrong shape.
+    init(payload: [String: JSONValue]) throws(AppStoreVerificationError) {
+        let reader = PayloadFields(object: payload, kind: "transaction")
+        transactionId = try reader.string("transactionId")
+        originalTransactionId = try reader.string("originalTransactionId")
+        productId = try reader.string("productId")
+        type = try reader.optionalString("type") ?? ""
+        purchaseDate = try reader.int64("purchaseDate")
+        expiresDate = try reader.optionalInt64("expiresDate")
+        revocationDate = try reader.optionalInt64("revocationDate")
+        revocationReason = try reader.optionalInt("revocationReason")
+        quantity = try reader.optionalInt("quantity") ?? 1
+        appAccountToken = try reader.optionalString("appAccountToken")
+        inAppOwnershipType = try reader.optionalString("inAppOwnershipType")
+        environment = try reader.string("environment")
+        bundleId = try reader.string("bundleId")
+        signedDate = try reader.int64("signedDate")
+        webOrderLineItemId = try reader.optionalString("webOrderLineItemId")
+        subscriptionGroupIdentifier = try reader.optionalString("subscriptionGroupIdentifier")
+        fields = payload
+    }
+}
