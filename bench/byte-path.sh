@@ -4,7 +4,8 @@
 #
 #   bash bench/byte-path.sh
 #
-# Scenarios (wrk, two threads, each server in turn, warm-up first):
+# Scenarios (wrk, two threads, each server in turn, warm-up first, BENCH_ROUNDS rounds with the order of
+# the servers alternating between scenarios and rounds):
 #   (a) whole 256 MiB bundle, -c4: MB/s and the server's CPU seconds per GiB served
 #   (b) 64 KiB ranges at random 64 KiB-aligned offsets of the 256 MiB bundle, -c64: req/s, p99
 #   (c) whole ~16 KiB bundle, -c64: req/s, p99
@@ -12,19 +13,24 @@
 # Environment knobs (defaults are the published configuration):
 #   BENCH_DURATION=15       seconds per measured run
 #   BENCH_WARMUP=3          seconds of warm-up before each measured run (not recorded)
-#   BENCH_NGINX_ONE_WORKER=1  also measure nginx with worker_processes 1 (reference row only)
+#   BENCH_ROUNDS=2          rounds; each figure pools all rounds, the per-round ratios show the spread
+#   BENCH_NGINX_ONE_WORKER=0  1: also measure nginx with worker_processes 1, once (reference column;
+#                           adds about a minute)
 #   BENCH_SEED=20260301     seed of the range offsets
-#   BENCH_TIME_LIMIT=330    hard limit in seconds for everything after the build
+#   BENCH_TIME_LIMIT=345    hard limit in seconds for everything after the build
 #   BENCH_RESULTS_DIR=bench/results
+#   BENCH_SKIP_BUILD=1      use .build/release/depot as it is (the report then says whether Sources/ is
+#                           newer than the binary)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BENCH_DIR=$ROOT/bench
 DURATION=${BENCH_DURATION:-15}
 WARMUP=${BENCH_WARMUP:-3}
-NGINX_ONE_WORKER=${BENCH_NGINX_ONE_WORKER:-1}
+ROUNDS=${BENCH_ROUNDS:-2}
+NGINX_ONE_WORKER=${BENCH_NGINX_ONE_WORKER:-0}
 SEED=${BENCH_SEED:-20260301}
-TIME_LIMIT=${BENCH_TIME_LIMIT:-330}
+TIME_LIMIT=${BENCH_TIME_LIMIT:-345}
 RESULTS_DIR=${BENCH_RESULTS_DIR:-$BENCH_DIR/results}
 NGINX=${NGINX:-/usr/sbin/nginx}
 WRK=${WRK:-/usr/bin/wrk}
@@ -80,7 +86,10 @@ trap 'log "interrupted"; exit 130' INT TERM
 
 # ---------------------------------------------------------------------------------------------------
 # 1. Build (release) unless the binary is newer than every source.
-if [[ ! -x $DEPOT ]] || [[ -n $(find "$ROOT/Sources" "$ROOT/Package.swift" "$ROOT/Package.resolved" -newer "$DEPOT" -print -quit 2>/dev/null) ]]; then
+if [[ ${BENCH_SKIP_BUILD:-0} == 1 ]]; then
+    [[ -x $DEPOT ]] || die "BENCH_SKIP_BUILD=1 but $DEPOT does not exist"
+    log "using the existing release build (BENCH_SKIP_BUILD=1): $DEPOT"
+elif [[ ! -x $DEPOT ]] || [[ -n $(find "$ROOT/Sources" "$ROOT/Package.swift" "$ROOT/Package.resolved" -newer "$DEPOT" -print -quit 2>/dev/null) ]]; then
     log "building depot (release); the first build takes several minutes"
     (cd "$ROOT" && swift build -c release --product depot) >&2 || die "release build failed"
     touch "$DEPOT"
@@ -220,7 +229,9 @@ http {
     uwsgi_temp_path $dir/tmp/uwsgi;
     scgi_temp_path $dir/tmp/scgi;
     server {
-        listen 127.0.0.1:$3;
+        # reuseport: the kernel spreads connections over the workers, as Depot's acceptor spreads them
+        # over its event loops (without it one worker often took every connection of a run).
+        listen 127.0.0.1:$3 reuseport;
         # Same URL shape as Depot, same files: <data-dir>/bundles/<first two hex>/<digest>.zip.
         # No grant check (nginx does not know grants); the Authorization header is ignored.
         location ~ "^/v1/bundles/([0-9a-f]{2})([0-9a-f]{62})\$" {
@@ -349,60 +360,100 @@ run_wrk() { # scenario server seconds out-file
     env "${range_env[@]}" timeout -k 5 $((seconds + 20)) "$WRK" -t"$THREADS" -c"$(scenario_conns "$scenario")" -d"${seconds}s" \
         --timeout "$timeout" --latency -s "$LUA" -H "Authorization: Bearer $grant" "$url" >"$out" 2>&1
 }
-measure() { # scenario server
-    local scenario=$1 server=$2 pids before after wrk_cpu line split_before split_after
-    log "$(scenario_title "$scenario"): $(label_of "$server") (warm-up ${WARMUP}s, then ${DURATION}s)"
+machine_ticks() { # -> "user system irq+softirq idle+iowait steal" from the first line of /proc/stat
+    local label user nice system idle iowait irq softirq steal rest
+    read -r label user nice system idle iowait irq softirq steal rest </proc/stat
+    echo "$((user + nice)) $system $((irq + softirq)) $((idle + iowait)) $steal"
+}
+measure() { # round scenario server
+    local round=$1 scenario=$2 server=$3 pids before after wrk_cpu line split_before split_after m_before m_after
+    log "round $round, $(scenario_title "$scenario"): $(label_of "$server") (warm-up ${WARMUP}s, then ${DURATION}s)"
     run_wrk "$scenario" "$server" "$WARMUP" "$TMP/warmup.txt" || die "wrk warm-up failed: $(cat "$TMP/warmup.txt")"
     pids=$(server_pids "$server")
     # shellcheck disable=SC2086
-    before=$(cpu_ticks $pids)
-    # shellcheck disable=SC2086
     split_before=$(per_process_ticks $pids)
+    # shellcheck disable=SC2086
+    before=$(cpu_ticks $pids)
+    m_before=$(machine_ticks)
     local TIMEFORMAT='%U %S'
     { time run_wrk "$scenario" "$server" "$DURATION" "$TMP/wrk.txt"; } 2>"$TMP/wrk-time.txt" || die "wrk failed: $(cat "$TMP/wrk.txt")"
+    m_after=$(machine_ticks)
     # shellcheck disable=SC2086
     after=$(cpu_ticks $pids)
     # shellcheck disable=SC2086
     split_after=$(per_process_ticks $pids)
     wrk_cpu=$(tail -n1 "$TMP/wrk-time.txt")
     {
-        echo "=== $(scenario_title "$scenario") — $(label_of "$server")"
+        echo "=== round $round, $(scenario_title "$scenario"), $(label_of "$server")"
         cat "$TMP/wrk.txt"
         echo
     } >>"$RAW"
     line=$(grep '^BENCH ' "$TMP/wrk.txt") || die "wrk printed no summary: $(cat "$TMP/wrk.txt")"
+    local requests bytes duration_us status_errors connect_errors read_errors write_errors timeouts p50_us p99_us max_us
     # shellcheck disable=SC2086
-    local $(echo "${line#BENCH }")
+    eval "$(echo "${line#BENCH }" | tr ' ' '\n' | grep -E '^[a-z0-9_]+=[0-9]+$')"
     if grep -q 'Non-2xx or 3xx responses' "$TMP/wrk.txt" || ((status_errors > 0)); then
         die "$(label_of "$server") answered $status_errors non-2xx responses in $(scenario_title "$scenario"): $(cat "$TMP/wrk.txt")"
     fi
     ((connect_errors == 0)) || die "$(label_of "$server"): $connect_errors connect errors"
     ((requests > 0)) || die "$(label_of "$server"): no request completed"
     # Every response must be the size it should be (a 200 for a range, or an error body, would not be):
-    # bytes per completed response lies between the body size and body + 1 KiB of headers. For (a) the
-    # responses still in flight at the end add bytes, so only the lower bound holds.
-    local body
+    # bytes per completed response lies between the body size and body + 1 KiB of headers (plus what the
+    # connections still had in flight at the end). For (a) the in-flight share is large, so only the
+    # lower bound is checked.
+    local body conns
     case $scenario in a) body=$LARGE_SIZE ;; b) body=$RANGE_BYTES ;; c) body=$SMALL_SIZE ;; esac
+    conns=$(scenario_conns "$scenario")
     ((bytes >= requests * body)) || die "$(label_of "$server"): $bytes bytes for $requests responses of $body"
     if [[ $scenario != a ]]; then
-        ((bytes <= requests * (body + 1024) + 64 * (body + 1024))) || die "$(label_of "$server"): $bytes bytes for $requests responses of $body (wrong answers?)"
+        ((bytes <= (requests + conns) * (body + 1024))) || die "$(label_of "$server"): $bytes bytes for $requests responses of $body (wrong answers?)"
     fi
-    local bu bs au as wu ws
+    local bu bs au as wu ws mb ma i
     read -r bu bs <<<"$before"
     read -r au as <<<"$after"
     read -r wu ws <<<"$wrk_cpu"
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$scenario" "$server" "$requests" "$bytes" \
-        "$duration_us" "$p50_us" "$p99_us" $((au - bu)) $((as - bs)) "$wu" "$ws" \
-        "$((read_errors + write_errors + timeouts))" "$split_before" "$split_after" "$max_us" >>"$RESULTS"
+    read -r -a mb <<<"$m_before"
+    read -r -a ma <<<"$m_after"
+    local machine=""
+    for i in 0 1 2 3 4; do machine+="$((ma[i] - mb[i])) "; done
+    # round scenario server requests bytes duration_us p50 p99 srv_u srv_s wrk_u wrk_s sock_err split_b split_a
+    # m_user m_sys m_irq m_idle m_steal max_us
+    printf '%s\t' "$round" "$scenario" "$server" "$requests" "$bytes" "$duration_us" "$p50_us" "$p99_us" \
+        $((au - bu)) $((as - bs)) "$wu" "$ws" "$((read_errors + write_errors + timeouts))" "$split_before" "$split_after" \
+        $machine >>"$RESULTS"
+    printf '%s\n' "$max_us" >>"$RESULTS"
 }
 
-# Alternate which server goes first from one scenario to the next; nginx with one worker last.
-ORDER_A=(depot nginx2)
-ORDER_B=(nginx2 depot)
-[[ $NGINX_ONE_WORKER == 1 ]] && ORDER_A+=(nginx1) && ORDER_B+=(nginx1)
-for server in "${ORDER_A[@]}"; do measure a "$server"; done
-for server in "${ORDER_B[@]}"; do measure b "$server"; done
-for server in "${ORDER_A[@]}"; do measure c "$server"; done
+# Other work on the machine (a compile, another benchmark) would pollute every figure: wait for up to
+# BENCH_QUIET_WAIT seconds (default 60) until the machine is quiet; each run also records the CPU that
+# other processes used during it, and the report flags runs where that exceeded 5% of a core.
+busy_share() { # percent of all cores busy over one second
+    local a b
+    read -r -a a <<<"$(machine_ticks)"
+    sleep 1
+    read -r -a b <<<"$(machine_ticks)"
+    local busy=$(((b[0] - a[0]) + (b[1] - a[1]) + (b[2] - a[2]))) idle=$((b[3] - a[3]))
+    echo $((100 * busy / (busy + idle + 1)))
+}
+QUIET_WAIT=${BENCH_QUIET_WAIT:-60}
+waited=0
+while share=$(busy_share) && ((share > 10 && waited < QUIET_WAIT)); do
+    ((waited == 0)) && log "the machine is busy (${share}% of all cores); waiting up to ${QUIET_WAIT}s for it to quiet down"
+    waited=$((waited + 1))
+done
+((share > 10)) && log "WARNING: the machine is still ${share}% busy; measuring anyway (see the 'others' column)"
+
+# Rounds: the server that goes first alternates from scenario to scenario and from round to round, so
+# neither gets the systematically warmer or cooler slot. nginx with one worker (optional) runs once.
+for ((round = 1; round <= ROUNDS; round++)); do
+    index=0
+    for scenario in a b c; do
+        if (((round + index) % 2 == 0)); then order=(nginx2 depot); else order=(depot nginx2); fi
+        for server in "${order[@]}"; do measure "$round" "$scenario" "$server"; done
+        if [[ $NGINX_ONE_WORKER == 1 && $round == 1 ]]; then measure "$round" "$scenario" nginx1; fi
+        index=$((index + 1))
+    done
+done
 
 # ---------------------------------------------------------------------------------------------------
 # Report.
@@ -417,31 +468,21 @@ machine_info() {
     echo "- kernel: $(uname -srm)"
     echo "- $("$NGINX" -v 2>&1)"
     echo "- wrk: $("$WRK" -v 2>&1 | head -n1 | awk '{print $1, $2}')"
-    echo "- swift: $(swift --version 2>/dev/null | head -n1)"
-    echo "- depot: release build, commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$ROOT" diff --quiet HEAD -- Sources Package.swift 2>/dev/null || echo ' (with uncommitted changes in Sources/)')"
+    echo "- $(swift --version 2>/dev/null | head -n1)"
+    local newer="no"
+    [[ -n $(find "$ROOT/Sources" "$ROOT/Package.swift" -newer "$DEPOT" -print -quit 2>/dev/null) ]] && newer="yes (the binary is older than the tree)"
+    echo "- depot: release binary built $(date -u -r "$DEPOT" '+%Y-%m-%d %H:%M:%S UTC'); HEAD at run time $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown); Sources/ changed since the binary was built: $newer"
 }
 
-# All arithmetic in awk. Columns of results.tsv:
-# 1 scenario 2 server 3 requests 4 bytes 5 duration_us 6 p50_us 7 p99_us 8 srv_utime 9 srv_stime
-# 10 wrk_user_s 11 wrk_sys_s 12 socket_errors 13 split_before 14 split_after 15 max_us
-TABLES=$(awk -F'\t' -v tck="$CLK_TCK" -v one="$NGINX_ONE_WORKER" '
+# All arithmetic in awk; see the printf in measure() for the columns of results.tsv.
+TABLES=$(awk -F'\t' -v tck="$CLK_TCK" -v one="$NGINX_ONE_WORKER" -v rounds="$ROUNDS" '
 function f(x, d) { return sprintf("%." d "f", x) }
-function verdict(r, t, le) { if (le) return (r <= t) ? "yes" : "**no**"; return (r >= t) ? "yes" : "**no**" }
-{
-    k = $1 SUBSEP $2
-    secs = $5 / 1e6
-    rps[k] = $3 / secs
-    mbps[k] = $4 / $5                       # bytes per microsecond = 10^6 bytes per second
-    p99[k] = $7 / 1000
-    p50[k] = $6 / 1000
-    cpu = ($8 + $9) / tck
-    cpugib[k] = cpu / ($4 / 1073741824)
-    cpureq[k] = cpu / $3 * 1e6               # CPU microseconds per response
-    diag[++n] = sprintf("| %s | %s | %.1f | %.2f | %.2f | %.2f | %.2f | %d | %s |", $1, $2, secs, $8 / tck, $9 / tck, $10, $11, $12, split($14, parts, ",") > 1 ? workers($13, $14) : "-")
-}
-function workers(b, a,    nb, na, pb, pa, i, x, y, out, m) {
-    # per-process CPU seconds during the run, master first
+function met(r, t, le) { if (le) return (r <= t) ? "yes" : "**no**"; return (r >= t) ? "yes" : "**no**" }
+function secs_of(tk) { return tk / tck }
+# per-process CPU seconds during the run: master first, then workers
+function split_cpu(b, a,    nb, na, pb, pa, i, j, x, y, out, m) {
     nb = split(b, pb, ","); na = split(a, pa, ",")
+    if (na < 2) return "-"
     out = ""
     for (i = 1; i <= na; i++) {
         split(pa[i], y, ":"); m = 0
@@ -450,26 +491,59 @@ function workers(b, a,    nb, na, pb, pa, i, x, y, out, m) {
     }
     return out
 }
+{
+    R = $1; S = $2; V = $3; k = S SUBSEP V
+    req[k] += $4; byt[k] += $5; dur[k] += $6; cpu[k] += ($9 + $10) / tck
+    p99s[k] += $8 / 1000; nrun[k]++
+    rk = S SUBSEP V SUBSEP R
+    rr[rk] = $4 / ($6 / 1e6); rm[rk] = $5 / $6; rc[rk] = (($9 + $10) / tck) / ($5 / 1073741824)
+    # CPU of other processes: machine user+sys minus server and wrk (softirq is left out on both sides)
+    others = secs_of($16 + $17) - secs_of($9 + $10) - $11 - $12
+    if (others < 0) others = 0
+    if (others > 0.05 * $6 / 1e6) { polluted++; worst = (others > worst) ? others : worst }
+    diag[++n] = sprintf("| %s | %s | %s | %.1f | %.2f | %.2f | %.2f | %.2f | %.2f | %s | %.2f / %.2f / %.2f / %.2f / %.2f | %s |",
+        R, S, V, $6 / 1e6, secs_of($9), secs_of($10), $11, $12, others, $13,
+        secs_of($16), secs_of($17), secs_of($18), secs_of($19), secs_of($20), split_cpu($14, $15))
+}
+function rps(k) { return req[k] / (dur[k] / 1e6) }
+function mbps(k) { return byt[k] / dur[k] }                    # bytes per microsecond = 10^6 bytes per second
+function cpugib(k) { return cpu[k] / (byt[k] / 1073741824) }
+function cpureq(k) { return cpu[k] / req[k] * 1e6 }
+function p99(k) { return p99s[k] / nrun[k] }
+function spread(S, which,    r, out, d, g) {
+    out = ""
+    for (r = 1; r <= rounds; r++) {
+        d = S SUBSEP "depot" SUBSEP r; g = S SUBSEP "nginx2" SUBSEP r
+        if (!(d in rr) || !(g in rr)) continue
+        if (which == "rps") x = rr[d] / rr[g]; else if (which == "mbps") x = rm[d] / rm[g]; else x = rc[d] / rc[g]
+        out = out (out == "" ? "" : ", ") f(x, 2)
+    }
+    return out
+}
+function row(title, figure, d, g, o, digits, ratio, rounds_text, target, verdict) {
+    print "| " title " | " figure " | " f(d, digits) " | " f(g, digits) " | " ratio " | " rounds_text " | " target " | " verdict " |" (one == 1 ? " " (o == "" ? "-" : f(o, digits)) " |" : "")
+}
 END {
     D = "depot"; N = "nginx2"; O = "nginx1"
-    print "| scenario | figure | Depot | nginx (2 workers) | Depot / nginx | target | met |" (one == 1 ? " nginx (1 worker), reference |" : "")
-    print "|---|---|---:|---:|---:|---|---|" (one == 1 ? "---:|" : "")
     a = "a" SUBSEP; b = "b" SUBSEP; c = "c" SUBSEP
-    r = mbps[a D] / mbps[a N]
-    print "| (a) 256 MiB bundle, -c4 | MB/s | " f(mbps[a D], 0) " | " f(mbps[a N], 0) " | " f(r, 2) " | >= 1.0 | " verdict(r, 1.0, 0) " |" (one == 1 ? " " f(mbps[a O], 0) " |" : "")
-    r = cpugib[a D] / cpugib[a N]
-    print "| (a) 256 MiB bundle, -c4 | server CPU s per GiB | " f(cpugib[a D], 3) " | " f(cpugib[a N], 3) " | " f(r, 2) " | <= 1.0 | " verdict(r, 1.0, 1) " |" (one == 1 ? " " f(cpugib[a O], 3) " |" : "")
-    r = rps[b D] / rps[b N]
-    print "| (b) 64 KiB random ranges, -c64 | req/s | " f(rps[b D], 0) " | " f(rps[b N], 0) " | " f(r, 2) " | >= 1.0 | " verdict(r, 1.0, 0) " |" (one == 1 ? " " f(rps[b O], 0) " |" : "")
-    print "| (b) 64 KiB random ranges, -c64 | p99 latency ms | " f(p99[b D], 2) " | " f(p99[b N], 2) " | " f(p99[b D] / p99[b N], 2) " | - | - |" (one == 1 ? " " f(p99[b O], 2) " |" : "")
-    print "| (b) 64 KiB random ranges, -c64 | server CPU us per response | " f(cpureq[b D], 1) " | " f(cpureq[b N], 1) " | " f(cpureq[b D] / cpureq[b N], 2) " | - | - |" (one == 1 ? " " f(cpureq[b O], 1) " |" : "")
-    r = rps[c D] / rps[c N]
-    print "| (c) 16 KiB bundle, -c64 | req/s | " f(rps[c D], 0) " | " f(rps[c N], 0) " | " f(r, 2) " | >= 0.8 | " verdict(r, 0.8, 0) " |" (one == 1 ? " " f(rps[c O], 0) " |" : "")
-    print "| (c) 16 KiB bundle, -c64 | p99 latency ms | " f(p99[c D], 2) " | " f(p99[c N], 2) " | " f(p99[c D] / p99[c N], 2) " | - | - |" (one == 1 ? " " f(p99[c O], 2) " |" : "")
-    print "| (c) 16 KiB bundle, -c64 | server CPU us per response | " f(cpureq[c D], 1) " | " f(cpureq[c N], 1) " | " f(cpureq[c D] / cpureq[c N], 2) " | - | - |" (one == 1 ? " " f(cpureq[c O], 1) " |" : "")
+    print "| scenario | figure | Depot | nginx (2 workers) | Depot / nginx | per round | target | met |" (one == 1 ? " nginx (1 worker, round 1) |" : "")
+    print "|---|---|---:|---:|---:|---|---|---|" (one == 1 ? "---:|" : "")
+    r = mbps(a D) / mbps(a N)
+    row("(a) 256 MiB bundle, -c4", "MB/s", mbps(a D), mbps(a N), (a O) in req ? mbps(a O) : "", 0, f(r, 2), spread("a", "mbps"), ">= 1.0", met(r, 1.0, 0))
+    r = cpugib(a D) / cpugib(a N)
+    row("(a) 256 MiB bundle, -c4", "server CPU s per GiB", cpugib(a D), cpugib(a N), (a O) in req ? cpugib(a O) : "", 3, f(r, 2), spread("a", "cpu"), "<= 1.0", met(r, 1.0, 1))
+    r = rps(b D) / rps(b N)
+    row("(b) 64 KiB random ranges, -c64", "req/s", rps(b D), rps(b N), (b O) in req ? rps(b O) : "", 0, f(r, 2), spread("b", "rps"), ">= 1.0", met(r, 1.0, 0))
+    row("(b) 64 KiB random ranges, -c64", "p99 latency ms", p99(b D), p99(b N), (b O) in req ? p99(b O) : "", 2, f(p99(b D) / p99(b N), 2), "", "-", "-")
+    row("(b) 64 KiB random ranges, -c64", "server CPU us per response", cpureq(b D), cpureq(b N), (b O) in req ? cpureq(b O) : "", 1, f(cpureq(b D) / cpureq(b N), 2), "", "-", "-")
+    r = rps(c D) / rps(c N)
+    row("(c) 16 KiB bundle, -c64", "req/s", rps(c D), rps(c N), (c O) in req ? rps(c O) : "", 0, f(r, 2), spread("c", "rps"), ">= 0.8", met(r, 0.8, 0))
+    row("(c) 16 KiB bundle, -c64", "p99 latency ms", p99(c D), p99(c N), (c O) in req ? p99(c O) : "", 2, f(p99(c D) / p99(c N), 2), "", "-", "-")
+    row("(c) 16 KiB bundle, -c64", "server CPU us per response", cpureq(c D), cpureq(c N), (c O) in req ? cpureq(c O) : "", 1, f(cpureq(c D) / cpureq(c N), 2), "", "-", "-")
+    if (polluted) print "\n**Warning: in " polluted " run(s) other processes used more than 5% of a core (up to " f(worst, 1) " CPU-s); those figures are polluted.**"
     print "@@"
-    print "| scenario | server | seconds | server user s | server sys s | wrk user s | wrk sys s | wrk socket errors (read/write/timeout) | CPU s per process (nginx: master / workers) |"
-    print "|---|---|---:|---:|---:|---:|---:|---:|---|"
+    print "| round | scenario | server | s | server user s | server sys s | wrk user s | wrk sys s | others s | wrk socket errors | machine user / sys / irq+softirq / idle / steal s | CPU s per process (nginx: master / workers) |"
+    print "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|"
     for (i = 1; i <= n; i++) print diag[i]
 }' "$RESULTS")
 SUMMARY_TABLE=${TABLES%%@@*}
@@ -478,18 +552,20 @@ SUMMARY_TABLE=${SUMMARY_TABLE%$'\n'}
 DIAG_TABLE=${DIAG_TABLE#$'\n'}
 
 {
-    echo "# Byte path: Depot vs nginx ($STAMP UTC)"
+    echo "# Byte path: Depot vs nginx, $STAMP UTC"
     echo
-    echo "Produced by \`bash bench/byte-path.sh\` (see BENCHMARKS.md). wrk -t$THREADS, ${DURATION}s per run after a ${WARMUP}s warm-up;"
-    echo "large bundle $LARGE_SIZE bytes, small bundle $SMALL_SIZE bytes, ranges of $RANGE_BYTES bytes at random aligned offsets (seed $SEED)."
-    echo "MB/s is 10^6 bytes/s of wrk's received bytes (headers included). Server CPU is utime+stime from /proc/PID/stat"
-    echo "(nginx: master + workers) over the measured run. Whole run took ${ELAPSED}s after the build."
+    echo "Produced by \`bash bench/byte-path.sh\` (see BENCHMARKS.md): wrk -t$THREADS, $ROUNDS round(s) of ${DURATION}s per server and scenario,"
+    echo "each after a ${WARMUP}s warm-up; large bundle $LARGE_SIZE bytes, small bundle $SMALL_SIZE bytes, ranges of $RANGE_BYTES bytes at"
+    echo "random aligned offsets (seed $SEED). Figures pool the rounds; \"per round\" is Depot / nginx in each round."
+    echo "MB/s is 10^6 bytes/s received by wrk (headers included). Server CPU is utime+stime from /proc/PID/stat"
+    echo "(nginx: master + workers) over the measured run; it does not include softirq time the kernel accounts"
+    echo "separately (see the machine column). The run took ${ELAPSED}s after the build."
     echo
     echo "## Results"
     echo
     echo "$SUMMARY_TABLE"
     echo
-    echo "## CPU split"
+    echo "## Where the CPU went"
     echo
     echo "$DIAG_TABLE"
     echo
@@ -497,7 +573,7 @@ DIAG_TABLE=${DIAG_TABLE#$'\n'}
     echo
     machine_info
     echo
-    echo "## nginx configuration (worker_processes 2; the 1-worker reference differs only there and in the port)"
+    echo "## nginx configuration (worker_processes 2)"
     echo
     echo '```nginx'
     cat "$TMP/nginx2/nginx.conf"

@@ -23,6 +23,7 @@ package protocol Ledger: Sendable {
     func transactions(productId: String, appAccountToken: String) async throws(LedgerError) -> [PurchaseTransaction]
 
     /// Sets or clears (nil) a transaction's revocation, e.g. on REFUND, REVOKE or REFUND_REVERSED.
+    /// `revokedAt` is in milliseconds since 1970, like every App Store date.
     /// Returns false when the transaction is unknown.
     func setRevocation(transactionId: String, revokedAt: Int64?, reason: String, now: Int64) async throws(LedgerError) -> Bool
 

@@ -92,7 +92,7 @@ import Testing
             let pack = try PackReader.read(directory: PackFixture.write(at: dir + "/pack", files: files))
             let standard = try BundleWriter().write(pack, to: dir + "/standard.zip")
             // Always try deflating: the noise is deflated in full, found not to shrink, and rewritten stored.
-            let eager = ZipStreamWriter.CompressionPolicy(probeSize: 64 << 10, storeRatio: 100)
+            let eager = CompressionPolicy(probeSize: 64 << 10, storeRatio: 100)
             let tried = try BundleWriter(compressionLevel: 6, policy: eager).write(pack, to: dir + "/tried.zip")
             #expect(standard == tried)
             let report = try ExternalTools.pythonCheck(zip: dir + "/tried.zip", contents: dir + "/pack/Contents")

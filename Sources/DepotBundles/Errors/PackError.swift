@@ -19,6 +19,7 @@ package struct PackError: Error, Equatable, CustomStringConvertible {
             case unexpectedEntry = "unexpected-entry"
             case packChanged = "pack-changed"
             case unreadable = "unreadable"
+            case deltaMismatch = "delta-mismatch"
         }
 
         private let base: Base
@@ -50,6 +51,8 @@ package struct PackError: Error, Equatable, CustomStringConvertible {
         package static let packChanged = Code(.packChanged)
         /// An entry could not be opened or read.
         package static let unreadable = Code(.unreadable)
+        /// A delta was asked between packs that are not versions of the same content.
+        package static let deltaMismatch = Code(.deltaMismatch)
 
         /// The stable string form, e.g. `"case-collision"`.
         package var rawValue: String { base.rawValue }

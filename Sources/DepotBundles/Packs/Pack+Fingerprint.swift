@@ -31,4 +31,19 @@ extension Pack {
         }
         return hasher.finalize().lowercaseHex
     }
+
+    /// A key for the build cache of the delta bundle from `base` to this pack: SHA-256 (lowercase hex)
+    /// over both packs' fingerprints at `compressionLevel`, so a change to either is a new delta.
+    package func deltaFingerprint(from base: Pack, compressionLevel: Int) -> String {
+        var hasher = SHA256()
+        for field in [
+            "depot-delta-fingerprint", base.fingerprint(compressionLevel: compressionLevel),
+            fingerprint(compressionLevel: compressionLevel),
+        ] {
+            var length = UInt64(field.utf8.count).littleEndian
+            withUnsafeBytes(of: &length) { hasher.update(bufferPointer: $0) }
+            hasher.update(data: Array(field.utf8))
+        }
+        return hasher.finalize().lowercaseHex
+    }
 }

@@ -59,6 +59,27 @@ package final class LocalBundleStore: BundleStore, Sendable {
         }
     }
 
+    /// Builds the delta bundle from `base` to `target` (see `DeltaPlan`) unless the cache already holds
+    /// it, and returns its digest and size. Cached and stored like full bundles, under a fingerprint of
+    /// both packs; concurrent calls for the same pair share one build.
+    ///
+    /// Throws `PackError` `delta-mismatch` when the packs are not versions of the same content.
+    package func buildDelta(
+        from base: Pack, to target: Pack, compressionLevel: Int = BundleWriter.defaultCompressionLevel
+    ) async throws -> BundleRecord {
+        let fingerprint = target.deltaFingerprint(from: base, compressionLevel: compressionLevel)
+        let layout = layout
+        return try await coordinator.bundle(for: fingerprint) {
+            try await Self.runBlocking {
+                try Self.store(layout: layout) { temporary in
+                    try BundleWriter(compressionLevel: compressionLevel).writeDelta(
+                        from: base, to: target, at: temporary, sync: true
+                    )
+                }
+            }
+        }
+    }
+
     /// Reads and validates the pack at `directory`, then builds it. A refused pack stores nothing.
     package func importPack(
         directory: String, limits: PackLimits = .default,
@@ -76,8 +97,15 @@ package final class LocalBundleStore: BundleStore, Sendable {
     // MARK: Building
 
     private static func buildNow(_ pack: Pack, compressionLevel: Int, layout: StoreLayout) throws -> BundleRecord {
+        try store(layout: layout) { temporary in
+            try BundleWriter(compressionLevel: compressionLevel).write(pack, to: temporary, sync: true)
+        }
+    }
+
+    /// Runs `write` on a fresh temporary path, then moves the synced bundle into place, read-only.
+    private static func store(layout: StoreLayout, write: (String) throws -> BundleRecord) throws -> BundleRecord {
         let temporary = layout.temporaryPath()
-        let record = try BundleWriter(compressionLevel: compressionLevel).write(pack, to: temporary, sync: true)
+        let record = try write(temporary)
         do {
             _ = chmod(temporary, 0o444)  // stored bundles are read-only: they never change
             try layout.place(temporary, as: record)

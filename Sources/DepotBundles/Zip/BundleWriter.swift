@@ -9,31 +9,46 @@
 /// Writes the deterministic ZIP of a pack: `ContentInfo.plist` first, then `Contents/<files>`.
 ///
 /// The same pack (same manifest fields, same file paths and bytes) at the same level gives the same
-/// bytes, whatever the files' times, owners, modes or creation order: entries are sorted by the UTF-8
-/// bytes of their names, there are no directory entries, times are 1980-01-01 00:00, attributes are
-/// a Unix regular file 0644, names are flagged UTF-8, and no extra fields appear except ZIP64's (an
-/// entry of 4 GiB or more, an offset past 4 GiB, or 65,535 entries or more). Memory stays bounded: files
-/// are read in 1 MiB chunks. The deflate stream comes from the system zlib, so determinism across
-/// machines holds for the same zlib version (its version is part of the store's build fingerprint).
+/// bytes, whatever the files' times, owners, modes or creation order, and whatever the number of threads:
+/// entries are sorted by the UTF-8 bytes of their names, there are no directory entries, times are
+/// 1980-01-01 00:00, attributes are a Unix regular file 0644, names are flagged UTF-8, and no extra fields
+/// appear except ZIP64's (an entry of 4 GiB or more, an offset past 4 GiB, or 65,535 entries or more).
+///
+/// Entries are compressed on `parallelism` worker threads: an entry is cut into 1 MiB chunks deflated
+/// independently (each primed with the 32 KiB before it, see `ChunkCompressor`), and the chunks are laid
+/// out in order by the calling thread. Memory stays bounded: a few chunks per thread are in flight, and
+/// the output is written through a 1 MiB buffer. The deflate stream comes from the system zlib, so
+/// determinism across machines holds for the same zlib version (its version is part of the store's
+/// build fingerprint).
 package struct BundleWriter: Sendable {
-    /// Bumped whenever the bytes written for a given pack change.
-    package static let formatVersion = 1
+    /// Bumped whenever the bytes written for a given pack change. 2: entries over 1 MiB are deflated in
+    /// independent 1 MiB chunks.
+    package static let formatVersion = 2
     /// The level used when none is given: zlib's default.
     package static let defaultCompressionLevel = 6
+    /// The threads used when none is given: one per online CPU, at most 8 (past that, bundling one pack
+    /// is limited by reading it, and each thread holds a few MiB).
+    package static let defaultParallelism: Int = min(max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1), 8)
 
     /// zlib's level, 0 (store everything) to 9; out-of-range values are clamped.
     package let compressionLevel: Int
+    /// How many threads compress; 1 compresses on the calling thread. Never changes the bytes.
+    package let parallelism: Int
 
     /// When to try deflating; only tests change it.
-    let policy: ZipStreamWriter.CompressionPolicy
+    let policy: CompressionPolicy
 
-    /// A writer deflating at `compressionLevel` (clamped to 0...9).
-    package init(compressionLevel: Int = BundleWriter.defaultCompressionLevel) {
-        self.init(compressionLevel: compressionLevel, policy: .standard)
+    /// A writer deflating at `compressionLevel` (clamped to 0...9) on `parallelism` threads (at least 1).
+    package init(
+        compressionLevel: Int = BundleWriter.defaultCompressionLevel,
+        parallelism: Int = BundleWriter.defaultParallelism
+    ) {
+        self.init(compressionLevel: compressionLevel, parallelism: parallelism, policy: .standard)
     }
 
-    init(compressionLevel: Int, policy: ZipStreamWriter.CompressionPolicy) {
+    init(compressionLevel: Int, parallelism: Int = BundleWriter.defaultParallelism, policy: CompressionPolicy) {
         self.compressionLevel = min(max(compressionLevel, 0), 9)
+        self.parallelism = max(parallelism, 1)
         self.policy = policy
     }
 
@@ -43,6 +58,14 @@ package struct BundleWriter: Sendable {
     /// Throws `PackError` when a file is no longer what the pack recorded (`pack-changed`) or cannot be
     /// read, and `BundleStoreError` when the bundle cannot be written.
     package func write(_ pack: Pack, to path: String, sync: Bool = false) throws -> BundleRecord {
+        try write(info: ContentInfo(pack: pack), from: pack, files: pack.files, to: path, sync: sync)
+    }
+
+    /// Writes a bundle holding `info` and those of `pack`'s `files` given (sorted, a subset of
+    /// `pack.files`) to `path`, which must not exist.
+    func write(info: ContentInfo, from pack: Pack, files: [PackFile], to path: String, sync: Bool) throws
+        -> BundleRecord
+    {
         let fd: Int32
         do {
             fd = try POSIX.openFile(path, O_RDWR | O_CREAT | O_EXCL, mode: 0o644)
@@ -56,8 +79,10 @@ package struct BundleWriter: Sendable {
         }
         do {
             let out = OutputFile(descriptor: fd)
-            let zip = try ZipStreamWriter(out: out, level: compressionLevel, policy: policy)
-            try writeEntries(pack, to: zip)
+            let zip = ZipStreamWriter(out: out)
+            let pipeline = BundlePipeline(level: compressionLevel, policy: policy, parallelism: parallelism)
+            var sources = try EntrySources(info: info, pack: pack, files: files)
+            try pipeline.run(into: zip) { try sources.next() }
             try zip.finish()
             if sync { try POSIX.sync(fd) }
             let size = out.offset
@@ -68,46 +93,27 @@ package struct BundleWriter: Sendable {
             throw BundleStoreError("writing the bundle", error)
         }
     }
+}
 
-    private func writeEntries(_ pack: Pack, to zip: ZipStreamWriter) throws {
-        let info = ContentInfo(pack: pack).propertyList
-        try zip.addEntry(name: Array(ContentInfo.entryName.utf8), size: Int64(info.count)) { offset, buffer in
-            info.withUnsafeBytes { raw in
-                buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[Int(offset)..<Int(offset) + buffer.count]))
-            }
-        }
-        let opener = try ContentsOpener(contentsDirectory: pack.contentsDirectory)
-        for file in pack.files {
-            let shown = "Contents/" + file.relativePath
-            let fd = try opener.open(file.relativePath)
-            defer { POSIX.closeFile(fd) }
-            let before = try status(of: fd, shown: shown)
-            guard before.kind == .regular, before.size == file.size,
-                file.modificationTime.map({ $0 == before.modificationTime }) ?? true
-            else {
-                throw PackError(.packChanged, "\(shown) changed after the pack was read")
-            }
-            try zip.addEntry(name: Array(shown.utf8), size: file.size) { offset, buffer in
-                do throws(SystemCallError) {
-                    try POSIX.readFully(fd, into: buffer, at: offset)
-                } catch  where error.code == EIO {
-                    throw PackError(.packChanged, "\(shown) shrank while it was bundled")
-                } catch {
-                    throw PackError(.unreadable, "\(shown) cannot be read: \(error)")
-                }
-            }
-            let after = try status(of: fd, shown: shown)
-            guard after.size == before.size, after.modificationTime == before.modificationTime else {
-                throw PackError(.packChanged, "\(shown) changed while it was bundled")
-            }
-        }
+/// The entries of a bundle in order, each opened when it is asked for: `ContentInfo.plist`, then the
+/// files, each checked against what the pack recorded.
+private struct EntrySources {
+    private var info: [UInt8]?
+    private let opener: ContentsOpener
+    private var files: IndexingIterator<[PackFile]>
+
+    init(info: ContentInfo, pack: Pack, files: [PackFile]) throws(PackError) {
+        self.info = info.propertyList
+        self.opener = try ContentsOpener(contentsDirectory: pack.contentsDirectory)
+        self.files = files.makeIterator()
     }
 
-    private func status(of fd: Int32, shown: String) throws(PackError) -> FileStatus {
-        do {
-            return try FileStatus.fstat(fd)
-        } catch {
-            throw PackError(.unreadable, "\(shown) cannot be examined: \(error)")
+    mutating func next() throws(PackError) -> EntrySource? {
+        if let bytes = info {
+            info = nil
+            return EntrySource(name: ContentInfo.entryName, bytes: bytes)
         }
+        guard let file = files.next() else { return nil }
+        return try opener.openEntry(file)
     }
 }

@@ -1,6 +1,7 @@
 import DepotBundles
 import DepotCore
 import DepotHTTP
+import DepotLedger
 import DepotTrust
 import Foundation
 import Hummingbird
@@ -22,6 +23,12 @@ package struct DepotApplication: Sendable {
     package let logger: Logger
     /// Packs refused at import, with the reason for each.
     package let refusedPacks: [String]
+    /// The ledger.
+    package let ledger: any Ledger
+    /// Transactions whose grants are refused.
+    package let revocations: RevocationList
+    /// The App Store signed-data verifier.
+    package let verifier: AppStoreVerifier
     private let listing: ProductListing
 
     /// Seconds since 1970, now.
@@ -33,11 +40,22 @@ package struct DepotApplication: Sendable {
         let store = try LocalBundleStore(
             root: (configuration.dataDirectory as NSString).appendingPathComponent("bundles"))
         let loaded = try await CatalogLoader.load(configuration, store: store, logger: logger)
-        return try DepotApplication(configuration: configuration, loaded: loaded, logger: logger)
+        let verifier = try TrustSetup.verifier(configuration, logger: logger)
+        let ledger = try await LedgerOpener.open(configuration.ledgerURL, logger: logger)
+        let revocations = RevocationList(try await ledger.revokedTransactionIds())
+        return try DepotApplication(
+            configuration: configuration, loaded: loaded, ledger: ledger, verifier: verifier, revocations: revocations,
+            logger: logger)
     }
 
-    private init(configuration: DepotConfiguration, loaded: CatalogLoader.Result, logger: Logger) throws {
+    private init(
+        configuration: DepotConfiguration, loaded: CatalogLoader.Result, ledger: any Ledger, verifier: AppStoreVerifier,
+        revocations: RevocationList, logger: Logger
+    ) throws {
         self.configuration = configuration
+        self.ledger = ledger
+        self.verifier = verifier
+        self.revocations = revocations
         self.catalog = loaded.catalog
         self.index = BundleIndex(loaded.bundles)
         self.grants = try Self.grantAuthority(configuration.grants)
@@ -56,16 +74,23 @@ package struct DepotApplication: Sendable {
     /// `onRunning` receives the bound port once the server listens.
     package func makeApplication(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         let clock = Self.systemClock
-        let router = Router(context: BasicRequestContext.self)
+        let router = Router(context: DepotRequestContext.self)
         router.middlewares.add(ErrorBodyMiddleware())
         ProductRoutes(listing: listing, cacheControl: configuration.http.productListCacheControl, clock: clock)
             .register(on: router)
+        let service = DeliveryService(
+            verifier: verifier, ledger: ledger, catalog: catalog, grants: grants,
+            grantLifetime: configuration.grants.lifetimeSeconds, revocations: revocations,
+            irregular: configuration.irregularActivity, clock: clock, logger: logger)
+        TransactionRoutes(service: service).register(on: router)
+        AdminRoutes(service: service, tokenDigests: configuration.adminTokenDigests).register(on: router)
         router.get("/healthz") { _, _ in "ok\n" }
         router.get("/readyz") { _, _ in "ready\n" }
 
         let responder = BundleResponder(
-            index: index, grants: grants, rangeLimits: RangeLimits(maxRanges: configuration.bundles.maxRanges))
+            index: index, grants: grants, revocations: revocations, rangeLimits: RangeLimits(maxRanges: configuration.bundles.maxRanges))
         let registry = FileCacheRegistry()
+        let recorder = ServedBytesRecorder(ledger: ledger, logger: logger)
         let idle = TimeAmount.seconds(configuration.http.idleTimeoutSeconds)
         let grace = TimeAmount.seconds(configuration.http.shutdownGraceSeconds)
         let server = HTTPServerBuilder { httpResponder in
@@ -73,7 +98,7 @@ package struct DepotApplication: Sendable {
                 http1: HTTP1Channel(responder: httpResponder, configuration: .init(idleTimeout: nil)),
                 makeHandler: { channel in
                     BundleChannelHandler(
-                        responder: responder, files: registry.cache(for: channel.eventLoop), idleTimeout: idle,
+                        responder: responder, recorder: recorder, files: registry.cache(for: channel.eventLoop), idleTimeout: idle,
                         shutdownGrace: grace, clock: clock)
                 })
         }
@@ -82,6 +107,10 @@ package struct DepotApplication: Sendable {
             router: router,
             server: server,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+            services: [
+                RevocationRefresh(ledger: ledger, revocations: revocations, interval: .seconds(5), logger: logger),
+                recorder,
+            ],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 logger.info("listening", metadata: ["address": "http://\(channel.localAddress?.ipAddress ?? "?"):\(port)"])

@@ -1,4 +1,5 @@
 import DepotCore
+import DepotHTTP
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -20,6 +21,7 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     private enum CurrentRequest { case none, ours, forwarded }
 
     private let responder: BundleResponder
+    private let recorder: ServedBytesRecorder?
     private let files: LoopFileCache
     private let idleTimeout: TimeAmount
     private let shutdownGrace: TimeAmount
@@ -35,10 +37,11 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     private var graceTask: Scheduled<Void>?
 
     init(
-        responder: BundleResponder, files: LoopFileCache, idleTimeout: TimeAmount, shutdownGrace: TimeAmount,
-        clock: @escaping @Sendable () -> Int64
+        responder: BundleResponder, recorder: ServedBytesRecorder?, files: LoopFileCache, idleTimeout: TimeAmount,
+        shutdownGrace: TimeAmount, clock: @escaping @Sendable () -> Int64
     ) {
         self.responder = responder
+        self.recorder = recorder
         self.files = files
         self.idleTimeout = idleTimeout
         self.shutdownGrace = shutdownGrace
@@ -188,8 +191,10 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
         answering = true
         let now = clock()
         let keepAlive = head.isKeepAlive && !quiescing
+        let decision = responder.answer(head, target: target, now: now)
+        let served = head.method == .GET ? servedEvent(decision, client: context.channel.remoteAddress, now: now) : nil
         let (responseHead, body) = BundleResponseWriter.render(
-            responder.answer(head, target: target, now: now), request: head,
+            decision, request: head,
             date: files.dateCache.value(now: now), keepAlive: keepAlive, files: files,
             allocator: context.channel.allocator)
         context.write(wrapOutboundOut(.head(responseHead)), promise: nil)
@@ -204,6 +209,7 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
         }
         context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { result in
             self.answering = false
+            if case .success = result, let served { self.recorder?.record(served) }
             switch result {
             case .success where keepAlive && !self.quiescing:
                 // The write may complete inside `writeAndFlush`; resume the queue from the event loop,
@@ -214,6 +220,23 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
                 context.close(promise: nil)
             }
         }
+    }
+
+    /// The ledger event for a response that sends bundle bytes under a transaction's grant.
+    private func servedEvent(_ decision: BundleAnswer, client: SocketAddress?, now: Int64) -> ServedBytesRecorder.Event? {
+        guard recorder != nil, case .bytes(let plan, let bundle, let transactionId) = decision, !transactionId.isEmpty else {
+            return nil
+        }
+        var ranges: [Range<Int64>] = []
+        switch plan.body {
+        case .none: return nil
+        case .file(let offset, let length): ranges = [offset..<(offset + length)]
+        case .segments(let segments):
+            for case .file(let offset, let length) in segments { ranges.append(offset..<(offset + length)) }
+        }
+        return ServedBytesRecorder.Event(
+            transactionId: transactionId, digest: bundle.version.digest, ranges: ranges,
+            client: client?.ipAddress ?? "unknown", at: now)
     }
 
     private func scheduleIdleCheck(context: ChannelHandlerContext) {

@@ -7,8 +7,9 @@ import NIOHTTP1
 enum BundleAnswer {
     /// An error with its JSON body and any extra header fields.
     case error(DepotError, extraHeaders: [(String, String)])
-    /// The bundle's bytes (or a 304/412/416) as DepotHTTP planned them.
-    case bytes(ResponsePlan, ServedBundle)
+    /// The bundle's bytes (or a 304/412/416) as DepotHTTP planned them, for the grant's transaction
+    /// (empty for a grant made by `depot dev grant`).
+    case bytes(ResponsePlan, ServedBundle, transactionId: String)
 }
 
 /// Decides the answer to `GET`/`HEAD /v1/bundles/{digest}` from the request head alone: grant check,
@@ -23,6 +24,7 @@ struct BundleResponder: Sendable {
 
     let index: BundleIndex
     let grants: GrantAuthority
+    let revocations: RevocationList
     let rangeLimits: RangeLimits
 
     func answer(_ head: HTTPRequestHead, target: BundleRequestTarget, now: Int64) -> BundleAnswer {
@@ -42,8 +44,15 @@ struct BundleResponder: Sendable {
                 DepotError(status: 401, code: "grant-required", message: "a grant is required: send Authorization: Bearer GRANT or ?grant=GRANT"),
                 extraHeaders: [("WWW-Authenticate", "Bearer realm=\"depot\"")])
         }
+        let transactionId: String
         do {
-            _ = try grants.verify(token, digest: digest, now: now)
+            let grant = try grants.verify(token, digest: digest, now: now)
+            transactionId = grant.transactionId
+            if !grant.transactionId.isEmpty && revocations.isRevoked(grantField: grant.transactionId) {
+                return .error(
+                    DepotError(status: 403, code: "grant-revoked", message: "the purchase behind this grant was refunded or revoked"),
+                    extraHeaders: [])
+            }
         } catch {
             return .error(DepotError(status: 403, code: error.code.description, message: error.message), extraHeaders: [])
         }
@@ -57,7 +66,7 @@ struct BundleResponder: Sendable {
         let plan = ConditionalEvaluator.plan(
             for: conditions, representation: representation, now: now, limits: rangeLimits,
             boundary: "depot-" + digest.prefix(32))
-        return .bytes(plan, bundle)
+        return .bytes(plan, bundle, transactionId: transactionId)
     }
 
     /// The grant from a single `Authorization: Bearer` field, else from the query.

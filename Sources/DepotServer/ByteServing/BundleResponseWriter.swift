@@ -22,7 +22,7 @@ struct BundleResponseWriter {
         switch answer {
         case .error(let error, let extraHeaders):
             return renderError(error, extraHeaders: extraHeaders, request: request, date: date, keepAlive: keepAlive, allocator: allocator)
-        case .bytes(let plan, let bundle):
+        case .bytes(let plan, let bundle, _):
             let handle: NIOFileHandle
             do {
                 handle = try files.handle(digest: bundle.version.digest, path: bundle.path)

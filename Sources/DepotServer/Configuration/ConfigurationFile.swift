@@ -37,7 +37,31 @@ struct ConfigurationFile: Decodable {
         var productListCacheControl: String?
     }
 
+    struct AppStore: Decodable {
+        var environments: [String]?
+        var trustedRoots: [String]?
+        var trustDevelopmentRoot: Bool?
+    }
+    struct LedgerSection: Decodable {
+        var url: String?
+    }
+    struct IrregularActivity: Decodable {
+        var windowSeconds: Int64?
+        var maxAccountTokens: Int?
+        var maxClientAddresses: Int?
+        var slowDownSeconds: Int64?
+    }
+
+    struct Admin: Decodable {
+        /// Lowercase hex SHA-256 of each operator token.
+        var tokenSHA256: [String]?
+    }
+
     var environment: DeploymentEnvironment?
+    var admin: Admin?
+    var appStore: AppStore?
+    var ledger: LedgerSection?
+    var irregularActivity: IrregularActivity?
     var server: Server?
     var storage: Storage?
     var app: App?

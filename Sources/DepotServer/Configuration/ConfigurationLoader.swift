@@ -27,11 +27,12 @@ package enum ConfigurationLoader {
         guard (0...9).contains(level) else {
             throw ConfigurationError("\(mainFile): bundles.compressionLevel must be 0-9, not \(level)")
         }
+        let dataDirectory = overrides.dataDirectory ?? file.storage?.dataDir ?? "data"
         let configuration = DepotConfiguration(
             environment: file.environment ?? .development,
             host: overrides.host ?? file.server?.host ?? "127.0.0.1",
             port: port,
-            dataDirectory: overrides.dataDirectory ?? file.storage?.dataDir ?? "data",
+            dataDirectory: dataDirectory,
             contentDirectory: overrides.contentDirectory ?? file.storage?.contentDir ?? "content",
             appBundleId: file.app?.bundleId ?? "com.example.depot.sample",
             grants: grants,
@@ -47,12 +48,43 @@ package enum ConfigurationLoader {
                 shutdownGraceSeconds: max(0, file.server?.shutdownGraceSeconds ?? 30),
                 productListCacheControl: file.caching?.productListCacheControl ?? "public, max-age=60, must-revalidate"
             ),
-            products: try products(productsFile, in: productsPath)
+            products: try products(productsFile, in: productsPath),
+            appStore: AppStoreSettings(
+                environments: Set(file.appStore?.environments ?? ["Production", "Sandbox", "Xcode", "LocalTesting"]),
+                trustedRootPaths: (file.appStore?.trustedRoots ?? []).map { resolve($0, against: directory) },
+                trustDevelopmentRoot: file.appStore?.trustDevelopmentRoot ?? false),
+            ledgerURL: overrides.databaseURL ?? file.ledger?.url
+                ?? "sqlite:" + (dataDirectory as NSString).appendingPathComponent("ledger.sqlite"),
+            irregularActivity: IrregularActivitySettings(
+                windowSeconds: max(1, file.irregularActivity?.windowSeconds ?? 86_400),
+                maxAccountTokens: max(1, file.irregularActivity?.maxAccountTokens ?? 3),
+                maxClientAddresses: max(1, file.irregularActivity?.maxClientAddresses ?? 10),
+                slowDownSeconds: max(0, file.irregularActivity?.slowDownSeconds ?? 30)),
+            adminTokenDigests: try adminDigests(file.admin, in: mainFile)
         )
         if configuration.environment == .production, grants.keys.contains(where: \.isDevelopmentKey) {
             throw ConfigurationError("\(mainFile): a production configuration must not accept the development grant key")
         }
+        if configuration.environment == .production, configuration.appStore.trustDevelopmentRoot {
+            throw ConfigurationError("\(mainFile): a production configuration must not trust the development root")
+        }
+        if !configuration.appStore.trustDevelopmentRoot, configuration.appStore.trustedRootPaths.isEmpty {
+            throw ConfigurationError("\(mainFile): appStore.trustedRoots must name at least one root certificate")
+        }
         return configuration
+    }
+
+    private static func adminDigests(_ admin: ConfigurationFile.Admin?, in file: String) throws(ConfigurationError) -> [String] {
+        let digests = admin?.tokenSHA256 ?? []
+        for digest in digests where digest.count != 64 || !digest.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) {
+            throw ConfigurationError("\(file): admin.tokenSHA256 entries must be 64 lowercase hex digits")
+        }
+        return digests
+    }
+
+    /// A path from a configuration file, taken relative to the configuration directory when relative.
+    private static func resolve(_ path: String, against directory: String) -> String {
+        path.hasPrefix("/") ? path : (directory as NSString).appendingPathComponent(path)
     }
 
     private static func locate(_ path: String) throws(ConfigurationError) -> (directory: String, file: String) {

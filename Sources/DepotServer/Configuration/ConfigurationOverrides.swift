@@ -12,12 +12,15 @@ package struct ConfigurationOverrides: Sendable {
     package var dataDirectory: String?
     /// `--content-dir`, or `DEPOT_CONTENT_DIR`.
     package var contentDirectory: String?
+    /// `--database-url`, or `DEPOT_DATABASE_URL`.
+    package var databaseURL: String?
 
     /// Creates overrides; nil fields leave the file's value.
     package init(
         configPath: String? = nil, host: String? = nil, port: Int? = nil,
-        dataDirectory: String? = nil, contentDirectory: String? = nil
+        dataDirectory: String? = nil, contentDirectory: String? = nil, databaseURL: String? = nil
     ) {
+        self.databaseURL = databaseURL
         self.configPath = configPath
         self.host = host
         self.port = port
@@ -40,6 +43,7 @@ package struct ConfigurationOverrides: Sendable {
         }
         filled.dataDirectory = dataDirectory ?? environment["DEPOT_DATA_DIR"]
         filled.contentDirectory = contentDirectory ?? environment["DEPOT_CONTENT_DIR"]
+        filled.databaseURL = databaseURL ?? environment["DEPOT_DATABASE_URL"]
         return filled
     }
 }

@@ -23,6 +23,36 @@ package struct DepotConfiguration: Sendable {
     package var http: HTTPSettings
     /// The products the app sells.
     package var products: [Product]
+    /// Which App Store signed data is trusted.
+    package var appStore: AppStoreSettings
+    /// Where the ledger lives: `sqlite:PATH` or a `postgres://` URL.
+    package var ledgerURL: String
+    /// Thresholds for irregular activity.
+    package var irregularActivity: IrregularActivitySettings
+    /// SHA-256 digests (lowercase hex) of the bearer tokens that open `/v1/admin/...`.
+    package var adminTokenDigests: [String]
+}
+
+/// Which App Store signed data Depot accepts.
+package struct AppStoreSettings: Sendable {
+    /// Environments accepted (`Production`, `Sandbox`, `Xcode`, `LocalTesting`).
+    package var environments: Set<String>
+    /// DER files of trusted root certificates (Apple Root CA - G3 in production).
+    package var trustedRootPaths: [String]
+    /// Whether the development root under the data directory is trusted (never in production).
+    package var trustDevelopmentRoot: Bool
+}
+
+/// When one transaction's redemptions look like sharing, and what is done about it.
+package struct IrregularActivitySettings: Sendable {
+    /// Window in seconds over which distinct redeemers are counted.
+    package var windowSeconds: Int64
+    /// Most distinct app account tokens per transaction within the window.
+    package var maxAccountTokens: Int
+    /// Most distinct client addresses per transaction within the window.
+    package var maxClientAddresses: Int
+    /// Seconds a flagged transaction waits between redemptions.
+    package var slowDownSeconds: Int64
 }
 
 /// Where Depot runs: development accepts development keys; production refuses them.

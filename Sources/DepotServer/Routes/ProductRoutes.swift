@@ -10,7 +10,7 @@ struct ProductRoutes: Sendable {
     let cacheControl: String
     let clock: @Sendable () -> Int64
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<DepotRequestContext>) {
         router.on("/products_v1.json", method: .get) { request, _ in try self.respond(to: request, with: self.listing.identifiers) }
         router.on("/products_v1.json", method: .head) { request, _ in try self.respond(to: request, with: self.listing.identifiers) }
         router.on("/v1/products", method: .get) { request, _ in try self.respond(to: request, with: self.listing.products) }

@@ -75,7 +75,11 @@ struct LiveServer {
             configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
         let task = Task { try await group.run() }
         var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw CancellationError() }
+        guard let port = await iterator.next() else {
+            // The server stopped before it listened: surface why.
+            try await task.value
+            throw CancellationError()
+        }
         do {
             try await body(
                 LiveServer(
@@ -96,7 +100,8 @@ struct LiveServer {
             "Config/depot.json",
             """
             {"grants": {"activeKeyId": "test", "lifetimeSeconds": 600, "keys": [{"id": "test", "secret": "\(secret)"}]},
-             "bundles": {"maxRanges": 8}, "server": {"idleTimeoutSeconds": \(idleTimeoutSeconds), "shutdownGraceSeconds": 5}}
+             "bundles": {"maxRanges": 8}, "app": {"bundleId": "com.example.depot.test"},
+             "appStore": {"trustDevelopmentRoot": true}, "server": {"idleTimeoutSeconds": \(idleTimeoutSeconds), "shutdownGraceSeconds": 5}}
             """)
         try scratch.write(
             "Config/products.json",

@@ -48,4 +48,25 @@ final class ContentsOpener {
             throw PackError(.unreadable, "Contents/\(relativePath) cannot be opened: \(error)")
         }
     }
+
+    /// Opens `file` as a bundle entry named `Contents/<path>`, checking it is still the regular file of
+    /// the size and modification time the pack recorded.
+    func openEntry(_ file: PackFile) throws(PackError) -> EntrySource {
+        let shown = "Contents/" + file.relativePath
+        let fd = try open(file.relativePath)
+        let opened: FileStatus
+        do {
+            opened = try FileStatus.fstat(fd)
+        } catch {
+            POSIX.closeFile(fd)
+            throw PackError(.unreadable, "\(shown) cannot be examined: \(error)")
+        }
+        guard opened.kind == .regular, opened.size == file.size,
+            file.modificationTime.map({ $0 == opened.modificationTime }) ?? true
+        else {
+            POSIX.closeFile(fd)
+            throw PackError(.packChanged, "\(shown) changed after the pack was read")
+        }
+        return EntrySource(name: shown, descriptor: fd, opened: opened)
+    }
 }

@@ -1,113 +1,110 @@
 import Crypto
 
-/// Streams entries into a ZIP file with bounded memory: each entry's local header is reserved, its data
-/// written chunk by chunk, then the header patched with the CRC and sizes (so no data descriptors).
+/// Lays entries out in a ZIP file, in order, from their chunks as the workers produced them: each entry's
+/// local header is reserved, its chunks appended, then the header patched with the CRC and sizes (so no
+/// data descriptors). Memory stays bounded: nothing but the central directory records outlives a chunk.
 ///
-/// Whether an entry is deflated depends only on its bytes and the level: a probe deflates the first
-/// 64 KiB, and an entry whose probe does not shrink below 97% is stored; one whose whole deflated
-/// form is not smaller than the original is cut back and rewritten stored.
+/// An entry whose deflated form turns out no smaller than the original is cut back and written again,
+/// stored, from its source.
 final class ZipStreamWriter {
-    static let chunkSize = 1 << 20
-
-    /// When to try deflating an entry. Fixed in production (the bytes depend on it); tests vary it.
-    struct CompressionPolicy: Sendable {
-        /// How much of an entry's start the probe deflates.
-        var probeSize = 64 << 10
-        /// An entry whose probe output is larger than this fraction of its input is stored.
-        var storeRatio = 0.97
-
-        static let standard = CompressionPolicy()
+    /// The entry being written.
+    private struct Current {
+        let source: EntrySource
+        let headerOffset: Int64
+        let dataStart: Int64
+        var method: ZipMethod?
+        var crc: UInt32 = 0
+        var length: Int64 = 0
+        var written: UInt64 = 0
     }
 
-    /// Reads exactly `buffer.count` bytes at `offset` of the entry's source.
-    typealias Reader = (_ offset: Int64, _ buffer: UnsafeMutableRawBufferPointer) throws -> Void
-
     private let out: OutputFile
-    private let policy: CompressionPolicy
-    private let deflater: Deflater?
-    private let input: UnsafeMutableRawBufferPointer
-    private let scratch: UnsafeMutableRawBufferPointer
-    private var probe: [UInt8] = []
+    private let buffer: UnsafeMutableRawBufferPointer
+    private var current: Current?
     private(set) var entries: [ZipEntryRecord] = []
 
-    /// `level` 0 stores everything; 1...9 is zlib's level.
-    init(out: OutputFile, level: Int, policy: CompressionPolicy = .standard) throws {
+    init(out: OutputFile) {
         self.out = out
-        self.policy = policy
-        deflater = level > 0 ? try Deflater(level: Int32(level)) : nil
-        input = .allocate(byteCount: Self.chunkSize, alignment: 16)
-        scratch = .allocate(byteCount: 256 << 10, alignment: 16)
-        probe.reserveCapacity(policy.probeSize + 1024)
+        buffer = .allocate(byteCount: ChunkCompressor.chunkSize, alignment: 16)
     }
 
     deinit {
-        input.deallocate()
-        scratch.deallocate()
+        buffer.deallocate()
     }
 
-    /// Appends one entry of `size` bytes named `name` (UTF-8), reading its bytes through `read`.
-    func addEntry(name: [UInt8], size: Int64, read: Reader) throws {
-        let uncompressedSize = UInt64(size)
-        let zip64 = ZipRecords.localNeedsZip64(uncompressedSize: uncompressedSize)
+    /// Takes the next chunk of output, in order: the first chunk of an entry starts it, the last ends it.
+    func add(_ job: ChunkJob, _ output: ChunkOutput) throws {
+        if job.isFirst { try begin(job.source) }
+        guard var entry = current, entry.source === job.source else {
+            preconditionFailure("chunks must arrive in order")
+        }
+        precondition(entry.method == nil || entry.method == output.method, "one method per entry")
+        entry.method = output.method
+        entry.crc =
+            entry.length == 0
+            ? output.crc32 : Deflater.crc32Combine(entry.crc, output.crc32, secondLength: Int64(output.length))
+        entry.length += Int64(output.length)
+        entry.written += UInt64(output.bytes.count)
+        try out.append(output.bytes)
+        current = entry
+        if job.isLast { try end() }
+    }
+
+    private func begin(_ source: EntrySource) throws {
+        precondition(current == nil, "an entry is still open")
+        let zip64 = ZipRecords.localNeedsZip64(uncompressedSize: UInt64(source.size))
         let headerOffset = out.offset
-        try out.append([UInt8](repeating: 0, count: ZipRecords.localHeaderLength(nameLength: name.count, zip64: zip64)))
-        let dataStart = out.offset
+        let headerLength = ZipRecords.localHeaderLength(nameLength: source.name.count, zip64: zip64)
+        try out.append([UInt8](repeating: 0, count: headerLength))
+        current = Current(source: source, headerOffset: headerOffset, dataStart: out.offset)
+    }
 
-        var stored = true
-        var crc: UInt32 = 0
-        var compressedSize = uncompressedSize
-        var loaded = 0
-        if let deflater, size > 0 {
-            loaded = Int(min(size, Int64(Self.chunkSize)))
-            try read(0, UnsafeMutableRawBufferPointer(rebasing: input[0..<loaded]))
-            let probeCount = min(loaded, policy.probeSize)
-            let probeInput = UnsafeRawBufferPointer(rebasing: input[0..<probeCount])
-            probe.removeAll(keepingCapacity: true)
-            deflater.reset()
-            deflater.deflate(probeInput, finish: true, scratch: scratch) { probe.append(contentsOf: $0) }
-            if Double(probe.count) <= policy.storeRatio * Double(probeCount) {
-                if Int64(probeCount) == size {
-                    // The probe was the whole entry.
-                    if probe.count < probeCount {
-                        crc = Deflater.crc32(0, probeInput)
-                        try out.append(probe)
-                        compressedSize = UInt64(probe.count)
-                        stored = false
-                    }
-                } else {
-                    (crc, compressedSize) = try deflateAll(size: size, loaded: loaded, read: read, deflater: deflater)
-                    if compressedSize >= uncompressedSize {
-                        try out.truncate(to: dataStart)
-                        loaded = 0
-                    } else {
-                        stored = false
-                    }
-                }
-            }
+    private func end() throws {
+        guard var entry = current else { preconditionFailure("no entry is open") }
+        current = nil
+        let size = UInt64(entry.source.size)
+        precondition(entry.length == entry.source.size)
+        if entry.method == .deflated, entry.written >= size {
+            try out.truncate(to: entry.dataStart)
+            entry.crc = try copyStored(entry.source)
+            entry.method = .stored
+            entry.written = size
         }
-        if stored {
-            crc = try storeAll(size: size, loaded: loaded, read: read)
-            compressedSize = uncompressedSize
-        }
-
-        let method: ZipMethod = stored ? .stored : .deflated
+        let method = entry.method ?? .stored
+        let zip64 = ZipRecords.localNeedsZip64(uncompressedSize: size)
         try out.patch(
             ZipRecords.localHeader(
-                name: name, method: method, crc32: crc, compressedSize: compressedSize,
-                uncompressedSize: uncompressedSize, zip64: zip64
+                name: entry.source.name, method: method, crc32: entry.crc, compressedSize: entry.written,
+                uncompressedSize: size, zip64: zip64
             ),
-            at: headerOffset
+            at: entry.headerOffset
         )
         entries.append(
             ZipEntryRecord(
-                name: name, method: method, crc32: crc, compressedSize: compressedSize,
-                uncompressedSize: uncompressedSize, localHeaderOffset: UInt64(headerOffset)
+                name: entry.source.name, method: method, crc32: entry.crc, compressedSize: entry.written,
+                uncompressedSize: size, localHeaderOffset: UInt64(entry.headerOffset)
             )
         )
     }
 
+    /// Copies the entry into the output as it is, and returns its CRC-32.
+    private func copyStored(_ source: EntrySource) throws -> UInt32 {
+        var crc: UInt32 = 0
+        var offset: Int64 = 0
+        while offset < source.size {
+            let count = Int(min(source.size - offset, Int64(buffer.count)))
+            let chunk = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count])
+            try source.read(at: offset, into: chunk)
+            crc = Deflater.crc32(crc, UnsafeRawBufferPointer(chunk))
+            try out.append(UnsafeRawBufferPointer(chunk))
+            offset += Int64(count)
+        }
+        return crc
+    }
+
     /// Writes the central directory and the end records, and flushes.
     func finish() throws {
+        precondition(current == nil, "an entry is still open")
         let centralDirectoryOffset = out.offset
         for entry in entries { try out.append(ZipRecords.centralHeader(entry)) }
         let centralDirectorySize = out.offset - centralDirectoryOffset
@@ -120,52 +117,13 @@ final class ZipStreamWriter {
         try out.flush()
     }
 
-    // MARK: Data
-
-    /// Deflates the whole entry into the output; the first `loaded` bytes are already in `input`.
-    private func deflateAll(size: Int64, loaded: Int, read: Reader, deflater: Deflater) throws -> (UInt32, UInt64) {
-        deflater.reset()
-        var crc: UInt32 = 0
-        var produced: UInt64 = 0
-        var offset: Int64 = 0
-        while offset < size {
-            let count = Int(min(size - offset, Int64(Self.chunkSize)))
-            let chunk = UnsafeMutableRawBufferPointer(rebasing: input[0..<count])
-            if offset > 0 || loaded < count { try read(offset, chunk) }
-            crc = Deflater.crc32(crc, UnsafeRawBufferPointer(chunk))
-            try deflater.deflate(UnsafeRawBufferPointer(chunk), finish: offset + Int64(count) == size, scratch: scratch)
-            {
-                (piece) throws(SystemCallError) in
-                produced += UInt64(piece.count)
-                try out.append(piece)
-            }
-            offset += Int64(count)
-        }
-        return (crc, produced)
-    }
-
-    /// Copies the entry into the output as it is; the first `loaded` bytes are already in `input`.
-    private func storeAll(size: Int64, loaded: Int, read: Reader) throws -> UInt32 {
-        var crc: UInt32 = 0
-        var offset: Int64 = 0
-        while offset < size {
-            let count = Int(min(size - offset, Int64(Self.chunkSize)))
-            let chunk = UnsafeMutableRawBufferPointer(rebasing: input[0..<count])
-            if offset > 0 || loaded < count { try read(offset, chunk) }
-            crc = Deflater.crc32(crc, UnsafeRawBufferPointer(chunk))
-            try out.append(UnsafeRawBufferPointer(chunk))
-            offset += Int64(count)
-        }
-        return crc
-    }
-
     /// Hashes the finished file with SHA-256 by reading it back in chunks.
     func sha256OfOutput(length: Int64) throws -> String {
         var hasher = SHA256()
         var offset: Int64 = 0
         while offset < length {
-            let count = Int(min(length - offset, Int64(Self.chunkSize)))
-            let chunk = UnsafeMutableRawBufferPointer(rebasing: input[0..<count])
+            let count = Int(min(length - offset, Int64(buffer.count)))
+            let chunk = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count])
             try POSIX.readFully(out.descriptor, into: chunk, at: offset)
             hasher.update(bufferPointer: UnsafeRawBufferPointer(chunk))
             offset += Int64(count)

@@ -1,0 +1,17 @@
+/// The `event` names the ledger writes into the audit trail, shared by both engines.
+enum AuditEventKind {
+    /// A transaction seen for the first time.
+    static let redeemed = "redeemed"
+    /// Grants handed out for some of a transaction's deliveries.
+    static let grantsIssued = "grants-issued"
+    /// Delivery confirmed and the transaction finished (written once).
+    static let finished = "finished"
+    /// A revocation learnt, from a signed transaction or from `setRevocation`.
+    static let revoked = "revoked"
+    /// A revocation cleared by `setRevocation(revokedAt: nil)` (e.g. REFUND_REVERSED).
+    static let revocationCleared = "revocation-cleared"
+    /// A renewal or refresh moved the transaction's expiry.
+    static let expiryUpdated = "expiry-updated"
+    /// A notification that concerns the transaction arrived (written once per notification UUID).
+    static let notification = "notification"
+}

@@ -1,0 +1,69 @@
+import Logging
+import PostgresNIO
+
+extension PostgresLedger {
+    /// The schema versions applied to this database, oldest first (`version name`).
+    package func appliedMigrations() async throws(LedgerError) -> [String] {
+        let rows = try await query(
+            "reading applied migrations", "SELECT version, name FROM depot_schema_migrations ORDER BY version")
+        return try Self.decoding("reading applied migrations") {
+            try rows.map { row in
+                let (version, name) = try row.decode((Int64, String).self)
+                return "\(version) \(name)"
+            }
+        }
+    }
+
+    /// Creates an empty database `name` on the server `serverURL` points at (connecting to its database).
+    /// `name` must be a plain identifier: lowercase letters, digits and `_`.
+    package static func createDatabase(
+        _ name: String, serverURL: PostgresURL, logger: Logger = Logger(label: "depot.ledger.postgres")
+    )
+        async throws(LedgerError)
+    {
+        try checkIdentifier(name)
+        try await withAdminConnection(serverURL, logger: logger) { connection in
+            try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: logger)
+        }
+    }
+
+    /// Drops database `name` on the server `serverURL` points at, closing its sessions (`WITH (FORCE)`).
+    package static func dropDatabase(
+        _ name: String, serverURL: PostgresURL, logger: Logger = Logger(label: "depot.ledger.postgres")
+    )
+        async throws(LedgerError)
+    {
+        try checkIdentifier(name)
+        try await withAdminConnection(serverURL, logger: logger) { connection in
+            try await connection.query(
+                PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"), logger: logger)
+        }
+    }
+
+    private static func checkIdentifier(_ name: String) throws(LedgerError) {
+        let allowed = name.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_"
+        }
+        guard allowed, let first = name.unicodeScalars.first, !("0"..."9").contains(first), name.count <= 63 else {
+            throw .unavailable("not a plain database name: \(name)")
+        }
+    }
+
+    private static func withAdminConnection(
+        _ url: PostgresURL, logger: Logger, _ body: (PostgresConnection) async throws -> Void
+    ) async throws(LedgerError) {
+        do {
+            let connection = try await PostgresConnection.connect(
+                configuration: try url.connectionConfiguration(), id: 0, logger: logger)
+            do {
+                try await body(connection)
+            } catch {
+                try? await connection.close()
+                throw error
+            }
+            try await connection.close()
+        } catch {
+            throw ledgerError(error, while: "administering \(url)")
+        }
+    }
+}

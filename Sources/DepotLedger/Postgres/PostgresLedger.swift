@@ -1,0 +1,165 @@
+import DepotCore
+import Logging
+import PostgresNIO
+
+/// The shared ledger: PostgreSQL through postgres-nio, for several Depot instances working together.
+///
+/// Lifecycle: postgres-nio's `PostgresClient` only leases connections while its `run()` is active. Two ways:
+/// - `PostgresLedger.connect(url:logger:)` owns the client: it starts `run()` in a detached task of its own,
+///   migrates over one direct connection (so an unreachable server fails at once), and `shutdown()` cancels
+///   the task and waits for it (no swift-service-lifecycle needed; `deinit` cancels it too, as a safety net).
+/// - `PostgresLedger(client:logger:)` borrows a client whose `run()` the owner drives (e.g. as a `Service`
+///   in a `ServiceGroup`); call `migrate()` once it runs. `shutdown()` then does nothing.
+///
+/// Concurrency: every method is one SQL transaction (READ COMMITTED). Read-check-write methods lock the row
+/// they decide on (`SELECT ... FOR UPDATE` on the transaction for `finish` and `setRevocation`, the
+/// coverage row's upsert for `recordServed`), so instances racing on one transaction serialise there and
+/// exactly one `finish` sees it pending. Rows are always locked in the same order (transaction, then
+/// deliveries by content id and version); a deadlock or serialization failure is retried a few times.
+package final class PostgresLedger: Ledger {
+    /// The client; usable by the owner for its own queries.
+    package let client: PostgresClient
+    let logger: Logger
+    private let runTask: Task<Void, Never>?
+
+    /// Key of the transaction-level advisory lock that serialises migrations across instances.
+    static let migrationLockKey: Int64 = 0x4465_706F_744C_6467  // "DepotLdg"
+    /// How many times a transaction that hit a deadlock or serialization failure is tried.
+    static let attempts = 4
+
+    /// A logger that passes warnings and errors only (postgres-nio logs connection churn at info level), for
+    /// tools and tests.
+    package static let quietLogger: Logger = {
+        var logger = Logger(label: "depot.ledger.postgres")
+        logger.logLevel = .warning
+        return logger
+    }()
+
+    /// Connects to the database at `url`, starts the client's run loop in a task this ledger owns, and
+    /// migrates the schema. Call `shutdown()` when done.
+    package static func connect(url: String, logger: Logger = Logger(label: "depot.ledger.postgres"))
+        async throws(LedgerError)
+        -> PostgresLedger
+    {
+        try await connect(url: try PostgresURL(url), logger: logger)
+    }
+
+    /// Connects to the database `url` describes; see `connect(url:logger:)`.
+    package static func connect(url: PostgresURL, logger: Logger = Logger(label: "depot.ledger.postgres"))
+        async throws(LedgerError) -> PostgresLedger
+    {
+        let client = PostgresClient(configuration: url.configuration, backgroundLogger: logger)
+        let runTask = Task.detached { await client.run() }
+        let ledger = PostgresLedger(client: client, runTask: runTask, logger: logger)
+        // Migrate on one plain connection of our own rather than through the pool: an unreachable server
+        // fails here at once (the pool would retry quietly for a minute), and by the time the ledger is
+        // returned the client's run loop has long started.
+        do {
+            let connection = try await PostgresConnection.connect(
+                configuration: try url.connectionConfiguration(), id: 0, logger: logger)
+            do {
+                try await Self.migrate(on: connection, logger: logger)
+            } catch {
+                try? await connection.close()
+                throw error
+            }
+            try await connection.close()
+        } catch {
+            await ledger.shutdown()
+            throw Self.ledgerError(error, while: "connecting to \(url)")
+        }
+        return ledger
+    }
+
+    /// A ledger on a client whose `run()` the caller drives; call `migrate()` before use.
+    package convenience init(client: PostgresClient, logger: Logger = Logger(label: "depot.ledger.postgres")) {
+        self.init(client: client, runTask: nil, logger: logger)
+    }
+
+    private init(client: PostgresClient, runTask: Task<Void, Never>?, logger: Logger) {
+        self.client = client
+        self.runTask = runTask
+        self.logger = logger
+    }
+
+    deinit {
+        runTask?.cancel()
+    }
+
+    /// Stops the client started by `connect` and waits until its connections are closed. Calls after it fail.
+    package func shutdown() async {
+        guard let runTask else { return }
+        runTask.cancel()
+        await runTask.value
+    }
+
+    // MARK: Running transactions
+
+    /// Runs `body` in one SQL transaction, retried on deadlock or serialization failure.
+    func transact<T: Sendable>(
+        _ what: String, _ body: (PostgresConnection, Logger) async throws -> T
+    ) async throws(LedgerError) -> T {
+        var attempt = 1
+        while true {
+            do {
+                return try await client.withTransaction(logger: logger) { connection in
+                    try await body(connection, self.logger)
+                }
+            } catch {
+                if attempt < Self.attempts, Self.isRetryable(error) {
+                    logger.debug(
+                        "retrying after a conflict", metadata: ["operation": "\(what)", "attempt": "\(attempt)"])
+                    attempt += 1
+                    continue
+                }
+                throw Self.ledgerError(error, while: what)
+            }
+        }
+    }
+
+    /// Runs a read-only query outside an explicit transaction (one statement is its own transaction).
+    func query(_ what: String, _ query: PostgresQuery) async throws(LedgerError) -> [PostgresRow] {
+        do {
+            return try await client.query(query, logger: logger).collect()
+        } catch {
+            throw Self.ledgerError(error, while: what)
+        }
+    }
+
+    static func underlying(_ error: any Error) -> any Error {
+        if let error = error as? PostgresTransactionError {
+            if let inner = error.closureError ?? error.beginError ?? error.commitError { return underlying(inner) }
+        }
+        return error
+    }
+
+    static func sqlState(_ error: any Error) -> String? {
+        (underlying(error) as? PSQLError)?.serverInfo?[.sqlState]
+    }
+
+    static func isRetryable(_ error: any Error) -> Bool {
+        // 40001 serialization_failure, 40P01 deadlock_detected.
+        switch sqlState(error) {
+        case "40001", "40P01": true
+        default: false
+        }
+    }
+
+    static func ledgerError(_ error: any Error, while what: String) -> LedgerError {
+        let error = underlying(error)
+        if let error = error as? LedgerError { return error }
+        if let error = error as? PSQLError {
+            let state = error.serverInfo?[.sqlState]
+            let message = error.serverInfo?[.message] ?? "\(error.code)\(error.underlying.map { " (\($0))" } ?? "")"
+            // Class XX: internal error (data_corrupted, index_corrupted).
+            if let state, state.hasPrefix("XX") {
+                return .corrupt("\(what): \(message) (SQLSTATE \(state))")
+            }
+            return .unavailable("\(what): \(message)\(state.map { " (SQLSTATE \($0))" } ?? "")")
+        }
+        if error is PostgresDecodingError {
+            return .corrupt("\(what): \(error)")
+        }
+        return .unavailable("\(what): \(error)")
+    }
+}

@@ -1,0 +1,118 @@
+import GRDB
+
+extension SQLiteLedger {
+    /// The versioned schema. Never edit a registered migration: add the next one.
+    ///
+    /// Times are seconds since 1970 (`*_at`), but for the transaction's own App Store dates, which keep
+    /// the App Store's milliseconds (`*_ms`).
+    static let migrator: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-ledger") { db in
+            for statement in schemaV1 {
+                try db.execute(sql: statement)
+            }
+        }
+        return migrator
+    }()
+
+    static let schemaV1: [String] = [
+        """
+        CREATE TABLE transactions (
+            id TEXT NOT NULL PRIMARY KEY,
+            original_id TEXT NOT NULL,
+            product_id TEXT NOT NULL,
+            purchase_date_ms INTEGER NOT NULL,
+            expires_date_ms INTEGER,
+            revocation_date_ms INTEGER,
+            revocation_reason TEXT,
+            quantity INTEGER NOT NULL,
+            app_account_token TEXT,
+            environment TEXT NOT NULL,
+            state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'finished')),
+            first_seen_at INTEGER NOT NULL,
+            last_seen_at INTEGER NOT NULL,
+            finished_at INTEGER
+        )
+        """,
+        "CREATE INDEX transactions_by_original ON transactions(original_id)",
+        "CREATE INDEX transactions_by_product_account ON transactions(product_id, app_account_token)",
+        "CREATE INDEX transactions_revoked ON transactions(id) WHERE revocation_date_ms IS NOT NULL",
+        "CREATE INDEX transactions_pending ON transactions(last_seen_at) WHERE state = 'pending'",
+        // One row per transaction × content × version: grants handed out and the app's confirmation.
+        """
+        CREATE TABLE deliveries (
+            transaction_id TEXT NOT NULL,
+            content_id TEXT NOT NULL,
+            version TEXT NOT NULL,
+            digest TEXT NOT NULL,
+            grants_issued INTEGER NOT NULL DEFAULT 0,
+            first_granted_at INTEGER,
+            last_activity_at INTEGER NOT NULL,
+            confirmed_at INTEGER,
+            confirmed_digest TEXT,
+            PRIMARY KEY (transaction_id, content_id, version)
+        )
+        """,
+        // Bytes served per transaction × bundle: a summary row (also the lock that serialises merges) ...
+        """
+        CREATE TABLE served_coverage (
+            transaction_id TEXT NOT NULL,
+            digest TEXT NOT NULL,
+            bytes_covered INTEGER NOT NULL DEFAULT 0,
+            bytes_sent INTEGER NOT NULL DEFAULT 0,
+            requests INTEGER NOT NULL DEFAULT 0,
+            first_served_at INTEGER NOT NULL,
+            last_served_at INTEGER NOT NULL,
+            last_client TEXT NOT NULL,
+            PRIMARY KEY (transaction_id, digest)
+        )
+        """,
+        // ... and the merged intervals themselves, disjoint and non-adjacent, [range_start, range_end).
+        """
+        CREATE TABLE served_ranges (
+            transaction_id TEXT NOT NULL,
+            digest TEXT NOT NULL,
+            range_start INTEGER NOT NULL,
+            range_end INTEGER NOT NULL CHECK (range_end > range_start),
+            PRIMARY KEY (transaction_id, digest, range_start)
+        )
+        """,
+        """
+        CREATE TABLE notifications (
+            uuid TEXT NOT NULL PRIMARY KEY,
+            type TEXT NOT NULL,
+            subtype TEXT,
+            transaction_id TEXT,
+            received_at INTEGER NOT NULL
+        )
+        """,
+        "CREATE INDEX notifications_by_transaction ON notifications(transaction_id)",
+        """
+        CREATE TABLE redemption_attempts (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            transaction_id TEXT NOT NULL,
+            app_account_token TEXT,
+            client TEXT NOT NULL,
+            at INTEGER NOT NULL
+        )
+        """,
+        "CREATE INDEX redemption_attempts_by_transaction ON redemption_attempts(transaction_id, at)",
+        """
+        CREATE TABLE audit_events (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            transaction_id TEXT NOT NULL,
+            at INTEGER NOT NULL,
+            event TEXT NOT NULL,
+            detail TEXT NOT NULL
+        )
+        """,
+        "CREATE INDEX audit_events_by_transaction ON audit_events(transaction_id, id)",
+    ]
+}
+
+extension SQLiteLedger {
+    /// The schema versions applied to this file, oldest first.
+    package func appliedMigrations() async throws(LedgerError) -> [String] {
+        try await read("reading applied migrations") { db in try Self.migrator.appliedMigrations(db) }
+    }
+}

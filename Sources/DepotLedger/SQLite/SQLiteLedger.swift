@@ -1,0 +1,130 @@
+import DepotCore
+import Foundation
+import GRDB
+
+/// The embedded ledger: one SQLite file through GRDB, the default engine of a single Depot instance.
+///
+/// Durability and concurrency, as `Ledger` requires:
+/// - A `DatabasePool` in WAL mode (readers never block the writer) with `PRAGMA synchronous = FULL`: in WAL
+///   mode `NORMAL` may lose the last commits on power loss, `FULL` syncs the WAL at every commit, so a
+///   method that returned has made its change durable (kill -9 or power cut). `fullfsync` asks macOS for a
+///   real flush; Linux ignores it.
+/// - Every method is one SQLite transaction. Writes begin `IMMEDIATE`, taking the file's write lock before
+///   reading, so a read-check-write (`finish`, `recordServed`) cannot interleave with another writer, in
+///   this process (GRDB's single writer queue) or in another process on the same file (the busy timeout
+///   waits for the lock rather than failing).
+/// - The schema is versioned by GRDB's `DatabaseMigrator` (`grdb_migrations` table); opening runs what is
+///   missing, and opening an up-to-date file changes nothing.
+package final class SQLiteLedger: Ledger {
+    /// How long a write waits for another process's write lock before failing with `unavailable`.
+    package static let busyTimeout: TimeInterval = 10
+
+    /// The database file.
+    package let path: String
+    let pool: DatabasePool
+
+    /// Opens (creating it and its directory if needed) the ledger file at `path` and migrates its schema.
+    package init(path: String) throws(LedgerError) {
+        self.path = path
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .unavailable("cannot create the ledger directory \(directory): \(error)")
+        }
+        do {
+            pool = try DatabasePool(path: path, configuration: Self.configuration())
+        } catch {
+            throw Self.ledgerError(error, while: "opening \(path)")
+        }
+        do {
+            try Self.migrator.migrate(pool)
+        } catch {
+            throw .migration("migrating \(path): \(error)")
+        }
+    }
+
+    /// Closes the database; later calls fail with `unavailable`. Deinitialisation closes it too.
+    package func close() throws(LedgerError) {
+        do {
+            try pool.close()
+        } catch {
+            throw Self.ledgerError(error, while: "closing \(path)")
+        }
+    }
+
+    static func configuration() -> Configuration {
+        var configuration = Configuration()
+        configuration.label = "DepotLedger"
+        configuration.busyMode = .timeout(busyTimeout)
+        configuration.prepareDatabase { db in
+            // WAL mode itself is set by DatabasePool. FULL: fsync the WAL on every commit.
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.execute(sql: "PRAGMA fullfsync = ON")
+        }
+        return configuration
+    }
+
+    // MARK: Running transactions
+
+    /// Runs `body` in one `BEGIN IMMEDIATE` transaction, committed when it returns.
+    func write<T: Sendable>(
+        _ what: String, _ body: @escaping @Sendable (Database) throws -> T
+    ) async throws(LedgerError) -> T {
+        do {
+            return try await pool.writeWithoutTransaction { db in
+                var result: T?
+                try db.inTransaction(.immediate) {
+                    result = try body(db)
+                    return .commit
+                }
+                guard let result else { throw LedgerError.corrupt("\(what): the transaction produced no result") }
+                return result
+            }
+        } catch {
+            throw Self.ledgerError(error, while: what)
+        }
+    }
+
+    /// Runs `body` in one read transaction (a consistent snapshot of the last commit).
+    func read<T: Sendable>(_ what: String, _ body: @escaping @Sendable (Database) throws -> T) async throws(LedgerError)
+        -> T
+    {
+        do {
+            return try await pool.read(body)
+        } catch {
+            throw Self.ledgerError(error, while: what)
+        }
+    }
+
+    static func ledgerError(_ error: any Error, while what: String) -> LedgerError {
+        if let error = error as? LedgerError { return error }
+        if let error = error as? DatabaseError {
+            switch error.resultCode {
+            case .SQLITE_CORRUPT, .SQLITE_NOTADB, .SQLITE_FORMAT:
+                return .corrupt("\(what): \(error)")
+            default:
+                return .unavailable("\(what): \(error)")
+            }
+        }
+        if error is RowDecodingError {
+            return .corrupt("\(what): \(error)")
+        }
+        return .unavailable("\(what): \(error)")
+    }
+}
+
+extension SQLiteLedger {
+    /// A pragma's value on a reader connection, for checks (`journal_mode`, `synchronous`, ...).
+    func pragma(_ name: String) async throws(LedgerError) -> String? {
+        guard name.allSatisfy({ $0.isLetter || $0 == "_" }) else { throw .unavailable("not a pragma: \(name)") }
+        return try await read("reading PRAGMA \(name)") { db in
+            switch try DatabaseValue.fetchOne(db, sql: "PRAGMA \(name)")?.storage {
+            case .int64(let value): String(value)
+            case .string(let value): value
+            case .double(let value): String(value)
+            case .blob, .null, nil: nil
+            }
+        }
+    }
+}

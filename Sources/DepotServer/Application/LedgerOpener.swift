@@ -1,0 +1,21 @@
+import DepotLedger
+import Foundation
+import Logging
+
+/// Opens the ledger a URL names: `sqlite:PATH` (the embedded default) or `postgres://...`.
+package enum LedgerOpener {
+    /// Opens and migrates the ledger.
+    package static func open(_ url: String, logger: Logger) async throws -> any Ledger {
+        if url.hasPrefix("sqlite:") {
+            let path = String(url.dropFirst("sqlite:".count))
+            guard !path.isEmpty else { throw ConfigurationError("the ledger URL \(url) names no file") }
+            logger.info("ledger", metadata: ["engine": "sqlite", "path": "\(path)"])
+            return try SQLiteLedger(path: path)
+        }
+        if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
+            logger.info("ledger", metadata: ["engine": "postgresql"])
+            return try await PostgresLedger.connect(url: url, logger: logger)
+        }
+        throw ConfigurationError("the ledger URL must start with sqlite: or postgres://")
+    }
+}

@@ -1,0 +1,40 @@
+import DepotTrust
+import Foundation
+import Logging
+
+/// Builds the App Store verifier from configuration: the configured roots, plus the development root
+/// under the data directory when the configuration trusts it.
+package enum TrustSetup {
+    /// Directory of the development certificate authority under the data directory.
+    package static func developmentDirectory(_ configuration: DepotConfiguration) -> String {
+        (configuration.dataDirectory as NSString).appendingPathComponent("dev-ca")
+    }
+
+    static func verifier(_ configuration: DepotConfiguration, logger: Logger) throws -> AppStoreVerifier {
+        var roots: [[UInt8]] = []
+        for path in configuration.appStore.trustedRootPaths {
+            guard let data = FileManager.default.contents(atPath: path), let der = certificateDER(Array(data)) else {
+                throw ConfigurationError("cannot read the trusted root certificate \(path) (DER or PEM)")
+            }
+            roots.append(der)
+        }
+        if configuration.appStore.trustDevelopmentRoot {
+            let authority = try DevelopmentCertificateAuthority.loadOrCreate(directory: developmentDirectory(configuration))
+            roots.append(authority.rootDER)
+            logger.warning(
+                "DEVELOPMENT TRUST: transactions signed by the development root in \(developmentDirectory(configuration)) are accepted; never use this configuration in production")
+        }
+        return try AppStoreVerifier(
+            trustedRootsDER: roots, bundleId: configuration.appBundleId,
+            acceptedEnvironments: configuration.appStore.environments)
+    }
+
+    /// DER bytes from a DER or PEM certificate file.
+    static func certificateDER(_ bytes: [UInt8]) -> [UInt8]? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard text.contains("-----BEGIN CERTIFICATE-----") else { return bytes.first == 0x30 ? bytes : nil }
+        let body = text.components(separatedBy: "-----BEGIN CERTIFICATE-----").dropFirst().first?
+            .components(separatedBy: "-----END CERTIFICATE-----").first ?? ""
+        return Data(base64Encoded: body.filter { !$0.isWhitespace }).map(Array.init)
+    }
+}

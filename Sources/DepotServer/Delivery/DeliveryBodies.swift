@@ -1,0 +1,68 @@
+/// `POST /v1/transactions` body.
+struct RedeemRequest: Decodable {
+    /// What the app says it already has installed, so a download can be a delta.
+    struct Installed: Decodable {
+        var contentId: String
+        var version: String
+    }
+    var signedTransaction: String
+    var installed: [Installed]?
+}
+
+/// `POST /v1/transactions/{id}/finish` body.
+struct FinishRequest: Decodable {
+    struct Delivered: Decodable {
+        var contentId: String
+        var digest: String
+    }
+    var delivered: [Delivered]
+}
+
+/// `POST /v1/restore` body.
+struct RestoreRequest: Decodable {
+    var signedTransactions: [String]
+}
+
+/// `POST /v1/notifications/appstore` body.
+struct NotificationRequest: Decodable {
+    var signedPayload: String
+}
+
+/// The transaction as the contract shows it.
+struct TransactionBody: Encodable, Sendable {
+    var id: String
+    var originalId: String
+    var productId: String
+    var state: String
+}
+
+/// One download the answer offers.
+struct DownloadBody: Encodable, Sendable {
+    var contentId: String
+    var version: String
+    var size: Int64
+    var digest: String
+    var url: String
+    var grantExpiresAt: String
+    /// For a delta, the version it applies over.
+    var baseVersion: String?
+}
+
+/// The answer to a redemption.
+struct RedeemBody: Encodable, Sendable {
+    var transaction: TransactionBody
+    var downloads: [DownloadBody]
+}
+
+/// The answer to a finish.
+struct FinishBody: Encodable, Sendable {
+    var transaction: TransactionBody
+    /// True once the app may call StoreKit's finish.
+    var finishStoreKitTransaction: Bool
+}
+
+/// The answer to a restore.
+struct RestoreBody: Encodable, Sendable {
+    var transactions: [TransactionBody]
+    var downloads: [DownloadBody]
+}

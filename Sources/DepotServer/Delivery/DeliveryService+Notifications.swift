@@ -1,0 +1,72 @@
+import DepotCore
+import DepotLedger
+import DepotTrust
+import Logging
+
+extension DeliveryService {
+    /// Applies a verified App Store Server Notification V2, once per notificationUUID.
+    ///
+    /// Effects are applied before the notification is recorded, and each effect is idempotent, so a crash
+    /// between the two leads to a retry from Apple that applies the same effect again, never to a lost one.
+    func handleNotification(_ request: NotificationRequest) async throws(DepotError) -> NotificationOutcome {
+        let notification: SignedNotification
+        do {
+            notification = try await verifier.verifyNotification(request.signedPayload)
+        } catch {
+            throw Self.depotError(error)
+        }
+        let now = clock()
+        let transaction = notification.transaction.map(Self.purchase)
+        let record = NotificationRecord(
+            uuid: notification.notificationUUID, type: notification.notificationType, subtype: notification.subtype,
+            transactionId: transaction?.id)
+        var effect = "recorded"
+        if let transaction {
+            switch notification.notificationType {
+            case "REFUND", "REVOKE":
+                let revokedAt = transaction.revocationDate ?? notification.signedDate
+                _ = try await ledgerCall { () async throws(LedgerError) in
+                    _ = try await ledger.recordTransaction(transaction, now: now)
+                    return try await ledger.setRevocation(
+                        transactionId: transaction.id, revokedAt: revokedAt, reason: notification.notificationType, now: now)
+                }
+                revocations.revoke(transaction.id)
+                effect = "revoked"
+            case "REFUND_REVERSED":
+                var reinstated = transaction
+                reinstated.revocationDate = nil
+                _ = try await ledgerCall { () async throws(LedgerError) in
+                    _ = try await ledger.recordTransaction(reinstated, now: now)
+                    return try await ledger.setRevocation(
+                        transactionId: transaction.id, revokedAt: nil, reason: notification.notificationType, now: now)
+                }
+                revocations.reinstate(transaction.id)
+                effect = "reinstated"
+            default:
+                // DID_RENEW, EXPIRED, GRACE_PERIOD_EXPIRED, SUBSCRIBED, ...: the signed transaction carries the
+                // period; recording it updates the subscription's periods.
+                _ = try await ledgerCall { () async throws(LedgerError) in
+                    try await ledger.recordTransaction(transaction, now: now)
+                }
+                effect = "transaction-updated"
+            }
+        }
+        let isNew = try await ledgerCall { () async throws(LedgerError) in
+            try await ledger.recordNotification(record, now: now)
+        }
+        logger.info(
+            "notification",
+            metadata: [
+                "type": "\(notification.notificationType)", "uuid": "\(notification.notificationUUID)",
+                "effect": "\(effect)", "new": "\(isNew)",
+            ])
+        return NotificationOutcome(notificationUUID: notification.notificationUUID, duplicate: !isNew, effect: effect)
+    }
+}
+
+/// The answer to a notification: 200 with what was done, so Apple stops retrying.
+struct NotificationOutcome: Encodable, Sendable {
+    var notificationUUID: String
+    var duplicate: Bool
+    var effect: String
+}

@@ -1,0 +1,83 @@
+import DepotCore
+import DepotLedger
+
+/// One delivery as operator reports show it.
+struct DeliveryReportBody: Encodable, Sendable {
+    var transactionId: String
+    var contentId: String
+    var version: String
+    var digest: String
+    var size: Int64?
+    var grantsIssued: Int
+    var bytesServed: Int64
+    var confirmedAt: String?
+    var lastActivityAt: String
+}
+
+/// What is known of one transaction.
+struct TransactionReportBody: Encodable, Sendable {
+    struct Audit: Encodable, Sendable {
+        var at: String
+        var event: String
+        var detail: String
+    }
+    var transaction: TransactionBody
+    var revoked: Bool
+    var deliveries: [DeliveryReportBody]
+    var evidence: String
+    var deliveryStatus: String
+    var audit: [Audit]
+}
+
+/// Stuck deliveries.
+struct UnfinishedBody: Encodable, Sendable {
+    var deliveries: [DeliveryReportBody]
+}
+
+extension DeliveryService {
+    /// Deliveries of unfinished transactions idle for at least `olderThan` seconds.
+    func unfinished(olderThan: Int64) async throws(DepotError) -> UnfinishedBody {
+        let statuses = try await ledgerCall { () async throws(LedgerError) in try await ledger.unfinished(before: clock() - olderThan) }
+        return UnfinishedBody(deliveries: statuses.map(report))
+    }
+
+    /// The transaction, its deliveries, audit trail and delivery evidence.
+    func report(transactionId: String) async throws(DepotError) -> TransactionReportBody {
+        guard let stored = try await ledgerCall({ () async throws(LedgerError) in try await ledger.transaction(id: transactionId) }) else {
+            throw DepotError(status: 404, code: "unknown-transaction", message: "no transaction \(transactionId) was redeemed here")
+        }
+        let (statuses, audit) = try await ledgerCall { () async throws(LedgerError) in
+            (try await ledger.deliveries(transactionId: transactionId), try await ledger.auditTrail(transactionId: transactionId))
+        }
+        let evidence = evidence(stored: stored, statuses: statuses)
+        return TransactionReportBody(
+            transaction: Self.body(stored), revoked: stored.transaction.isRevoked, deliveries: statuses.map(report),
+            evidence: evidence.rawValue, deliveryStatus: evidence.deliveryStatus,
+            audit: audit.map { .init(at: ISO8601.format($0.at), event: $0.event, detail: $0.detail) })
+    }
+
+    /// Delivery evidence from the latest delivery of each content.
+    func evidence(stored: LedgerTransaction, statuses: [DeliveryStatus]) -> DeliveryEvidence {
+        var latest: [String: DeliveryStatus] = [:]
+        for status in statuses {
+            if let known = latest[status.delivery.contentId], known.confirmedAt != nil || known.lastActivityAt > status.lastActivityAt {
+                continue
+            }
+            latest[status.delivery.contentId] = status
+        }
+        return DeliveryEvidence.assess(
+            latest.values.map { status in
+                DeliveryEvidence.Delivery(
+                    confirmed: status.confirmedAt != nil || stored.state == .finished, bytesCovered: status.bytesCovered,
+                    size: catalog.version(digest: status.delivery.digest)?.size ?? Int64.max)
+            })
+    }
+
+    private func report(_ status: DeliveryStatus) -> DeliveryReportBody {
+        DeliveryReportBody(
+            transactionId: status.transactionId, contentId: status.delivery.contentId, version: status.delivery.version,
+            digest: status.delivery.digest, size: catalog.version(digest: status.delivery.digest)?.size,
+            grantsIssued: status.grantsIssued, bytesServed: status.bytesCovered,
+            confirmedAt: status.confirmedAt.map(ISO8601.format), lastActivityAt: ISO8601.format(status.lastActivityAt))
+    }
+}

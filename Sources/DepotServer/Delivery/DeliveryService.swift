@@ -1,0 +1,207 @@
+import DepotCore
+import DepotLedger
+import DepotTrust
+import Foundation
+import Logging
+
+/// The purchase-delivery flow: verify a signed transaction, record it, answer with grants for what it
+/// entitles; confirm deliveries and finish; restore; follow App Store Server Notifications.
+struct DeliveryService: Sendable {
+    let verifier: AppStoreVerifier
+    let ledger: any Ledger
+    let catalog: Catalog
+    let grants: GrantAuthority
+    let grantLifetime: Int64
+    let revocations: RevocationList
+    let irregular: IrregularActivitySettings
+    let clock: @Sendable () -> Int64
+    let logger: Logger
+
+    // MARK: redeem
+
+    func redeem(_ request: RedeemRequest, client: String) async throws(DepotError) -> RedeemBody {
+        let signed = try await verify(request.signedTransaction)
+        let now = clock()
+        let stored = try await ledgerCall { () async throws(LedgerError) in
+            try await ledger.recordAttempt(
+                transactionId: signed.transactionId, appAccountToken: signed.appAccountToken, client: client, now: now)
+            return try await ledger.recordTransaction(Self.purchase(signed), now: now)
+        }
+        try await checkActivity(transactionId: signed.transactionId, now: now)
+        let contents = try await entitledContents(stored)
+        let planned = contents.map { PlannedDelivery(contentId: $0.contentId, version: $0.version, digest: $0.digest) }
+        try await ledgerCall { () async throws(LedgerError) in
+            try await ledger.recordGrants(transactionId: stored.transaction.id, deliveries: planned, now: now)
+        }
+        return RedeemBody(
+            transaction: Self.body(stored), downloads: downloads(contents, transactionId: stored.transaction.id, now: now))
+    }
+
+    // MARK: finish
+
+    func finish(transactionId: String, _ request: FinishRequest) async throws(DepotError) -> FinishBody {
+        guard let stored = try await ledgerCall({ () async throws(LedgerError) in try await ledger.transaction(id: transactionId) })
+        else {
+            throw DepotError(status: 404, code: "unknown-transaction", message: "no transaction \(transactionId) was redeemed here")
+        }
+        if stored.state == .finished {
+            return FinishBody(transaction: Self.body(stored), finishStoreKitTransaction: true)
+        }
+        let contents = try await entitledContents(stored)
+        let expected = contents.map { PlannedDelivery(contentId: $0.contentId, version: $0.version, digest: $0.digest) }
+        let delivered = request.delivered.map { ConfirmedDelivery(contentId: $0.contentId, digest: $0.digest) }
+        let outcome = try await ledgerCall { () async throws(LedgerError) in
+            try await ledger.finish(transactionId: transactionId, expected: expected, delivered: delivered, now: clock())
+        }
+        switch outcome {
+        case .finished:
+            var finished = stored
+            finished.state = .finished
+            return FinishBody(transaction: Self.body(finished), finishStoreKitTransaction: true)
+        case .mismatch(let missing, let wrongDigest):
+            var parts: [String] = []
+            if !missing.isEmpty { parts.append("not confirmed: \(missing.joined(separator: ", "))") }
+            if !wrongDigest.isEmpty { parts.append("wrong digest: \(wrongDigest.joined(separator: ", "))") }
+            throw DepotError(
+                status: 409, code: "delivery-mismatch",
+                message: "the transaction is not finished; " + parts.joined(separator: "; "))
+        case .unknownTransaction:
+            throw DepotError(status: 404, code: "unknown-transaction", message: "no transaction \(transactionId) was redeemed here")
+        }
+    }
+
+    // MARK: restore
+
+    func restore(_ request: RestoreRequest, client: String) async throws(DepotError) -> RestoreBody {
+        guard request.signedTransactions.count <= 1000 else {
+            throw DepotError(status: 413, code: "too-many-transactions", message: "restore at most 1000 transactions at once")
+        }
+        var verified: [SignedTransaction] = []
+        for jws in request.signedTransactions { verified.append(try await verify(jws)) }
+        let now = clock()
+        var transactions: [TransactionBody] = []
+        var byDigest: [String: DownloadBody] = [:]
+        for signed in verified {
+            guard let product = catalog.product(id: signed.productId), product.type != .consumable else { continue }
+            let stored = try await ledgerCall { () async throws(LedgerError) in
+                try await ledger.recordTransaction(Self.purchase(signed), now: now)
+            }
+            guard let contents = try? await entitledContents(stored) else { continue }
+            let planned = contents.map { PlannedDelivery(contentId: $0.contentId, version: $0.version, digest: $0.digest) }
+            try await ledgerCall { () async throws(LedgerError) in
+                try await ledger.recordGrants(transactionId: stored.transaction.id, deliveries: planned, now: now)
+            }
+            transactions.append(Self.body(stored))
+            for download in downloads(contents, transactionId: stored.transaction.id, now: now) where byDigest[download.digest] == nil {
+                byDigest[download.digest] = download
+            }
+        }
+        return RestoreBody(
+            transactions: transactions,
+            downloads: byDigest.values.sorted { ($0.contentId, $0.version) < ($1.contentId, $1.version) })
+    }
+
+    // MARK: pieces
+
+    private func verify(_ jws: String) async throws(DepotError) -> SignedTransaction {
+        do {
+            return try await verifier.verifyTransaction(jws)
+        } catch {
+            throw Self.depotError(error)
+        }
+    }
+
+    /// Maps verification failures: unreadable input is 400, another app's data 403, anything untrusted 403.
+    static func depotError(_ error: AppStoreVerificationError) -> DepotError {
+        switch error.code {
+        case .jwsMalformed, .payloadMalformed, .x5cMissing, .x5cWrongCount, .certificateMalformed:
+            DepotError(status: 400, code: error.code.description, message: error.message)
+        default:
+            DepotError(status: 403, code: error.code.description, message: error.message)
+        }
+    }
+
+    /// The contents a stored transaction entitles now, or the refusal as an error.
+    func entitledContents(_ stored: LedgerTransaction) async throws(DepotError) -> [ContentVersion] {
+        let transaction = stored.transaction
+        guard let product = catalog.product(id: transaction.productId) else {
+            throw DepotError(status: 404, code: "unknown-product", message: "product \(transaction.productId) is not sold here")
+        }
+        var related: [PurchaseTransaction] = []
+        switch product.type {
+        case .autoRenewable:
+            related = try await ledgerCall { () async throws(LedgerError) in try await ledger.transactions(originalId: transaction.originalId) }
+        case .nonRenewing:
+            if let token = transaction.appAccountToken {
+                related = try await ledgerCall { () async throws(LedgerError) in
+                    try await ledger.transactions(productId: transaction.productId, appAccountToken: token)
+                }
+            }
+        case .consumable, .nonConsumable, .freeSubscription:
+            break
+        }
+        let result = EntitlementRules.entitledContents(
+            of: transaction, related: related, isFinished: stored.state == .finished, catalog: catalog, now: clock() * 1000)
+        switch result {
+        case .success(let contents):
+            return contents
+        case .failure(.unknownProduct):
+            throw DepotError(status: 404, code: "unknown-product", message: "product \(transaction.productId) is not sold here")
+        case .failure(.revoked):
+            throw DepotError(status: 410, code: "revoked", message: "the App Store refunded or revoked this purchase")
+        case .failure(.consumableFinished):
+            throw DepotError(status: 409, code: "consumable-finished", message: "this consumable was already delivered and finished")
+        }
+    }
+
+    private func downloads(_ contents: [ContentVersion], transactionId: String, now: Int64) -> [DownloadBody] {
+        let expiresAt = now + grantLifetime
+        return contents.map { version in
+            let grant = grants.issue(digest: version.digest, expiresAt: expiresAt, transactionId: GrantToken.transactionField(transactionId))
+            return DownloadBody(
+                contentId: version.contentId, version: version.version, size: version.size, digest: version.digest,
+                url: "/v1/bundles/\(version.digest)?grant=\(grant)", grantExpiresAt: ISO8601.format(expiresAt),
+                baseVersion: nil)
+        }
+    }
+
+    /// Refuses, for a while, a transaction redeemed by too many accounts or from too many addresses.
+    private func checkActivity(transactionId: String, now: Int64) async throws(DepotError) {
+        let activity = try await ledgerCall { () async throws(LedgerError) in
+            try await ledger.activity(transactionId: transactionId, since: now - irregular.windowSeconds)
+        }
+        guard activity.appAccountTokens > irregular.maxAccountTokens || activity.clientAddresses > irregular.maxClientAddresses
+        else { return }
+        logger.warning(
+            "irregular activity",
+            metadata: [
+                "transaction": "\(transactionId)", "accounts": "\(activity.appAccountTokens)",
+                "addresses": "\(activity.clientAddresses)",
+            ])
+        throw DepotError(
+            status: 429, code: "irregular-activity",
+            message: "this transaction was redeemed by too many accounts or from too many places; try again later")
+    }
+
+    func ledgerCall<T>(_ body: () async throws(LedgerError) -> T) async throws(DepotError) -> T {
+        do {
+            return try await body()
+        } catch {
+            logger.error("ledger failure", metadata: ["error": "\(error)"])
+            throw DepotError(status: 503, code: "ledger-unavailable", message: "the ledger cannot be reached; try again")
+        }
+    }
+
+    static func purchase(_ signed: SignedTransaction) -> PurchaseTransaction {
+        PurchaseTransaction(
+            id: signed.transactionId, originalId: signed.originalTransactionId, productId: signed.productId,
+            purchaseDate: signed.purchaseDate, expiresDate: signed.expiresDate, revocationDate: signed.revocationDate,
+            quantity: signed.quantity, appAccountToken: signed.appAccountToken, environment: signed.environment)
+    }
+
+    static func body(_ stored: LedgerTransaction) -> TransactionBody {
+        TransactionBody(
+            id: stored.transaction.id, originalId: stored.transaction.originalId,
+            productId: stored.transaction.productId, state: stored.state.rawValue)
+    }
+}

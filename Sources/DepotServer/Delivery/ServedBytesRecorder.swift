@@ -1,0 +1,54 @@
+import DepotLedger
+import Logging
+import ServiceLifecycle
+
+/// Carries "these bytes of this bundle were served for this transaction" from the event loops to the
+/// ledger without ever blocking the byte path: events queue in memory (bounded) and one task writes them.
+package final class ServedBytesRecorder: Service, Sendable {
+    /// One completed response's bytes.
+    struct Event: Sendable {
+        var transactionId: String
+        var digest: String
+        var ranges: [Range<Int64>]
+        var client: String
+        var at: Int64
+    }
+
+    private let stream: AsyncStream<Event>
+    private let continuation: AsyncStream<Event>.Continuation
+    private let ledger: any Ledger
+    private let logger: Logger
+
+    /// Creates a recorder writing to `ledger`; at most `capacity` events wait (older ones are dropped).
+    package init(ledger: any Ledger, logger: Logger, capacity: Int = 100_000) {
+        (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(capacity))
+        self.ledger = ledger
+        self.logger = logger
+    }
+
+    /// Queues an event; never waits.
+    func record(_ event: Event) {
+        if case .dropped = continuation.yield(event) {
+            logger.warning("served-bytes queue full; coverage of one response not recorded")
+        }
+    }
+
+    /// Writes queued events until shutdown, then the ones still queued.
+    package func run() async throws {
+        await withGracefulShutdownHandler {
+            for await event in stream {
+                for range in event.ranges {
+                    do {
+                        try await ledger.recordServed(
+                            transactionId: event.transactionId, digest: event.digest, range: range, client: event.client,
+                            now: event.at)
+                    } catch {
+                        logger.warning("served bytes not recorded", metadata: ["error": "\(error)"])
+                    }
+                }
+            }
+        } onGracefulShutdown: {
+            self.continuation.finish()
+        }
+    }
+}

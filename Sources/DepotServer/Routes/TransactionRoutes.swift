@@ -1,0 +1,73 @@
+import DepotCore
+import Foundation
+import Hummingbird
+import HTTPTypes
+import NIOCore
+
+/// `POST /v1/transactions`, `POST /v1/transactions/{id}/finish`, `POST /v1/restore` and
+/// `POST /v1/notifications/appstore`.
+struct TransactionRoutes: Sendable {
+    let service: DeliveryService
+
+    func register(on router: Router<DepotRequestContext>) {
+        router.post("/v1/transactions") { request, context in
+            let body = try await Self.decode(RedeemRequest.self, from: request, context: context)
+            return try await Self.json(self.run { () async throws(DepotError) in
+                try await self.service.redeem(body, client: context.clientAddress)
+            })
+        }
+        router.post("/v1/transactions/:id/finish") { request, context in
+            let id = try context.parameters.require("id")
+            let body = try await Self.decode(FinishRequest.self, from: request, context: context)
+            return try await Self.json(self.run { () async throws(DepotError) in try await self.service.finish(transactionId: id, body) })
+        }
+        router.post("/v1/restore") { request, context in
+            let body = try await Self.decode(RestoreRequest.self, from: request, context: context)
+            return try await Self.json(self.run { () async throws(DepotError) in
+                try await self.service.restore(body, client: context.clientAddress)
+            })
+        }
+        router.post("/v1/notifications/appstore") { request, context in
+            let body = try await Self.decode(NotificationRequest.self, from: request, context: context)
+            return try await Self.json(self.run { () async throws(DepotError) in try await self.service.handleNotification(body) })
+        }
+    }
+
+    private func run<T>(_ body: () async throws(DepotError) -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            throw DepotErrorResponse(error)
+        }
+    }
+
+    /// Decodes a JSON body; anything unreadable is a 400 naming what is wrong, a body too large a 413.
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request, context: DepotRequestContext) async throws -> T {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: context.maxUploadSize)
+        } catch {
+            throw DepotErrorResponse(DepotError(status: 413, code: "too-large", message: "the request body is larger than \(context.maxUploadSize) bytes"))
+        }
+        do {
+            return try JSONDecoder().decode(type, from: Data(buffer.readableBytesView))
+        } catch let DecodingError.keyNotFound(key, _) {
+            throw DepotErrorResponse(.badRequest("the JSON body lacks \"\(key.stringValue)\""))
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            throw DepotErrorResponse(.badRequest("the JSON body has the wrong type at \"\(path)\""))
+        } catch {
+            throw DepotErrorResponse(.badRequest("the body is not valid JSON"))
+        }
+    }
+
+    static func json(_ value: some Encodable) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(value)
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        headers[.cacheControl] = "no-store"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

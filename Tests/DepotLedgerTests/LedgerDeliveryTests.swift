@@ -1,0 +1,114 @@
+import DepotCore
+import Testing
+
+@testable import DepotLedger
+
+/// Conformance: grants, served-bytes coverage and the unfinished-delivery listing, on every engine.
+@Suite struct LedgerDeliveryTests {
+    @Test(arguments: Engine.allCases)
+    func grantsAreCountedPerDelivery(engine: Engine) async throws {
+        try await LedgerFixture.with(engine) { _, ledger in
+            _ = try await ledger.recordTransaction(Sample.transaction("1000"), now: 50)
+            try await ledger.recordGrants(transactionId: "1000", deliveries: [Sample.level1, Sample.level2], now: 100)
+            try await ledger.recordGrants(transactionId: "1000", deliveries: [Sample.level1], now: 150)
+            try await ledger.recordGrants(transactionId: "1000", deliveries: [], now: 160)
+
+            let deliveries = try await ledger.deliveries(transactionId: "1000")
+            #expect(
+                deliveries == [
+                    DeliveryStatus(
+                        transactionId: "1000", delivery: Sample.level1, grantsIssued: 2, bytesCovered: 0,
+                        confirmedAt: nil,
+                        lastActivityAt: 150),
+                    DeliveryStatus(
+                        transactionId: "1000", delivery: Sample.level2, grantsIssued: 1, bytesCovered: 0,
+                        confirmedAt: nil,
+                        lastActivityAt: 100),
+                ])
+            #expect(try await ledger.deliveries(transactionId: "none").isEmpty)
+            #expect(try await ledger.events("1000") == ["redeemed", "grants-issued", "grants-issued"])
+        }
+    }
+
+    /// Each step: a range served, then the coverage expected (bytes in the union of every range so far).
+    static let coverageSteps: [(range: Range<Int64>, covered: Int64)] = [
+        (0..<100, 100),  // first interval
+        (200..<300, 200),  // disjoint
+        (100..<200, 300),  // adjacent on both sides: bridges into 0..<300
+        (250..<400, 400),  // overlapping the end
+        (1_000..<1_100, 500),  // disjoint again
+        (0..<50, 500),  // inside what is covered
+        (10..<10, 500),  // empty
+        (399..<1_001, 1_100),  // overlaps both neighbours: one interval 0..<1100
+        (1_100..<1_101, 1_101),  // adjacent at the end
+        (0..<2_000, 2_000),  // swallows everything
+    ]
+
+    @Test(arguments: Engine.allCases)
+    func servedRangesMergeIntoCoverage(engine: Engine) async throws {
+        try await LedgerFixture.with(engine) { _, ledger in
+            _ = try await ledger.recordTransaction(Sample.transaction("2000"), now: 1)
+            try await ledger.recordGrants(transactionId: "2000", deliveries: [Sample.level1, Sample.level2], now: 2)
+            for (step, (range, covered)) in Self.coverageSteps.enumerated() {
+                try await ledger.recordServed(
+                    transactionId: "2000", digest: Sample.level1.digest, range: range, client: "192.0.2.1",
+                    now: 10 + Int64(step))
+                let status = try await ledger.delivery("2000", "level1")
+                #expect(status?.bytesCovered == covered, "after serving \(range)")
+            }
+            #expect(
+                try await ledger.delivery("2000", "level1")?.lastActivityAt == 10 + Int64(Self.coverageSteps.count - 1))
+
+            // Coverage is per transaction and bundle: other digests and other transactions are apart.
+            try await ledger.recordServed(
+                transactionId: "2000", digest: Sample.level2.digest, range: 5..<15, client: "192.0.2.1", now: 50)
+            try await ledger.recordServed(
+                transactionId: "2001", digest: Sample.level1.digest, range: 0..<5_000, client: "192.0.2.2", now: 50)
+            #expect(try await ledger.delivery("2000", "level2")?.bytesCovered == 10)
+            #expect(try await ledger.delivery("2000", "level1")?.bytesCovered == 2_000)
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func unfinishedListsStaleDeliveriesOfPendingTransactions(engine: Engine) async throws {
+        try await LedgerFixture.with(engine) { _, ledger in
+            // Stale: redeemed at 50, granted at 100, nothing since.
+            _ = try await ledger.recordTransaction(Sample.transaction("stale"), now: 50)
+            try await ledger.recordGrants(transactionId: "stale", deliveries: [Sample.level2, Sample.level1], now: 100)
+            // Bytes served recently.
+            _ = try await ledger.recordTransaction(Sample.transaction("served"), now: 50)
+            try await ledger.recordGrants(transactionId: "served", deliveries: [Sample.level1], now: 100)
+            try await ledger.recordServed(
+                transactionId: "served", digest: Sample.level1.digest, range: 0..<10, client: "192.0.2.1", now: 500)
+            // Redeemed again recently.
+            _ = try await ledger.recordTransaction(Sample.transaction("again"), now: 50)
+            try await ledger.recordGrants(transactionId: "again", deliveries: [Sample.level3], now: 100)
+            _ = try await ledger.recordTransaction(Sample.transaction("again"), now: 600)
+            // Granted recently.
+            _ = try await ledger.recordTransaction(Sample.transaction("granted"), now: 50)
+            try await ledger.recordGrants(transactionId: "granted", deliveries: [Sample.level1], now: 700)
+            // Finished long ago.
+            _ = try await ledger.recordTransaction(Sample.transaction("done"), now: 50)
+            try await ledger.recordGrants(transactionId: "done", deliveries: [Sample.level1], now: 100)
+            #expect(
+                try await ledger.finish(
+                    transactionId: "done", expected: [Sample.level1], delivered: [Sample.confirmed(Sample.level1)],
+                    now: 110)
+                    == .finished(firstTime: true))
+            // Pending, never granted: no delivery to list.
+            _ = try await ledger.recordTransaction(Sample.transaction("bare"), now: 50)
+
+            let old = try await ledger.unfinished(before: 300)
+            #expect(old.map(\.transactionId) == ["stale", "stale"])
+            #expect(old.map(\.delivery) == [Sample.level1, Sample.level2])
+            #expect(old.allSatisfy { $0.confirmedAt == nil && $0.lastActivityAt == 100 && $0.grantsIssued == 1 })
+
+            #expect(try await ledger.unfinished(before: 100).isEmpty)
+            #expect(try await ledger.unfinished(before: 550).map(\.transactionId) == ["served", "stale", "stale"])
+            let all = try await ledger.unfinished(before: 10_000)
+            #expect(all.map(\.transactionId) == ["again", "granted", "served", "stale", "stale"])
+            #expect(all.first { $0.transactionId == "served" }?.lastActivityAt == 500)
+            #expect(all.first { $0.transactionId == "served" }?.bytesCovered == 10)
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import DepotCore
+
+@testable import DepotLedger
+
+/// Test data: transactions and deliveries with readable defaults.
+enum Sample {
+    /// 2023-11-14T22:13:20Z in milliseconds, as the App Store writes dates.
+    static let purchaseMs: Int64 = 1_700_000_000_000
+
+    static func transaction(
+        _ id: String, original: String? = nil, product: String = "com.example.level1", purchase: Int64 = purchaseMs,
+        expires: Int64? = nil, revoked: Int64? = nil, token: String? = nil
+    ) -> PurchaseTransaction {
+        PurchaseTransaction(
+            id: id, originalId: original ?? id, productId: product, purchaseDate: purchase, expiresDate: expires,
+            revocationDate: revoked, appAccountToken: token)
+    }
+
+    /// A lowercase hex sha256-looking digest made of one repeated character.
+    static func digest(_ c: Character) -> String { String(repeating: c, count: 64) }
+
+    static let level1 = PlannedDelivery(contentId: "level1", version: "1.0", digest: digest("a"))
+    static let level2 = PlannedDelivery(contentId: "level2", version: "1.0", digest: digest("b"))
+    static let level3 = PlannedDelivery(contentId: "level3", version: "2.0", digest: digest("c"))
+
+    static func confirmed(_ delivery: PlannedDelivery, digest: String? = nil) -> ConfirmedDelivery {
+        ConfirmedDelivery(contentId: delivery.contentId, digest: digest ?? delivery.digest)
+    }
+}
+
+extension Ledger {
+    /// The events of a transaction's audit trail, names only.
+    func events(_ transactionId: String) async throws -> [String] {
+        try await auditTrail(transactionId: transactionId).map(\.event)
+    }
+
+    /// One delivery's status.
+    func delivery(_ transactionId: String, _ contentId: String) async throws -> DeliveryStatus? {
+        try await deliveries(transactionId: transactionId).first { $0.delivery.contentId == contentId }
+    }
+}
