@@ -57,6 +57,14 @@ package protocol Ledger: Sendable {
     /// Distinct app account tokens and client addresses seen for a transaction since `since`.
     func activity(transactionId: String, since: Int64) async throws(LedgerError) -> RedemptionActivity
 
+    /// The latest redemption attempt of a transaction strictly before `before`, if any.
+    func lastAttempt(transactionId: String, before: Int64) async throws(LedgerError) -> Int64?
+
+    /// Transactions redeemed since `since` by more than `maxAccountTokens` distinct app account tokens or
+    /// from more than `maxClientAddresses` distinct addresses, most distinct redeemers first.
+    func irregularTransactions(since: Int64, maxAccountTokens: Int, maxClientAddresses: Int) async throws(LedgerError)
+        -> [IrregularTransaction]
+
     /// Records a redemption attempt's account token and client address (for irregular activity).
     func recordAttempt(transactionId: String, appAccountToken: String?, client: String, now: Int64) async throws(LedgerError)
 }

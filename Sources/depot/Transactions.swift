@@ -34,7 +34,8 @@ struct Transactions: AsyncParsableCommand {
         logger.logLevel = .warning
         let ledger = try await LedgerOpener.open(configuration.ledgerURL, logger: logger)
         let now = Int64(Date().timeIntervalSince1970)
-        let rows = try await ledger.unfinished(before: now - (Self.seconds(olderThan) ?? 0))
+        // Idle at least `olderThan`: last activity at or before now - olderThan.
+        let rows = try await ledger.unfinished(before: now - (Self.seconds(olderThan) ?? 0) + 1)
         print("transaction\tcontent\tversion\tgrants\tbytes served\tconfirmed\tlast activity")
         for row in rows {
             print(

@@ -8,12 +8,15 @@ public struct DepotError: Error, Sendable, Equatable, CustomStringConvertible {
     public let message: String
     /// The HTTP status the error is answered with.
     public let status: Int
+    /// Seconds after which a retry may succeed (`Retry-After`), for 429 and 503 answers.
+    public let retryAfterSeconds: Int64?
 
     /// Creates an error.
-    public init(status: Int, code: String, message: String) {
+    public init(status: Int, code: String, message: String, retryAfterSeconds: Int64? = nil) {
         self.status = status
         self.code = code
         self.message = message
+        self.retryAfterSeconds = retryAfterSeconds
     }
 
     /// `code: message`.

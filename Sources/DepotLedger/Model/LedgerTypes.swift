@@ -152,6 +152,23 @@ package struct RedemptionActivity: Sendable, Equatable {
     }
 }
 
+/// A transaction whose redemptions look like sharing.
+package struct IrregularTransaction: Sendable, Equatable {
+    /// The transaction.
+    package var transactionId: String
+    /// Distinct redeemers within the window.
+    package var activity: RedemptionActivity
+    /// The latest attempt (seconds since 1970).
+    package var lastAttemptAt: Int64
+
+    /// Creates a record.
+    package init(transactionId: String, activity: RedemptionActivity, lastAttemptAt: Int64) {
+        self.transactionId = transactionId
+        self.activity = activity
+        self.lastAttemptAt = lastAttemptAt
+    }
+}
+
 /// A ledger failure: the engine could not be reached or refused the operation.
 package struct LedgerError: Error, Sendable, CustomStringConvertible {
     /// A stable code: `unavailable`, `corrupt`, `migration`.

@@ -21,6 +21,7 @@ extension DeliveryService {
             uuid: notification.notificationUUID, type: notification.notificationType, subtype: notification.subtype,
             transactionId: transaction?.id)
         var effect = "recorded"
+        var deliveryStatus: String?
         if let transaction {
             switch notification.notificationType {
             case "REFUND", "REVOKE":
@@ -42,6 +43,13 @@ extension DeliveryService {
                 }
                 revocations.reinstate(transaction.id)
                 effect = "reinstated"
+            case "CONSUMPTION_REQUEST":
+                // Apple asks whether the content was delivered before deciding a refund: answer with what the
+                // ledger knows (the operator's tooling sends it on with the Send Consumption Information API).
+                _ = try await ledgerCall { () async throws(LedgerError) in try await ledger.recordTransaction(transaction, now: now) }
+                let report = try await report(transactionId: transaction.id)
+                effect = "consumption-evidence \(report.deliveryStatus) (\(report.evidence))"
+                deliveryStatus = report.deliveryStatus
             default:
                 // DID_RENEW, EXPIRED, GRACE_PERIOD_EXPIRED, SUBSCRIBED, ...: the signed transaction carries the
                 // period; recording it updates the subscription's periods.
@@ -60,7 +68,8 @@ extension DeliveryService {
                 "type": "\(notification.notificationType)", "uuid": "\(notification.notificationUUID)",
                 "effect": "\(effect)", "new": "\(isNew)",
             ])
-        return NotificationOutcome(notificationUUID: notification.notificationUUID, duplicate: !isNew, effect: effect)
+        return NotificationOutcome(
+            notificationUUID: notification.notificationUUID, duplicate: !isNew, effect: effect, deliveryStatus: deliveryStatus)
     }
 }
 
@@ -69,4 +78,6 @@ struct NotificationOutcome: Encodable, Sendable {
     var notificationUUID: String
     var duplicate: Bool
     var effect: String
+    /// For a CONSUMPTION_REQUEST: `DELIVERED` or an `UNDELIVERED_...` reason.
+    var deliveryStatus: String?
 }

@@ -34,10 +34,38 @@ struct UnfinishedBody: Encodable, Sendable {
     var deliveries: [DeliveryReportBody]
 }
 
+/// Transactions flagged for irregular activity.
+struct IrregularBody: Encodable, Sendable {
+    struct Entry: Encodable, Sendable {
+        var transactionId: String
+        var appAccountTokens: Int
+        var clientAddresses: Int
+        var lastAttemptAt: String
+    }
+    var windowSeconds: Int64
+    var transactions: [Entry]
+}
+
 extension DeliveryService {
+    /// Transactions over the irregular-activity thresholds within the configured window.
+    func irregular() async throws(DepotError) -> IrregularBody {
+        let flagged = try await ledgerCall { () async throws(LedgerError) in
+            try await ledger.irregularTransactions(
+                since: clock() - irregular.windowSeconds, maxAccountTokens: irregular.maxAccountTokens,
+                maxClientAddresses: irregular.maxClientAddresses)
+        }
+        return IrregularBody(
+            windowSeconds: irregular.windowSeconds,
+            transactions: flagged.map {
+                .init(
+                    transactionId: $0.transactionId, appAccountTokens: $0.activity.appAccountTokens,
+                    clientAddresses: $0.activity.clientAddresses, lastAttemptAt: ISO8601.format($0.lastAttemptAt))
+            })
+    }
+
     /// Deliveries of unfinished transactions idle for at least `olderThan` seconds.
     func unfinished(olderThan: Int64) async throws(DepotError) -> UnfinishedBody {
-        let statuses = try await ledgerCall { () async throws(LedgerError) in try await ledger.unfinished(before: clock() - olderThan) }
+        let statuses = try await ledgerCall { () async throws(LedgerError) in try await ledger.unfinished(before: clock() - olderThan + 1) }
         return UnfinishedBody(deliveries: statuses.map(report))
     }
 

@@ -165,10 +165,15 @@ struct DeliveryService: Sendable {
         }
     }
 
-    /// Refuses, for a while, a transaction redeemed by too many accounts or from too many addresses.
+    /// Slows down a transaction redeemed by too many accounts or from too many addresses within the
+    /// window: it is flagged (logged, listed at `/v1/admin/irregular`) and may redeem at most once per
+    /// `slowDownSeconds`; earlier attempts get 429 with Retry-After.
     private func checkActivity(transactionId: String, now: Int64) async throws(DepotError) {
-        let activity = try await ledgerCall { () async throws(LedgerError) in
-            try await ledger.activity(transactionId: transactionId, since: now - irregular.windowSeconds)
+        let (activity, last) = try await ledgerCall { () async throws(LedgerError) in
+            (
+                try await ledger.activity(transactionId: transactionId, since: now - irregular.windowSeconds),
+                try await ledger.lastAttempt(transactionId: transactionId, before: now)
+            )
         }
         guard activity.appAccountTokens > irregular.maxAccountTokens || activity.clientAddresses > irregular.maxClientAddresses
         else { return }
@@ -178,9 +183,11 @@ struct DeliveryService: Sendable {
                 "transaction": "\(transactionId)", "accounts": "\(activity.appAccountTokens)",
                 "addresses": "\(activity.clientAddresses)",
             ])
+        guard let last, now - last < irregular.slowDownSeconds else { return }
         throw DepotError(
             status: 429, code: "irregular-activity",
-            message: "this transaction was redeemed by too many accounts or from too many places; try again later")
+            message: "this transaction was redeemed by too many accounts or from too many places; it is slowed down",
+            retryAfterSeconds: irregular.slowDownSeconds - (now - last))
     }
 
     func ledgerCall<T>(_ body: () async throws(LedgerError) -> T) async throws(DepotError) -> T {
@@ -188,7 +195,9 @@ struct DeliveryService: Sendable {
             return try await body()
         } catch {
             logger.error("ledger failure", metadata: ["error": "\(error)"])
-            throw DepotError(status: 503, code: "ledger-unavailable", message: "the ledger cannot be reached; try again")
+            throw DepotError(
+                status: 503, code: "ledger-unavailable", message: "the ledger cannot be reached; try again",
+                retryAfterSeconds: 5)
         }
     }
 

@@ -17,6 +17,9 @@ struct AdminRoutes: Sendable {
                 try await self.service.unfinished(olderThan: olderThan)
             })
         }
+        admin.get("/irregular") { _, _ in
+            try TransactionRoutes.json(try await self.run { () async throws(DepotError) in try await self.service.irregular() })
+        }
         admin.get("/transactions/:id") { _, context in
             let id = try context.parameters.require("id")
             return try TransactionRoutes.json(try await self.run { () async throws(DepotError) in

@@ -17,6 +17,9 @@ struct LiveServer {
 
     var base: String { "http://127.0.0.1:\(port)" }
 
+    /// The operator token the test configuration accepts.
+    static let adminToken = "test-admin"
+
     /// The grant key secret the test configuration uses.
     static let secret = Array(repeating: UInt8(7), count: 32)
 
@@ -101,7 +104,9 @@ struct LiveServer {
             """
             {"grants": {"activeKeyId": "test", "lifetimeSeconds": 600, "keys": [{"id": "test", "secret": "\(secret)"}]},
              "bundles": {"maxRanges": 8}, "app": {"bundleId": "com.example.depot.test"},
-             "appStore": {"trustDevelopmentRoot": true}, "server": {"idleTimeoutSeconds": \(idleTimeoutSeconds), "shutdownGraceSeconds": 5}}
+             "appStore": {"trustDevelopmentRoot": true},
+             "admin": {"tokenSHA256": ["db09d473d4b6461b91bfa47e4fed3ef55e0234df4132ca7a827b0a69e8927cac"]},
+             "irregularActivity": {"maxAccountTokens": 2, "maxClientAddresses": 10, "slowDownSeconds": 30}, "server": {"idleTimeoutSeconds": \(idleTimeoutSeconds), "shutdownGraceSeconds": 5}}
             """)
         try scratch.write(
             "Config/products.json",

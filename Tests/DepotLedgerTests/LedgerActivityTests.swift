@@ -1,0 +1,37 @@
+import DepotCore
+import Testing
+
+@testable import DepotLedger
+
+/// Conformance: redemption attempts, the latest attempt, and the irregular-activity listing, on every engine.
+@Suite struct LedgerActivityTests {
+    @Test(arguments: Engine.allCases)
+    func attemptsAreCountedAndIrregularTransactionsListed(engine: Engine) async throws {
+        try await LedgerFixture.with(engine) { _, ledger in
+            // 3000: one account from two addresses. 3001: four accounts. 3002: eleven addresses.
+            try await ledger.recordAttempt(transactionId: "3000", appAccountToken: "a", client: "192.0.2.1", now: 100)
+            try await ledger.recordAttempt(transactionId: "3000", appAccountToken: "a", client: "192.0.2.2", now: 110)
+            for (index, token) in ["a", "b", "c", "d"].enumerated() {
+                try await ledger.recordAttempt(transactionId: "3001", appAccountToken: token, client: "192.0.2.9", now: 120 + Int64(index))
+            }
+            for index in 0..<11 {
+                try await ledger.recordAttempt(transactionId: "3002", appAccountToken: nil, client: "198.51.100.\(index)", now: 130)
+            }
+            // An old attempt outside the window does not count.
+            try await ledger.recordAttempt(transactionId: "3000", appAccountToken: "z", client: "192.0.2.3", now: 10)
+
+            #expect(try await ledger.activity(transactionId: "3000", since: 50) == RedemptionActivity(appAccountTokens: 1, clientAddresses: 2))
+            #expect(try await ledger.activity(transactionId: "3000", since: 0) == RedemptionActivity(appAccountTokens: 2, clientAddresses: 3))
+            #expect(try await ledger.lastAttempt(transactionId: "3000", before: 110) == 100)
+            #expect(try await ledger.lastAttempt(transactionId: "3000", before: 10) == nil)
+            #expect(try await ledger.lastAttempt(transactionId: "none", before: 1_000) == nil)
+
+            let flagged = try await ledger.irregularTransactions(since: 50, maxAccountTokens: 3, maxClientAddresses: 10)
+            #expect(flagged.map(\.transactionId) == ["3002", "3001"])
+            #expect(flagged.first?.activity == RedemptionActivity(appAccountTokens: 0, clientAddresses: 11))
+            #expect(flagged.last?.activity == RedemptionActivity(appAccountTokens: 4, clientAddresses: 1))
+            #expect(flagged.last?.lastAttemptAt == 123)
+            #expect(try await ledger.irregularTransactions(since: 200, maxAccountTokens: 3, maxClientAddresses: 10).isEmpty)
+        }
+    }
+}
