@@ -21,9 +21,13 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("content-dir"), help: "Content packs to import (default content, or DEPOT_CONTENT_DIR).")
     var contentDir: String?
 
+    @Option(name: .customLong("database-url"), help: "The ledger: sqlite:PATH or postgres://... (default sqlite:<data-dir>/ledger.sqlite, or DEPOT_DATABASE_URL).")
+    var databaseURL: String?
+
     func run() async throws {
         let logger = DepotLogging.makeLogger()
-        let configuration = try common.load(host: host, port: port, contentDir: contentDir)
+        var configuration = try common.load(host: host, port: port, contentDir: contentDir)
+        if let databaseURL { configuration.ledgerURL = databaseURL }
         if configuration.grants.keys.contains(where: \.isDevelopmentKey) {
             logger.warning(
                 "DEVELOPMENT CONFIGURATION: grants are signed with the sample key from Config/depot.json; never use it in production")
@@ -50,7 +54,13 @@ struct Serve: AsyncParsableCommand {
                     "size": "\(version.size)",
                 ])
         }
-        try await application.makeApplication().runService()
+        do {
+            try await application.makeApplication().runService()
+        } catch {
+            await application.close()
+            throw error
+        }
+        await application.close()
         logger.info("stopped")
     }
 }

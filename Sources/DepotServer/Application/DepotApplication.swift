@@ -64,6 +64,15 @@ package struct DepotApplication: Sendable {
         self.refusedPacks = loaded.refused.map { "\($0.directory): \($0.reason)" }
     }
 
+    /// Closes the ledger after the server stopped.
+    package func close() async {
+        if let postgres = ledger as? PostgresLedger {
+            await postgres.shutdown()
+        } else if let sqlite = ledger as? SQLiteLedger {
+            try? sqlite.close()
+        }
+    }
+
     /// The grant authority for a configuration's keys.
     package static func grantAuthority(_ settings: GrantSettings) throws -> GrantAuthority {
         let keys = try settings.keys.map { key throws(GrantError) in try GrantKey(id: key.id, secret: key.secret) }
