@@ -34,6 +34,10 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     private var readHeldBack = false
     private var quiescing = false
     private var idleTask: Scheduled<Void>?
+    /// When the connection last became idle; the idle timer compares against it instead of being
+    /// rescheduled on every request.
+    private var idleSince = NIODeadline.now()
+    private var completingInline = false
     private var graceTask: Scheduled<Void>?
 
     init(
@@ -51,11 +55,11 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     // MARK: inbound
 
     func handlerAdded(context: ChannelHandlerContext) {
-        if context.channel.isActive { scheduleIdleCheck(context: context) }
+        if context.channel.isActive { startIdleTimer(context: context) }
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        scheduleIdleCheck(context: context)
+        startIdleTimer(context: context)
         context.fireChannelActive()
     }
 
@@ -67,8 +71,7 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        idleTask?.cancel()
-        idleTask = nil
+        idleSince = .now()
         let part = unwrapInboundIn(data)
         if pending.isEmpty && canProcess(part) {
             process(part, context: context)
@@ -182,16 +185,14 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
             readHeldBack = false
             context.read()
         }
-        if pending.isEmpty && !answering && forwardedInFlight == 0 && current == .none {
-            scheduleIdleCheck(context: context)
-        }
+        if isIdle { idleSince = .now() }
     }
 
     private func answer(_ head: HTTPRequestHead, target: BundleRequestTarget, context: ChannelHandlerContext) {
         answering = true
         let now = clock()
         let keepAlive = head.isKeepAlive && !quiescing
-        let decision = responder.answer(head, target: target, now: now)
+        let decision = responder.answer(head, target: target, now: now, grantCache: &files.grantCache)
         let served = head.method == .GET ? servedEvent(decision, client: context.channel.remoteAddress, now: now) : nil
         let (responseHead, body) = BundleResponseWriter.render(
             decision, request: head,
@@ -207,14 +208,22 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
                 context.write(wrapOutboundOut(.body(.fileRegion(region))), promise: nil)
             }
         }
+        completingInline = true
+        defer { completingInline = false }
         context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { result in
             self.answering = false
             if case .success = result, let served { self.recorder?.record(served) }
             switch result {
             case .success where keepAlive && !self.quiescing:
-                // The write may complete inside `writeAndFlush`; resume the queue from the event loop,
-                // never from inside the processing that started this answer.
-                context.eventLoop.assumeIsolated().execute { self.drain(context: context) }
+                if self.completingInline {
+                    // Completed inside `writeAndFlush`: the processing that started this answer goes on
+                    // with the queue itself.
+                    if self.isIdle { self.idleSince = .now() }
+                } else {
+                    // Completed later (a large body): resume the queue from the event loop, never from
+                    // inside some other handler's write.
+                    context.eventLoop.assumeIsolated().execute { self.drain(context: context) }
+                }
             default:
                 self.graceTask?.cancel()
                 context.close(promise: nil)
@@ -224,9 +233,21 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
 
     /// The ledger event for a response that sends bundle bytes under a transaction's grant.
     private func servedEvent(_ decision: BundleAnswer, client: SocketAddress?, now: Int64) -> ServedBytesRecorder.Event? {
-        guard recorder != nil, case .bytes(let plan, let bundle, let transactionId) = decision, !transactionId.isEmpty else {
-            return nil
+        guard recorder != nil else { return nil }
+        let plan: ResponsePlan
+        let bundle: ServedBundle
+        let transactionId: String
+        switch decision {
+        case .error: return nil
+        case .complete(let served, let id):
+            guard !id.isEmpty else { return nil }
+            return ServedBytesRecorder.Event(
+                transactionId: id, digest: served.version.digest, ranges: [0..<served.version.size],
+                client: client?.ipAddress ?? "unknown", at: now)
+        case .bytes(let planned, let served, let id):
+            (plan, bundle, transactionId) = (planned, served, id)
         }
+        guard !transactionId.isEmpty else { return nil }
         var ranges: [Range<Int64>] = []
         switch plan.body {
         case .none: return nil
@@ -239,12 +260,25 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
             client: client?.ipAddress ?? "unknown", at: now)
     }
 
-    private func scheduleIdleCheck(context: ChannelHandlerContext) {
-        idleTask?.cancel()
-        idleTask = context.eventLoop.assumeIsolated().scheduleTask(in: idleTimeout) {
+    private var isIdle: Bool {
+        !answering && forwardedInFlight == 0 && current == .none && pending.isEmpty
+    }
+
+    /// One timer per connection: when it fires, the connection is closed if it has been idle for the whole
+    /// timeout, otherwise the timer is set for the rest of the timeout.
+    private func startIdleTimer(context: ChannelHandlerContext, after delay: TimeAmount? = nil) {
+        idleTask = context.eventLoop.assumeIsolated().scheduleTask(in: delay ?? idleTimeout) {
             self.idleTask = nil
-            if !self.answering && self.forwardedInFlight == 0 && self.current == .none && self.pending.isEmpty {
+            guard context.channel.isActive else { return }
+            guard self.isIdle else {
+                self.startIdleTimer(context: context)
+                return
+            }
+            let idleFor = NIODeadline.now() - self.idleSince
+            if idleFor >= self.idleTimeout {
                 context.close(promise: nil)
+            } else {
+                self.startIdleTimer(context: context, after: self.idleTimeout - idleFor)
             }
         }
     }

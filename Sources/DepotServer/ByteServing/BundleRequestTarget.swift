@@ -10,13 +10,14 @@ struct BundleRequestTarget {
 
     /// Splits an origin-form target; nil when the path is not under `/v1/bundles/`.
     init?(uri: String) {
-        guard uri.hasPrefix(Self.prefix) else { return nil }
-        let rest = uri.dropFirst(Self.prefix.utf8.count)
-        if let mark = rest.firstIndex(of: "?") {
-            digest = rest[..<mark]
-            query = rest[rest.index(after: mark)...]
+        // Compared as bytes: this runs for every request on the connection.
+        guard uri.utf8.starts(with: Self.prefix.utf8) else { return nil }
+        let rest = Substring(uri).utf8.dropFirst(Self.prefix.utf8.count)
+        if let mark = rest.firstIndex(of: 0x3F) {
+            digest = Substring(rest[..<mark])
+            query = Substring(rest[rest.index(after: mark)...])
         } else {
-            digest = rest
+            digest = Substring(rest)
             query = nil
         }
     }

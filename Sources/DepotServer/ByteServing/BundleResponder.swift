@@ -10,6 +10,8 @@ enum BundleAnswer {
     /// The bundle's bytes (or a 304/412/416) as DepotHTTP planned them, for the grant's transaction
     /// (empty for a grant made by `depot dev grant`).
     case bytes(ResponsePlan, ServedBundle, transactionId: String)
+    /// The whole bundle for a request without conditional or range fields: the precomputed 200.
+    case complete(ServedBundle, transactionId: String)
 }
 
 /// Decides the answer to `GET`/`HEAD /v1/bundles/{digest}` from the request head alone: grant check,
@@ -17,17 +19,14 @@ enum BundleAnswer {
 ///
 /// Reads `Authorization` (Bearer) or the `grant` query parameter, and the conditional and range fields.
 struct BundleResponder: Sendable {
-    /// Cache-Control of every bundle: bundles never change (DESIGN.md, "Grants, trust and the edge").
-    static let cacheControl = "public, max-age=31536000, immutable"
-    /// Media type of bundles.
-    static let contentType = "application/zip"
-
     let index: BundleIndex
     let grants: GrantAuthority
     let revocations: RevocationList
     let rangeLimits: RangeLimits
 
-    func answer(_ head: HTTPRequestHead, target: BundleRequestTarget, now: Int64) -> BundleAnswer {
+    func answer(_ head: HTTPRequestHead, target: BundleRequestTarget, now: Int64, grantCache: inout GrantCache)
+        -> BundleAnswer
+    {
         let method: RequestMethod
         switch head.method {
         case .GET: method = .get
@@ -46,7 +45,7 @@ struct BundleResponder: Sendable {
         }
         let transactionId: String
         do {
-            let grant = try grants.verify(token, digest: digest, now: now)
+            let grant = try grantCache.verify(token, digest: digest, now: now, authority: grants)
             transactionId = grant.transactionId
             if !grant.transactionId.isEmpty && revocations.isRevoked(grantField: grant.transactionId) {
                 return .error(
@@ -59,14 +58,27 @@ struct BundleResponder: Sendable {
         guard let bundle = index.bundle(digest: digest) else {
             return .error(.notFound("no bundle with this digest"), extraHeaders: [])
         }
-        let representation = RepresentationMetadata(
-            size: bundle.version.size, entityTag: digest, lastModified: bundle.version.publishedAt,
-            contentType: Self.contentType, cacheControl: Self.cacheControl)
+        if !Self.hasConditionalFields(head.headers) {
+            return .complete(bundle, transactionId: transactionId)
+        }
         let conditions = RequestConditions(method: method, headers: head.headers)
         let plan = ConditionalEvaluator.plan(
-            for: conditions, representation: representation, now: now, limits: rangeLimits,
+            for: conditions, representation: bundle.representation, now: now, limits: rangeLimits,
             boundary: "depot-" + digest.prefix(32))
         return .bytes(plan, bundle, transactionId: transactionId)
+    }
+
+    /// Whether any field that can change the answer (RFC 9110 §13.1, §14.2) is present.
+    static func hasConditionalFields(_ headers: HTTPHeaders) -> Bool {
+        headers.contains { field in
+            let name = field.name
+            guard name.utf8.count >= 5, let first = name.utf8.first else { return false }
+            // Only names starting with i/I or r/R can be If-* or Range.
+            guard first | 0x20 == 0x69 || first | 0x20 == 0x72 else { return false }
+            return name.caseInsensitiveEquals("range") || name.caseInsensitiveEquals("if-match")
+                || name.caseInsensitiveEquals("if-none-match") || name.caseInsensitiveEquals("if-modified-since")
+                || name.caseInsensitiveEquals("if-unmodified-since") || name.caseInsensitiveEquals("if-range")
+        }
     }
 
     /// The grant from a single `Authorization: Bearer` field, else from the query.
@@ -80,11 +92,14 @@ struct BundleResponder: Sendable {
 
     /// The token of a `Bearer` credential (RFC 6750 §2.1; the scheme is case-insensitive).
     static func bearerToken(_ value: String) -> String? {
-        let trimmed = value.drop { $0 == " " || $0 == "\t" }
-        guard trimmed.count > 7, trimmed.prefix(6).lowercased() == "bearer", trimmed.dropFirst(6).first == " " else {
+        var utf8 = Substring(value).utf8
+        utf8 = utf8.drop { $0 == 0x20 || $0 == 0x09 }
+        guard utf8.count > 7 else { return nil }
+        let scheme = utf8.prefix(6)
+        guard zip(scheme, "bearer".utf8).allSatisfy({ ($0 | 0x20) == $1 }), utf8.dropFirst(6).first == 0x20 else {
             return nil
         }
-        let token = trimmed.dropFirst(7).drop { $0 == " " }.prefix { $0 != " " && $0 != "\t" }
-        return token.isEmpty ? nil : String(token)
+        let token = utf8.dropFirst(7).drop { $0 == 0x20 }.prefix { $0 != 0x20 && $0 != 0x09 }
+        return token.isEmpty ? nil : String(Substring(token))
     }
 }

@@ -22,13 +22,24 @@ struct BundleResponseWriter {
         switch answer {
         case .error(let error, let extraHeaders):
             return renderError(error, extraHeaders: extraHeaders, request: request, date: date, keepAlive: keepAlive, allocator: allocator)
+        case .complete(let bundle, _):
+            let handle: NIOFileHandle
+            do {
+                handle = try files.handle(digest: bundle.version.digest, path: bundle.path)
+            } catch {
+                return unavailable(request: request, date: date, keepAlive: keepAlive, allocator: allocator)
+            }
+            var headers = bundle.completeHeaders
+            headers.add(name: "Date", value: date)
+            addConnection(&headers, request: request, keepAlive: keepAlive)
+            let head = HTTPResponseHead(version: request.version, status: .ok, headers: headers)
+            return (head, request.method == .HEAD ? [] : [.file(handle, offset: 0, length: bundle.version.size)])
         case .bytes(let plan, let bundle, _):
             let handle: NIOFileHandle
             do {
                 handle = try files.handle(digest: bundle.version.digest, path: bundle.path)
             } catch {
-                let failure = DepotError(status: 503, code: "bundle-unavailable", message: "the bundle cannot be read right now")
-                return renderError(failure, extraHeaders: [("Retry-After", "5")], request: request, date: date, keepAlive: keepAlive, allocator: allocator)
+                return unavailable(request: request, date: date, keepAlive: keepAlive, allocator: allocator)
             }
             var headers = HTTPHeaders()
             headers.reserveCapacity(plan.headers.count + 3)
@@ -60,6 +71,16 @@ struct BundleResponseWriter {
             let head = HTTPResponseHead(version: request.version, status: .init(statusCode: plan.status), headers: headers)
             return (head, request.method == .HEAD ? [] : body)
         }
+    }
+
+    /// 503 when a stored bundle cannot be opened (a disk problem): the client may retry.
+    private static func unavailable(
+        request: HTTPRequestHead, date: String, keepAlive: Bool, allocator: ByteBufferAllocator
+    ) -> (HTTPResponseHead, [BodyPart]) {
+        let failure = DepotError(status: 503, code: "bundle-unavailable", message: "the bundle cannot be read right now")
+        return renderError(
+            failure, extraHeaders: [("Retry-After", "5")], request: request, date: date, keepAlive: keepAlive,
+            allocator: allocator)
     }
 
     private static func renderError(

@@ -31,6 +31,9 @@ final class LoopFileCache {
 
     /// The date header value for `now`, formatted once per second.
     var dateCache = DateHeaderCache()
+
+    /// Grants verified on this loop.
+    var grantCache = GrantCache()
 }
 
 /// The per-loop file caches of one server.
