@@ -22,8 +22,18 @@ package struct RequestConditions: Sendable {
 
     /// Picks the six fields out of `headers`; other fields are skipped after a length check.
     package init(method: RequestMethod, headers: some Sequence<(name: String, value: String)>) {
+        self.init(method: method)
+        for (name, value) in headers { add(name: name, value: value) }
+    }
+
+    /// Conditions with no fields yet; `add(name:value:)` takes them one by one (a non-generic path for
+    /// callers iterating their own header storage).
+    package init(method: RequestMethod) {
         self.method = method
-        for (name, value) in headers {
+    }
+
+    /// Keeps one field line if it is one of the six; other names are skipped after a length check.
+    package mutating func add(name: String, value: String) {
             switch name.utf8.count {
             case 5:
                 if ASCII.fieldName(name, equals: "range") { range.append(value) }
@@ -40,9 +50,8 @@ package struct RequestConditions: Sendable {
             case 19:
                 if ASCII.fieldName(name, equals: "if-unmodified-since") { ifUnmodifiedSince.append(value) }
             default:
-                continue
+                return
             }
-        }
     }
 
     /// True when none of the six fields is present: the plain 200 path.

@@ -61,7 +61,8 @@ struct BundleResponder: Sendable {
         if !Self.hasConditionalFields(head.headers) {
             return .complete(bundle, transactionId: transactionId)
         }
-        let conditions = RequestConditions(method: method, headers: head.headers)
+        var conditions = RequestConditions(method: method)
+        for field in head.headers { conditions.add(name: field.name, value: field.value) }
         let plan = ConditionalEvaluator.plan(
             for: conditions, representation: bundle.representation, now: now, limits: rangeLimits,
             boundary: "depot-" + digest.prefix(32))
