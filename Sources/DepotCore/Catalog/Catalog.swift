@@ -7,12 +7,15 @@ public struct Catalog: Sendable {
     public let products: [Product]
     /// Every known version, sorted by product, content, then publication time.
     public let versions: [ContentVersion]
+    /// Delta bundles from older versions to the current one.
+    public let deltas: [DeltaBundle]
     private let versionsByDigest: [String: ContentVersion]
     private let productsById: [String: Product]
 
     /// Creates a catalog; versions are sorted so the catalog's listings do not depend on load order.
-    public init(products: [Product], versions: [ContentVersion]) {
+    public init(products: [Product], versions: [ContentVersion], deltas: [DeltaBundle] = []) {
         self.products = products
+        self.deltas = deltas
         self.versions = versions.sorted {
             ($0.productId, $0.contentId, $0.publishedAt, $0.version)
                 < ($1.productId, $1.contentId, $1.publishedAt, $1.version)
@@ -31,6 +34,16 @@ public struct Catalog: Sendable {
     /// The version whose bundle has this digest, if any.
     public func version(digest: String) -> ContentVersion? {
         versionsByDigest[digest]
+    }
+
+    /// The delta that turns `baseVersion` of a content into `target`, if one was built.
+    public func delta(contentId: String, from baseVersion: String, to target: String) -> DeltaBundle? {
+        deltas.first { $0.contentId == contentId && $0.baseVersion == baseVersion && $0.targetVersion == target }
+    }
+
+    /// The size of a bundle, full or delta, by digest.
+    public func bundleSize(digest: String) -> Int64? {
+        version(digest: digest)?.size ?? deltas.first { $0.digest == digest }?.size
     }
 
     /// The product with this identifier, if configured.

@@ -29,6 +29,7 @@ package enum CatalogLoader {
         var bundles: [ServedBundle] = []
         var refused: [(String, String)] = []
         var seen: Set<String> = []
+        var imported: [(pack: Pack, version: ContentVersion)] = []
 
         let directories: [String]
         if FileManager.default.fileExists(atPath: configuration.contentDirectory) {
@@ -69,6 +70,7 @@ package enum CatalogLoader {
                 publishedAt: manifest.publishedAt, digest: record.digest, size: record.size,
                 unpackedSize: pack.unpackedSize)
             versions.append(version)
+            imported.append((pack, version))
             bundles.append(ServedBundle(version: version, path: path))
             logger.debug(
                 "pack imported",
@@ -77,8 +79,40 @@ package enum CatalogLoader {
                     "digest": "\(record.digest)", "size": "\(record.size)",
                 ])
         }
+        let (deltas, deltaBundles) = try await buildDeltas(imported, configuration: configuration, store: store, logger: logger)
         return Result(
-            catalog: Catalog(products: configuration.products, versions: versions), bundles: bundles,
-            refused: refused)
+            catalog: Catalog(products: configuration.products, versions: versions, deltas: deltas),
+            bundles: bundles + deltaBundles, refused: refused)
+    }
+
+    /// Builds a delta from every older version of a content to its current (latest published) version.
+    private static func buildDeltas(
+        _ imported: [(pack: Pack, version: ContentVersion)], configuration: DepotConfiguration, store: LocalBundleStore,
+        logger: Logger
+    ) async throws -> ([DeltaBundle], [ServedBundle]) {
+        let byContent = Dictionary(grouping: imported) { "\($0.version.productId)\n\($0.version.contentId)" }
+        var deltas: [DeltaBundle] = []
+        var served: [ServedBundle] = []
+        for key in byContent.keys.sorted() {
+            let history = byContent[key]!.sorted { ($0.version.publishedAt, $0.version.version) < ($1.version.publishedAt, $1.version.version) }
+            guard let current = history.last, history.count > 1 else { continue }
+            for base in history.dropLast() {
+                let record = try await store.buildDelta(
+                    from: base.pack, to: current.pack, compressionLevel: configuration.bundles.compressionLevel)
+                guard let path = store.path(for: record.digest) else { continue }
+                let delta = DeltaBundle(
+                    contentId: current.version.contentId, baseVersion: base.version.version,
+                    targetVersion: current.version.version, digest: record.digest, size: record.size)
+                deltas.append(delta)
+                var version = current.version
+                version.digest = record.digest
+                version.size = record.size
+                served.append(ServedBundle(version: version, path: path))
+                logger.debug(
+                    "delta built",
+                    metadata: ["content": "\(delta.contentId)", "from": "\(delta.baseVersion)", "to": "\(delta.targetVersion)"])
+            }
+        }
+        return (deltas, served)
     }
 }

@@ -97,14 +97,14 @@ extension DeliveryService {
             latest.values.map { status in
                 DeliveryEvidence.Delivery(
                     confirmed: status.confirmedAt != nil || stored.state == .finished, bytesCovered: status.bytesCovered,
-                    size: catalog.version(digest: status.delivery.digest)?.size ?? Int64.max)
+                    size: catalog.bundleSize(digest: status.delivery.digest) ?? Int64.max)
             })
     }
 
     private func report(_ status: DeliveryStatus) -> DeliveryReportBody {
         DeliveryReportBody(
             transactionId: status.transactionId, contentId: status.delivery.contentId, version: status.delivery.version,
-            digest: status.delivery.digest, size: catalog.version(digest: status.delivery.digest)?.size,
+            digest: status.delivery.digest, size: catalog.bundleSize(digest: status.delivery.digest),
             grantsIssued: status.grantsIssued, bytesServed: status.bytesCovered,
             confirmedAt: status.confirmedAt.map(ISO8601.format), lastActivityAt: ISO8601.format(status.lastActivityAt))
     }

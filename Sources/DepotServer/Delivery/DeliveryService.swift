@@ -22,19 +22,26 @@ struct DeliveryService: Sendable {
     func redeem(_ request: RedeemRequest, client: String) async throws(DepotError) -> RedeemBody {
         let signed = try await verify(request.signedTransaction)
         let now = clock()
-        let stored = try await ledgerCall { () async throws(LedgerError) in
+        let (stored, previousAttempt) = try await ledgerCall { () async throws(LedgerError) in
+            // The previous attempt is read before this one is recorded, so attempts within one second count.
+            let previous = try await ledger.lastAttempt(transactionId: signed.transactionId, before: Int64.max)
             try await ledger.recordAttempt(
                 transactionId: signed.transactionId, appAccountToken: signed.appAccountToken, client: client, now: now)
-            return try await ledger.recordTransaction(Self.purchase(signed), now: now)
+            return (try await ledger.recordTransaction(Self.purchase(signed), now: now), previous)
         }
-        try await checkActivity(transactionId: signed.transactionId, now: now)
+        try await checkActivity(transactionId: signed.transactionId, previousAttempt: previousAttempt, now: now)
         let contents = try await entitledContents(stored)
-        let planned = contents.map { PlannedDelivery(contentId: $0.contentId, version: $0.version, digest: $0.digest) }
+        let installed = Dictionary(
+            (request.installed ?? []).map { ($0.contentId, $0.version) }, uniquingKeysWith: { first, _ in first })
+        let offers = contents.map { version in Offer(version: version, delta: installed[version.contentId].flatMap {
+            catalog.delta(contentId: version.contentId, from: $0, to: version.version)
+        }) }
+        let planned = offers.map { PlannedDelivery(contentId: $0.version.contentId, version: $0.version.version, digest: $0.digest) }
         try await ledgerCall { () async throws(LedgerError) in
             try await ledger.recordGrants(transactionId: stored.transaction.id, deliveries: planned, now: now)
         }
         return RedeemBody(
-            transaction: Self.body(stored), downloads: downloads(contents, transactionId: stored.transaction.id, now: now))
+            transaction: Self.body(stored), downloads: downloads(offers, transactionId: stored.transaction.id, now: now))
     }
 
     // MARK: finish
@@ -48,7 +55,15 @@ struct DeliveryService: Sendable {
             return FinishBody(transaction: Self.body(stored), finishStoreKitTransaction: true)
         }
         let contents = try await entitledContents(stored)
-        let expected = contents.map { PlannedDelivery(contentId: $0.contentId, version: $0.version, digest: $0.digest) }
+        // A content delivered as a delta is confirmed with the delta's digest.
+        let expected = contents.map { version in
+            let confirmed = request.delivered.first { $0.contentId == version.contentId }?.digest
+            let isDelta = catalog.deltas.contains {
+                $0.digest == confirmed && $0.contentId == version.contentId && $0.targetVersion == version.version
+            }
+            return PlannedDelivery(
+                contentId: version.contentId, version: version.version, digest: isDelta ? confirmed! : version.digest)
+        }
         let delivered = request.delivered.map { ConfirmedDelivery(contentId: $0.contentId, digest: $0.digest) }
         let outcome = try await ledgerCall { () async throws(LedgerError) in
             try await ledger.finish(transactionId: transactionId, expected: expected, delivered: delivered, now: clock())
@@ -92,7 +107,8 @@ struct DeliveryService: Sendable {
                 try await ledger.recordGrants(transactionId: stored.transaction.id, deliveries: planned, now: now)
             }
             transactions.append(Self.body(stored))
-            for download in downloads(contents, transactionId: stored.transaction.id, now: now) where byDigest[download.digest] == nil {
+            let offers = contents.map { Offer(version: $0, delta: nil) }
+            for download in downloads(offers, transactionId: stored.transaction.id, now: now) where byDigest[download.digest] == nil {
                 byDigest[download.digest] = download
             }
         }
@@ -154,26 +170,31 @@ struct DeliveryService: Sendable {
         }
     }
 
-    private func downloads(_ contents: [ContentVersion], transactionId: String, now: Int64) -> [DownloadBody] {
+    /// One content offered for download: the full bundle, or a delta over the version the app has.
+    struct Offer {
+        var version: ContentVersion
+        var delta: DeltaBundle?
+        var digest: String { delta?.digest ?? version.digest }
+        var size: Int64 { delta?.size ?? version.size }
+    }
+
+    private func downloads(_ offers: [Offer], transactionId: String, now: Int64) -> [DownloadBody] {
         let expiresAt = now + grantLifetime
-        return contents.map { version in
-            let grant = grants.issue(digest: version.digest, expiresAt: expiresAt, transactionId: GrantToken.transactionField(transactionId))
+        return offers.map { offer in
+            let grant = grants.issue(digest: offer.digest, expiresAt: expiresAt, transactionId: GrantToken.transactionField(transactionId))
             return DownloadBody(
-                contentId: version.contentId, version: version.version, size: version.size, digest: version.digest,
-                url: "/v1/bundles/\(version.digest)?grant=\(grant)", grantExpiresAt: ISO8601.format(expiresAt),
-                baseVersion: nil)
+                contentId: offer.version.contentId, version: offer.version.version, size: offer.size, digest: offer.digest,
+                url: "/v1/bundles/\(offer.digest)?grant=\(grant)", grantExpiresAt: ISO8601.format(expiresAt),
+                baseVersion: offer.delta?.baseVersion)
         }
     }
 
     /// Slows down a transaction redeemed by too many accounts or from too many addresses within the
     /// window: it is flagged (logged, listed at `/v1/admin/irregular`) and may redeem at most once per
     /// `slowDownSeconds`; earlier attempts get 429 with Retry-After.
-    private func checkActivity(transactionId: String, now: Int64) async throws(DepotError) {
-        let (activity, last) = try await ledgerCall { () async throws(LedgerError) in
-            (
-                try await ledger.activity(transactionId: transactionId, since: now - irregular.windowSeconds),
-                try await ledger.lastAttempt(transactionId: transactionId, before: now)
-            )
+    private func checkActivity(transactionId: String, previousAttempt: Int64?, now: Int64) async throws(DepotError) {
+        let activity = try await ledgerCall { () async throws(LedgerError) in
+            try await ledger.activity(transactionId: transactionId, since: now - irregular.windowSeconds)
         }
         guard activity.appAccountTokens > irregular.maxAccountTokens || activity.clientAddresses > irregular.maxClientAddresses
         else { return }
@@ -183,7 +204,7 @@ struct DeliveryService: Sendable {
                 "transaction": "\(transactionId)", "accounts": "\(activity.appAccountTokens)",
                 "addresses": "\(activity.clientAddresses)",
             ])
-        guard let last, now - last < irregular.slowDownSeconds else { return }
+        guard let last = previousAttempt, now - last < irregular.slowDownSeconds else { return }
         throw DepotError(
             status: 429, code: "irregular-activity",
             message: "this transaction was redeemed by too many accounts or from too many places; it is slowed down",

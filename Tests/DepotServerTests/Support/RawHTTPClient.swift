@@ -172,14 +172,17 @@ extension RawHTTPClient {
 
 extension RawHTTPClient.Response: @unchecked Sendable {}
 
-/// Runs blocking work (sockets, child processes) on a Dispatch thread so that it never occupies the
-/// Swift concurrency pool, which the server under test needs for its routes.
+/// Runs blocking work (sockets, child processes) on a thread of its own, so that it never occupies the
+/// Swift concurrency pool, which the server under test needs for its routes, nor Dispatch's small global
+/// pool, where one slow read would hold up every other test's I/O.
 enum OffPool {
     static func run<T>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
+            let thread = Thread {
                 continuation.resume(with: Result { try work() })
             }
+            thread.stackSize = 1 << 20
+            thread.start()
         }
     }
 }

@@ -1,0 +1,59 @@
+import DepotCore
+import DepotServer
+import Foundation
+import Testing
+
+/// An app that has an older version of a content downloads only what changed.
+@Suite("Delta downloads on a live server")
+struct DeltaDownloadTests {
+    static let packs: [LiveServer.PackSpec] = {
+        let same = Array(String(repeating: "unchanged level data ", count: 3000).utf8)
+        return [
+            LiveServer.PackSpec(
+                directory: "game/level1-1.0", productId: "com.example.level1", version: "1.0",
+                publishedAt: "2026-03-01T09:00:00Z",
+                files: ["maps/cave.json": Array("{\"tiles\": [[0,1]]}".utf8), "big.txt": same, "old.txt": Array("gone".utf8)]),
+            LiveServer.PackSpec(
+                directory: "game/level1-1.1", productId: "com.example.level1", version: "1.1",
+                publishedAt: "2026-05-01T09:00:00Z",
+                files: ["maps/cave.json": Array("{\"tiles\": [[1,1]]}".utf8), "big.txt": same, "new.txt": Array("added".utf8)]),
+        ]
+    }()
+
+    @Test func redeemingWithAnInstalledVersionOffersADelta() async throws {
+        guard let python = ExternalTool.require("python3") else { return }
+        try await LiveServer.with(packs: Self.packs) { server in
+            let client = try RawHTTPClient(port: server.port)
+            let (jws, id) = try PurchaseFlowTests.sign(server, product: "com.example.level1", type: "Non-Consumable")
+            let full = try PurchaseFlowTests.object(
+                try await PurchaseFlowTests.post(client, "/v1/transactions", "{\"signedTransaction\": \"\(jws)\"}"))
+            let fullDownload = try #require((full["downloads"] as? [[String: Any]])?.first)
+            #expect(fullDownload["version"] as? String == "1.1")
+            #expect(fullDownload["baseVersion"] == nil)
+
+            let answer = try PurchaseFlowTests.object(
+                try await PurchaseFlowTests.post(
+                    client, "/v1/transactions",
+                    "{\"signedTransaction\": \"\(jws)\", \"installed\": [{\"contentId\": \"com.example.level1\", \"version\": \"1.0\"}]}"))
+            let delta = try #require((answer["downloads"] as? [[String: Any]])?.first)
+            #expect(delta["baseVersion"] as? String == "1.0")
+            #expect(delta["version"] as? String == "1.1")
+            let deltaDigest = try #require(delta["digest"] as? String)
+            #expect(deltaDigest != fullDownload["digest"] as? String)
+            #expect((delta["size"] as? Int ?? .max) < (fullDownload["size"] as? Int ?? 0))
+
+            let bytes = try await client.request(RawHTTPClient.get(try #require(delta["url"] as? String)))
+            #expect(bytes.status == 200)
+            let file = server.scratch.path + "/delta.zip"
+            try Data(bytes.body).write(to: URL(fileURLWithPath: file))
+            let listing = try await ExternalTool.run(
+                python, ["-c", "import sys,zipfile; print('\\n'.join(sorted(zipfile.ZipFile(sys.argv[1]).namelist())))", file])
+            #expect(listing.output.split(separator: "\n").map(String.init) == ["ContentInfo.plist", "Contents/maps/cave.json", "Contents/new.txt"])
+
+            let finished = try await PurchaseFlowTests.post(
+                client, "/v1/transactions/\(id)/finish",
+                "{\"delivered\": [{\"contentId\": \"com.example.level1\", \"digest\": \"\(deltaDigest)\"}]}")
+            #expect(finished.status == 200, "\(finished.text)")
+        }
+    }
+}

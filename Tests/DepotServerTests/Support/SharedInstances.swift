@@ -1,0 +1,155 @@
+import Crypto
+import DepotLedger
+import DepotServer
+import Foundation
+import Logging
+import ServiceLifecycle
+import Testing
+
+/// Several Depot instances in this process with one configuration, one data directory (bundle store,
+/// development root) and one ledger, each listening on its own free port: what a deployment of several
+/// instances behind a load balancer looks like, minus the balancer.
+///
+/// The instances are prepared one after the other: `LocalBundleStore` clears `tmp/` when it opens (it
+/// assumes one process owns a root at a time), so an instance starting while another is still building
+/// could remove the other's half-written bundle. Once the first one built the bundles, the next ones find
+/// them in the store's index and build nothing.
+struct SharedInstances {
+    /// The running instances, in start order.
+    let servers: [LiveServer]
+    /// The shared directory: `Config/`, `content/`, `data/`.
+    let scratch: ScratchDirectory
+    /// The ledger every instance uses.
+    let ledgerURL: String
+
+    /// The bearer token that opens `/v1/admin/...` on every instance.
+    static let adminToken = "depot-test-admin-token"
+
+    /// `Authorization` header line for the admin routes.
+    static var adminAuthorization: String { "Authorization: Bearer \(adminToken)" }
+
+    /// Starts `count` instances over `packs` on `engine` (PostgreSQL: a fresh database; SQLite: one file in
+    /// the shared data directory), runs `body`, then shuts every instance down gracefully and removes the files.
+    /// A PostgreSQL test without a server is skipped (or fails in CI), see `PostgresTestDatabase`.
+    static func with(
+        _ name: String = #function, engine: LedgerEngine, count: Int = 2, packs: [LiveServer.PackSpec] = smallPacks,
+        body: (SharedInstances) async throws -> Void
+    ) async throws {
+        switch engine {
+        case .postgres:
+            try await PostgresTestDatabase.with(name) { database in
+                try await run(name, ledgerURL: database.url, count: count, packs: packs, body: body)
+            }
+        case .sqlite:
+            try await run(name, ledgerURL: nil, count: count, packs: packs, body: body)
+        }
+    }
+
+    private static func run(
+        _ name: String, ledgerURL: String?, count: Int, packs: [LiveServer.PackSpec], body: (SharedInstances) async throws -> Void
+    ) async throws {
+        let scratch = try ScratchDirectory(name)
+        defer { scratch.remove() }
+        try writeConfiguration(in: scratch)
+        try write(packs, in: scratch)
+        var logger = Logger(label: "depot-test")
+        logger.logLevel = .warning
+
+        var servers: [LiveServer] = []
+        var groups: [(group: ServiceGroup, task: Task<Void, any Error>, ledger: any Ledger)] = []
+        func stopAll() async throws {
+            for entry in groups { await entry.group.triggerGracefulShutdown() }
+            var failure: (any Error)?
+            for entry in groups {
+                do { try await entry.task.value } catch { failure = failure ?? error }
+                if let ledger = entry.ledger as? PostgresLedger { await ledger.shutdown() }
+            }
+            groups.removeAll()
+            if let failure { throw failure }
+        }
+        do {
+            for _ in 0..<count {
+                let configuration = try ConfigurationLoader.load(
+                    overrides: ConfigurationOverrides(
+                        configPath: scratch.path + "/Config", port: 0, dataDirectory: scratch.path + "/data",
+                        contentDirectory: scratch.path + "/content", databaseURL: ledgerURL),
+                    environment: [:])
+                let application = try await DepotApplication.prepare(configuration, logger: logger)
+                let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
+                let app = application.makeApplication(onRunning: { port in portSink.yield(port) })
+                let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
+                let task = Task { try await group.run() }
+                groups.append((group, task, application.ledger))
+                var iterator = ports.makeAsyncIterator()
+                guard let port = await iterator.next() else {
+                    try await task.value
+                    throw CancellationError()
+                }
+                servers.append(
+                    LiveServer(port: port, application: application, scratch: scratch, shutdown: { await group.triggerGracefulShutdown() }))
+            }
+            let shared = SharedInstances(
+                servers: servers, scratch: scratch, ledgerURL: servers[0].application.configuration.ledgerURL)
+            try await body(shared)
+        } catch {
+            try? await stopAll()
+            throw error
+        }
+        try await stopAll()
+    }
+
+    /// The grant key, development trust, an admin token and two products (as `LiveServer` has them).
+    static func writeConfiguration(in scratch: ScratchDirectory) throws {
+        let secret = Data(LiveServer.secret).base64EncodedString()
+        try scratch.write(
+            "Config/depot.json",
+            """
+            {"grants": {"activeKeyId": "test", "lifetimeSeconds": 600, "keys": [{"id": "test", "secret": "\(secret)"}]},
+             "bundles": {"maxRanges": 8}, "app": {"bundleId": "com.example.depot.test"},
+             "appStore": {"trustDevelopmentRoot": true},
+             "admin": {"tokenSHA256": ["\(hexSHA256(adminToken))"]},
+             "server": {"idleTimeoutSeconds": 10, "shutdownGraceSeconds": 5}}
+            """)
+        try scratch.write(
+            "Config/products.json",
+            """
+            {"products": [
+              {"id": "com.example.level1", "type": "nonConsumable", "title": "Level 1"},
+              {"id": "com.example.coins", "type": "consumable", "title": "Coins"},
+              {"id": "com.example.monthly", "type": "autoRenewable", "title": "Monthly"}
+            ]}
+            """)
+    }
+
+    /// Writes packs under `content/`, as `LiveServer` does.
+    static func write(_ packs: [LiveServer.PackSpec], in scratch: ScratchDirectory) throws {
+        for pack in packs {
+            var manifest = "{\"productId\": \"\(pack.productId)\", \"version\": \"\(pack.version)\", "
+            if let contentId = pack.contentId { manifest += "\"contentId\": \"\(contentId)\", " }
+            manifest += "\"publishedAt\": \"\(pack.publishedAt)\"}"
+            try scratch.write("content/\(pack.directory)/pack.json", manifest)
+            for (path, bytes) in pack.files { try scratch.write("content/\(pack.directory)/Contents/\(path)", bytes) }
+        }
+    }
+
+    /// A non-consumable with a text file and 512 KiB of random bytes, and a consumable: quick to bundle.
+    static let smallPacks: [LiveServer.PackSpec] = {
+        var random = SeededBytes(seed: 11)
+        return [
+            LiveServer.PackSpec(
+                directory: "game/level1", productId: "com.example.level1",
+                files: ["notes.txt": Array(String(repeating: "Shared ledger, shared store. ", count: 2000).utf8),
+                        "media/tiles.bin": random.bytes(512 << 10)]),
+            LiveServer.PackSpec(
+                directory: "game/coins", productId: "com.example.coins", files: ["coins.json": Array("{\"coins\": 500}".utf8)]),
+        ]
+    }()
+
+    /// Lowercase hex SHA-256.
+    static func hexSHA256(_ text: String) -> String { hexSHA256(Array(text.utf8)) }
+
+    /// Lowercase hex SHA-256.
+    static func hexSHA256(_ bytes: [UInt8]) -> String {
+        SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+    }
+}

@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""Load client for bench/ledger.sh (standard library only).
+
+Phase 1 posts every signed transaction of --transactions (one JWS per line) once to POST /v1/transactions
+(verification + ledger writes), phase 2 posts one POST /v1/transactions/{id}/finish per redeemed transaction
+with the digests the redemption answered (a ledger write each). Each phase runs --concurrency threads, each
+on its own keep-alive connection, taking the next request from a shared queue until all are sent; the rate is
+requests answered 200 divided by the phase's wall time.
+
+Prints one JSON object per phase on stdout: phase, requests, ok, errors (by status), seconds, rate, and latency
+percentiles in milliseconds; plus the server's CPU seconds in the phase when --server-pid is given.
+"""
+
+import argparse
+import http.client
+import json
+import os
+import sys
+import threading
+import time
+
+
+def cpu_seconds(pid):
+    """utime + stime of a process, from /proc (Linux)."""
+    if not pid:
+        return None
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except OSError:
+        return None
+
+
+def percentile(sorted_values, fraction):
+    if not sorted_values:
+        return None
+    index = min(len(sorted_values) - 1, int(round(fraction * (len(sorted_values) - 1))))
+    return sorted_values[index]
+
+
+def run_phase(name, port, requests, concurrency, server_pid, on_answer):
+    """Sends every (path, body) in `requests`; `on_answer(index, status, body)` sees each answer."""
+    lock = threading.Lock()
+    next_index = [0]
+    latencies = []
+    errors = {}
+    ok = [0]
+
+    def worker():
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        local_latencies = []
+        while True:
+            with lock:
+                index = next_index[0]
+                next_index[0] += 1
+            if index >= len(requests):
+                break
+            path, body = requests[index]
+            payload = json.dumps(body).encode()
+            started = time.perf_counter()
+            try:
+                connection.request("POST", path, body=payload, headers={"Content-Type": "application/json"})
+                response = connection.getresponse()
+                data = response.read()
+                status = response.status
+            except (OSError, http.client.HTTPException) as error:
+                connection.close()
+                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+                status, data = type(error).__name__, b""
+            local_latencies.append(time.perf_counter() - started)
+            with lock:
+                if status == 200:
+                    ok[0] += 1
+                else:
+                    errors[str(status)] = errors.get(str(status), 0) + 1
+            on_answer(index, status, data)
+        connection.close()
+        with lock:
+            latencies.extend(local_latencies)
+
+    cpu_before = cpu_seconds(server_pid)
+    started = time.perf_counter()
+    threads = [threading.Thread(target=worker) for _ in range(concurrency)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    seconds = time.perf_counter() - started
+    cpu_after = cpu_seconds(server_pid)
+    latencies.sort()
+    result = {
+        "phase": name,
+        "requests": len(requests),
+        "concurrency": concurrency,
+        "ok": ok[0],
+        "errors": errors,
+        "seconds": round(seconds, 3),
+        "rate": round(ok[0] / seconds, 1) if seconds > 0 else None,
+        "p50_ms": round(percentile(latencies, 0.50) * 1000, 2) if latencies else None,
+        "p99_ms": round(percentile(latencies, 0.99) * 1000, 2) if latencies else None,
+        "max_ms": round(latencies[-1] * 1000, 2) if latencies else None,
+    }
+    if cpu_before is not None and cpu_after is not None:
+        result["server_cpu_seconds"] = round(cpu_after - cpu_before, 2)
+    return result
+
+
+def table(lines):
+    """A Markdown table from lines `ENGINE {json}` (what bench/ledger.sh collects)."""
+    print("| engine | phase | requests | connections | per second | p50 ms | p99 ms | server CPU s | errors |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for line in lines:
+        if not line.strip():
+            continue
+        engine, text = line.split(" ", 1)
+        r = json.loads(text)
+        errors = ", ".join(f"{k}: {v}" for k, v in r["errors"].items()) or "none"
+        cells = [engine, r["phase"], r["requests"], r["concurrency"], r["rate"], r["p50_ms"], r["p99_ms"],
+                 r.get("server_cpu_seconds", "-"), errors]
+        print("| " + " | ".join(str(c) for c in cells) + " |")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--port", type=int)
+    parser.add_argument("--transactions", help="file with one signed transaction (JWS) per line")
+    parser.add_argument("--concurrency", type=int, default=16)
+    parser.add_argument("--server-pid", type=int, default=0)
+    parser.add_argument("--table", action="store_true", help="read `ENGINE {json}` lines on stdin, print Markdown")
+    arguments = parser.parse_args()
+    if arguments.table:
+        table(sys.stdin)
+        return
+    if not arguments.port or not arguments.transactions:
+        parser.error("--port and --transactions are required")
+
+    with open(arguments.transactions) as f:
+        signed = [line.strip() for line in f if line.strip()]
+    redeem_requests = [("/v1/transactions", {"signedTransaction": jws}) for jws in signed]
+    redeemed = [None] * len(redeem_requests)
+
+    def remember(index, status, data):
+        if status == 200:
+            answer = json.loads(data)
+            redeemed[index] = (
+                answer["transaction"]["id"],
+                [{"contentId": d["contentId"], "digest": d["digest"]} for d in answer["downloads"]],
+            )
+
+    print(json.dumps(run_phase("redeem", arguments.port, redeem_requests, arguments.concurrency,
+                               arguments.server_pid, remember)), flush=True)
+
+    finish_requests = [(f"/v1/transactions/{tid}/finish", {"delivered": delivered})
+                       for tid, delivered in (r for r in redeemed if r is not None)]
+    finished_states = {}
+
+    def check(index, status, data):
+        if status == 200:
+            state = json.loads(data)["transaction"]["state"]
+            finished_states[state] = finished_states.get(state, 0) + 1
+
+    result = run_phase("finish", arguments.port, finish_requests, arguments.concurrency, arguments.server_pid, check)
+    if finished_states.get("finished", 0) != result["ok"]:
+        result["unexpected_states"] = finished_states
+    print(json.dumps(result), flush=True)
+    if result["ok"] != len(signed):
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

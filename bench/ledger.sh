@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Ledger benchmark: redemptions per second (signature and chain verification + ledger writes) and finishes
+# per second (a ledger write each), on SQLite and on PostgreSQL, against a release build of `depot serve`.
+#
+#   bash bench/ledger.sh        # 4000 transactions; 1, 16 and 64 connections; both engines
+#   LEDGER_BENCH_N=2000 LEDGER_BENCH_C="4 32" LEDGER_BENCH_ENGINES=sqlite bash bench/ledger.sh
+#
+# - Builds `swift build -c release --product depot` (SKIP_BUILD=1 uses the existing binary).
+# - Pre-generates N distinct signed transactions of one non-consumable with `depot dev sign-transaction`
+#   (the development root under a temporary data directory), before anything is measured.
+# - Per engine and connection count: starts `depot serve` on a free port over that data directory and a fresh
+#   ledger (a new SQLite file; for PostgreSQL a new database on DEPOT_TEST_POSTGRES_URL, started with
+#   .ci/postgres.sh when unset, dropped afterwards), then runs bench/ledger-load.py: every transaction
+#   redeemed once, then every one finished once with the digests the redemption answered, over C keep-alive
+#   connections.
+# - Prints one JSON line per phase and a Markdown table for BENCHMARKS.md. The load client runs on the same
+#   machine and takes CPU from the server; the server's own CPU seconds per phase are shown beside the rate.
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+count="${LEDGER_BENCH_N:-4000}"
+concurrencies="${LEDGER_BENCH_C:-1 16 64}"
+engines="${LEDGER_BENCH_ENGINES:-sqlite postgres}"
+
+if [[ -z "${SKIP_BUILD:-}" ]]; then
+    swift build -c release --product depot >&2
+fi
+bin="$(swift build -c release --show-bin-path)/depot"
+[[ -x "$bin" ]] || { echo "ledger.sh: $bin is missing: run swift build -c release --product depot" >&2; exit 1; }
+
+work="$(mktemp -d /tmp/depot-ledger-bench.XXXXXX)"
+server_pid=""
+pg_admin_url=""
+pg_database=""
+cleanup() {
+    if [[ -n "$server_pid" ]]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+    if [[ -n "$pg_database" ]]; then psql -q "$pg_admin_url" -c "DROP DATABASE IF EXISTS $pg_database WITH (FORCE)" >/dev/null 2>&1 || true; fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+# Configuration: one non-consumable with a small pack, development trust, a grant key.
+mkdir -p "$work/Config" "$work/content/level1/Contents" "$work/data"
+cat >"$work/Config/depot.json" <<'EOF'
+{"environment": "development", "app": {"bundleId": "com.example.depot.bench"},
+ "appStore": {"trustDevelopmentRoot": true},
+ "grants": {"activeKeyId": "bench", "lifetimeSeconds": 3600,
+            "keys": [{"id": "bench", "secret": "YmVuY2gtbGVkZ2VyLWdyYW50LWtleS0zMi1ieXRlcyE="}]},
+ "irregularActivity": {"maxClientAddresses": 1000, "maxAccountTokens": 1000}}
+EOF
+cat >"$work/Config/products.json" <<'EOF'
+{"products": [{"id": "com.example.level1", "type": "nonConsumable", "title": "Level 1"}]}
+EOF
+echo '{"productId": "com.example.level1", "version": "1.0", "publishedAt": "2026-03-01T09:00:00Z"}' \
+    >"$work/content/level1/pack.json"
+head -c 65536 /dev/urandom >"$work/content/level1/Contents/tiles.bin"
+common=(--config "$work/Config" --data-dir "$work/data")
+
+echo "ledger.sh: signing $count transactions" >&2
+"$bin" dev init "${common[@]}" >/dev/null
+mkdir -p "$work/signed"
+signing_started=$(date +%s%N)
+seq 1 "$count" | xargs -P "$(nproc)" -I{} sh -c \
+    '"$0" dev sign-transaction "$@" --product com.example.level1 --transaction-id "$(printf "3%015d" {})" | tail -1 >"'"$work"'/signed/{}.jws"' \
+    "$bin" "${common[@]}"
+cat "$work"/signed/*.jws >"$work/transactions.txt"
+signed=$(grep -c . "$work/transactions.txt")
+echo "ledger.sh: $signed transactions signed in $(( ($(date +%s%N) - signing_started) / 1000000 )) ms" >&2
+[[ "$signed" -eq "$count" ]] || { echo "ledger.sh: expected $count signed transactions" >&2; exit 1; }
+
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+results=()
+run=0
+for engine in $engines; do
+  for concurrency in $concurrencies; do
+    run=$((run + 1))
+    case "$engine" in
+    sqlite)
+        ledger_url="sqlite:$work/ledger-$run.sqlite"
+        ;;
+    postgres)
+        if [[ -z "${DEPOT_TEST_POSTGRES_URL:-}" ]]; then eval "$(bash .ci/postgres.sh | tail -1)"; fi
+        pg_admin_url="$DEPOT_TEST_POSTGRES_URL"
+        pg_database="depot_bench_$$_$run"
+        psql -q "$pg_admin_url" -c "CREATE DATABASE $pg_database" >/dev/null
+        ledger_url="${pg_admin_url%/*}/$pg_database"
+        ;;
+    *) echo "ledger.sh: unknown engine $engine" >&2; exit 1 ;;
+    esac
+    port="$(free_port)"
+    DEPOT_LOG_LEVEL=warning DEPOT_DATABASE_URL="$ledger_url" \
+        "$bin" serve "${common[@]}" --content-dir "$work/content" --port "$port" 2>"$work/serve-$run.log" &
+    server_pid=$!
+    for _ in $(seq 1 300); do
+        curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
+        sleep 0.1
+    done
+    curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null || { cat "$work/serve-$run.log" >&2; exit 1; }
+    echo "ledger.sh: $engine: $count redemptions then $count finishes over $concurrency connections" >&2
+    output="$(python3 bench/ledger-load.py --port "$port" --transactions "$work/transactions.txt" \
+        --concurrency "$concurrency" --server-pid "$server_pid")" || { echo "$output"; cat "$work/serve-$run.log" >&2; exit 1; }
+    echo "$output" | sed "s/^/$engine /"
+    while read -r line; do results+=("$engine $line"); done <<<"$output"
+    kill -TERM "$server_pid"
+    wait "$server_pid" || true
+    server_pid=""
+    if [[ "$engine" == postgres ]]; then
+        psql -q "$pg_admin_url" -c "DROP DATABASE IF EXISTS $pg_database WITH (FORCE)" >/dev/null
+        pg_database=""
+    fi
+  done
+done
+
+echo
+printf '%s\n' "${results[@]}" | python3 bench/ledger-load.py --table
