@@ -8,8 +8,9 @@
 #   HUGE_MIB=1536 bench/bundling.sh    # also: peak RSS bundling a pack holding one 1.5 GiB file
 #
 # Environment: RUNS (5), WORK (/tmp/depot-bundling-bench: packs and outputs, reused across runs),
-# THREADS (Depot's default: one per CPU, at most 8), SCALE (1), HUGE_MIB (0: skip the large-file run).
-# Prints a Markdown table for BENCHMARKS.md.
+# THREADS (Depot's default: one per CPU, at most 8), SCALE (1), HUGE_MIB (0: skip the large-file run),
+# QUIET_WAIT (120: before each timed run, wait up to this many seconds for the CPUs to be 90% idle, so a
+# machine shared with other work gives comparable runs; 0 disables). Prints a Markdown table.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -48,17 +49,43 @@ mkdir -p "$work"
 make_pack "$work/pack" --scale "$scale"
 pack="$work/pack"
 
+# wait_quiet: waits (up to QUIET_WAIT seconds) until the CPUs were at least 90% idle over one second.
+# Counts runs that started on a busy machine in $busy_runs.
+quiet_wait=${QUIET_WAIT:-120}
+busy_runs=0
+wait_quiet() {
+    local deadline=$((SECONDS + quiet_wait)) a b
+    (( quiet_wait > 0 )) || return 0
+    while :; do
+        a=($(head -1 /proc/stat))
+        sleep 1
+        b=($(head -1 /proc/stat))
+        local total=0 k
+        for k in 1 2 3 4 5 6 7 8; do total=$((total + b[k] - a[k])); done
+        (( total > 0 && 100 * (b[4] - a[4]) >= 90 * total )) && return 0
+        if (( SECONDS >= deadline )); then
+            busy_runs=$((busy_runs + 1))
+            return 0
+        fi
+    done
+}
+
 # measure NAME OUTPUT COMMAND...: runs COMMAND, appends "wall user sys maxrss_kb" to $work/NAME.times.
 measure() {
     local name=$1 output=$2
     shift 2
     rm -f "$output"
+    wait_quiet
     /usr/bin/time -f '%e %U %S %M' -o "$work/$name.last" "$@" >"$work/$name.stdout"
     cat "$work/$name.last" >>"$work/$name.times"
 }
 
 depot_run() { measure depot "$work/depot.zip" "$bundler" "$pack" "$work/depot.zip" --threads "$threads"; }
-zip_run() { (cd "$pack" && measure zip "$work/zip.zip" zip -r -6 -X -q "$work/zip.zip" .); }
+zip_run() {
+    pushd "$pack" >/dev/null
+    measure zip "$work/zip.zip" zip -r -6 -X -q "$work/zip.zip" .
+    popd >/dev/null
+}
 
 rm -f "$work"/*.times
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -95,7 +122,8 @@ files=$(find "$pack" -type f | wc -l)
 bytes=$(du -sb "$pack" | cut -f1)
 echo
 echo "Pack: $files files, $bytes bytes ($(awk "BEGIN {printf \"%.1f\", $bytes / 1048576}") MiB); $runs runs each, alternating."
-echo "Machine: $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), load $load_before before, $load_after after."
+echo "Machine: $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), load $load_before before, $load_after after;"
+echo "$busy_runs of $((2 * runs)) timed runs started without the CPUs 90% idle (QUIET_WAIT=$quiet_wait s)."
 zlib=$(dpkg-query -W -f='${Version}' zlib1g 2>/dev/null || echo unknown)
 echo "System zlib $zlib; Info-ZIP $(zip -v | sed -n 2p | awk '{print $3, $4}')."
 echo
@@ -120,6 +148,7 @@ if (( huge_mib > 0 )); then
     awk '{ printf "| (baseline: a one-file pack) | | | | %.1f |\n", $1 / 1024 }' "$work/tiny.times"
     for t in $(printf '%s\n' "$threads" 1 | uniq); do
         rm -f "$work/huge.zip"
+        wait_quiet
         /usr/bin/time -f '%e %U %S %M' -o "$work/huge.times" \
             "$bundler" "$work/huge" "$work/huge.zip" --threads "$t" >/dev/null
         awk -v t="$t" -v size="$(stat -c %s "$work/huge.zip")" \

@@ -32,7 +32,7 @@ import Testing
             #expect(Int64(bytes.count) == record.size)
             #expect(try mode(path) == 0o444)
             // Nothing half-written remains; the index records the build.
-            #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/bundles/tmp") == [])
+            #expect(partialFiles(under: dir + "/bundles/tmp") == [])
             let index = try String(contentsOfFile: dir + "/bundles/index.json", encoding: .utf8)
             #expect(index.contains(record.digest))
             // The same bytes as the writer alone gives.
@@ -54,9 +54,28 @@ import Testing
     @Test func removesLeftoversOnOpen() async throws {
         try await withTemporaryDirectory { dir in
             try FileManager.default.createDirectory(atPath: dir + "/bundles/tmp/odd", withIntermediateDirectories: true)
+            try Data("half a bundle".utf8).write(to: URL(fileURLWithPath: dir + "/bundles/tmp/odd/0123.partial"))
             try Data("half a bundle".utf8).write(to: URL(fileURLWithPath: dir + "/bundles/tmp/0123.partial"))
+            // A workspace whose owner died: its lock file is there but nobody holds the lock.
+            try FileManager.default.createDirectory(atPath: dir + "/bundles/tmp/dead", withIntermediateDirectories: true)
+            try Data().write(to: URL(fileURLWithPath: dir + "/bundles/tmp/dead/lock"))
+            try Data("half".utf8).write(to: URL(fileURLWithPath: dir + "/bundles/tmp/dead/4567.partial"))
             _ = try LocalBundleStore(root: dir + "/bundles")
-            #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/bundles/tmp") == [])
+            #expect(partialFiles(under: dir + "/bundles/tmp") == [])
+        }
+    }
+
+    @Test func anOpenStoreKeepsItsWorkspaceFromAnotherStoreOnTheSameRoot() async throws {
+        try await withTemporaryDirectory { dir in
+            let first = try LocalBundleStore(root: dir + "/bundles")
+            let workspaces = try FileManager.default.contentsOfDirectory(atPath: dir + "/bundles/tmp")
+            #expect(workspaces.count == 1)
+            let inProgress = dir + "/bundles/tmp/" + workspaces[0] + "/89ab.partial"
+            try Data("a build in progress".utf8).write(to: URL(fileURLWithPath: inProgress))
+            let second = try LocalBundleStore(root: dir + "/bundles")
+            #expect(FileManager.default.fileExists(atPath: inProgress))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/bundles/tmp").count == 2)
+            _ = (first, second)
         }
     }
 
@@ -72,7 +91,7 @@ import Testing
                 try await store.build(pack)
             }
             #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/bundles") == ["tmp"])
-            #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/bundles/tmp") == [])
+            #expect(partialFiles(under: dir + "/bundles/tmp") == [])
         }
     }
 

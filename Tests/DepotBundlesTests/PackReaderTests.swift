@@ -64,7 +64,7 @@ import Testing
                 return true
             }
             #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/bundles") == ["tmp"])
-            #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/bundles/tmp") == [])
+            #expect(partialFiles(under: dir + "/bundles/tmp") == [])
         }
     }
 

@@ -170,7 +170,7 @@ struct KillNineRecoveryTests {
         let health = try await RawHTTPClient(port: port).request(RawHTTPClient.get("/healthz"))
         #expect(health.status == 200, "\(context)")
         #expect(try await catalogDigests(port: port) == catalog, "\(context): the restarted server serves other bundles")
-        let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: data + "/bundles/tmp")) ?? []
+        let leftovers = partialFiles(under: data + "/bundles/tmp")
         #expect(leftovers.isEmpty, "\(context): half-written bundles left in the store: \(leftovers)")
 
         let snapshot = book.snapshot()

@@ -4,15 +4,18 @@ import Foundation
 /// A content-addressed bundle store in a local directory.
 ///
 /// Bundles live at `<root>/<digest[0..<2]>/<digest>.zip`, read-only and never modified. A build writes
-/// `<root>/tmp/<random>.partial`, fsyncs it, renames it into place and fsyncs the directory, so a crash
-/// leaves either nothing or a whole bundle; leftovers in `tmp/` are removed when the store opens.
+/// `<root>/tmp/<workspace>/<random>.partial`, fsyncs it, renames it into place and fsyncs the directory,
+/// so a crash leaves either nothing or a whole bundle. Each open store locks a workspace of its own, and
+/// opening a store removes only the workspaces nobody holds, so several instances can share a root.
 /// `<root>/index.json` (written the same way) maps pack fingerprints to bundles, so a restart does not
-/// rebuild what is already stored. One process owns a root at a time.
+/// rebuild what is already stored; instances sharing a root may each rewrite it, which at worst costs a
+/// rebuild of identical bytes.
 package final class LocalBundleStore: BundleStore, Sendable {
     /// The store's directory.
     package let root: String
     private let layout: StoreLayout
     private let coordinator: BuildCoordinator
+    private let workspace: WorkspaceLock
 
     /// Opens (creating it if needed) the store at `root` and removes any half-written files.
     package init(root: String) throws {
@@ -22,15 +25,14 @@ package final class LocalBundleStore: BundleStore, Sendable {
         if files.fileExists(atPath: root, isDirectory: &isDirectory), !isDirectory.boolValue {
             throw BundleStoreError(.badRoot, "the bundle store root is not a directory")
         }
-        let layout = StoreLayout(root: root)
         do {
-            try files.createDirectory(atPath: layout.temporaryDirectory, withIntermediateDirectories: true)
-            for leftover in try files.contentsOfDirectory(atPath: layout.temporaryDirectory) {
-                try files.removeItem(atPath: layout.temporaryDirectory + "/" + leftover)
-            }
+            workspace = try WorkspaceLock(parent: StoreLayout.workspacesDirectory(root: root))
+        } catch let error as BundleStoreError {
+            throw error
         } catch {
             throw BundleStoreError(.badRoot, "the bundle store cannot be prepared: \(error.localizedDescription)")
         }
+        let layout = StoreLayout(root: root, temporaryDirectory: workspace.directory)
         self.root = root
         self.layout = layout
         coordinator = BuildCoordinator(layout: layout, index: BundleIndex.load(from: layout.indexPath))

@@ -6,12 +6,15 @@
     import Darwin
 #endif
 
-/// The paths of a local bundle store: `<root>/<digest[0..<2]>/<digest>.zip`, `<root>/tmp/`,
+/// The paths of a local bundle store: `<root>/<digest[0..<2]>/<digest>.zip`, `<root>/tmp/<workspace>/`,
 /// `<root>/index.json`.
 struct StoreLayout: Sendable {
     let root: String
+    /// This store instance's own directory for partial files (see `WorkspaceLock`).
+    let temporaryDirectory: String
 
-    var temporaryDirectory: String { root + "/tmp" }
+    /// The directory holding every instance's workspace.
+    static func workspacesDirectory(root: String) -> String { root + "/tmp" }
     var indexPath: String { root + "/index.json" }
 
     func shardDirectory(for digest: String) -> String { root + "/" + digest.prefix(2) }
