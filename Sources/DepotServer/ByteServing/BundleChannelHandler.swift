@@ -38,6 +38,8 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     /// rescheduled on every request.
     private var idleSince = NIODeadline.now()
     private var completingInline = false
+    /// The context of NIO's `HTTPResponseEncoder`: writing through it skips the encoder.
+    private var rawOutput: ChannelHandlerContext?
     private var graceTask: Scheduled<Void>?
 
     init(
@@ -55,6 +57,8 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     // MARK: inbound
 
     func handlerAdded(context: ChannelHandlerContext) {
+        // Bundle answers are written as bytes from the response encoder's context (see `answer`).
+        rawOutput = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self)
         if context.channel.isActive { startIdleTimer(context: context) }
     }
 
@@ -198,19 +202,29 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
             decision, request: head,
             date: files.dateCache.value(now: now), keepAlive: keepAlive, files: files,
             allocator: context.channel.allocator)
-        context.write(wrapOutboundOut(.head(responseHead)), promise: nil)
+        // Written from the response encoder's place in the pipeline, so the bytes go straight to the socket:
+        // the head is already serialized, and file regions pass untouched.
+        guard let raw = rawOutput else {
+            // The pipeline always has NIO's response encoder; without it there is no way to answer.
+            context.close(promise: nil)
+            return
+        }
+        var parts: [IOData] = [.byteBuffer(responseHead)]
         for part in body {
             switch part {
             case .bytes(let buffer):
-                context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+                parts.append(.byteBuffer(buffer))
             case .file(let handle, let offset, let length):
-                let region = FileRegion(fileHandle: handle, readerIndex: Int(offset), endIndex: Int(offset + length))
-                context.write(wrapOutboundOut(.body(.fileRegion(region))), promise: nil)
+                parts.append(.fileRegion(FileRegion(fileHandle: handle, readerIndex: Int(offset), endIndex: Int(offset + length))))
             }
         }
+        let last = parts.removeLast()
+        for part in parts { raw.write(NIOAny(part), promise: nil) }
         completingInline = true
         defer { completingInline = false }
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { result in
+        let promise = context.eventLoop.makePromise(of: Void.self)
+        raw.writeAndFlush(NIOAny(last), promise: promise)
+        promise.futureResult.assumeIsolated().whenComplete { result in
             self.answering = false
             if case .success = result, let served { self.recorder?.record(served) }
             switch result {

@@ -14,6 +14,8 @@ package struct ServedBundle: Sendable {
     let representation: RepresentationMetadata
     /// Header fields of the unconditional 200 (without Date and Connection).
     let completeHeaders: HTTPHeaders
+    /// The HTTP/1.1 status line and `completeHeaders`, serialized once.
+    let completeHeadPrefix: [UInt8]
 
     /// Cache-Control of every bundle: bundles never change (DESIGN.md, "Grants, trust and the edge").
     static let cacheControl = "public, max-age=31536000, immutable"
@@ -31,6 +33,7 @@ package struct ServedBundle: Sendable {
             for: RequestConditions(method: .get, headers: [(name: String, value: String)]()),
             representation: representation, now: version.publishedAt + 1, boundary: "unused")
         completeHeaders = HTTPHeaders(plan.headers.map { ($0.name, $0.value) })
+        completeHeadPrefix = ResponseHeadBytes.prefix(of: completeHeaders)
     }
 }
 

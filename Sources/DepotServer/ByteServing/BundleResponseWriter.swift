@@ -3,7 +3,8 @@ import DepotHTTP
 import NIOCore
 import NIOHTTP1
 
-/// Turns a `BundleAnswer` into HTTP/1.1 response parts: header fields, then buffers and file regions.
+/// Turns a `BundleAnswer` into the bytes of an HTTP/1.1 response: the serialized head, then buffers and
+/// file regions.
 ///
 /// Every answer carries `Date` and `Content-Length` (never chunked); a HEAD answer has the same header
 /// fields as the GET one and no body (RFC 9110 §9.3.2).
@@ -14,8 +15,30 @@ struct BundleResponseWriter {
         case file(NIOFileHandle, offset: Int64, length: Int64)
     }
 
-    /// The response head and body parts for an answer.
+    /// The serialized response head and the body parts for an answer.
     static func render(
+        _ answer: BundleAnswer, request: HTTPRequestHead, date: String, keepAlive: Bool,
+        files: LoopFileCache, allocator: ByteBufferAllocator
+    ) -> (ByteBuffer, [BodyPart]) {
+        if case .complete(let bundle, _) = answer, request.version == .http1_1,
+            let handle = try? files.handle(digest: bundle.version.digest, path: bundle.path)
+        {
+            // The common case: the head prepared for this bundle, plus Date (and Connection: close).
+            var buffer = allocator.buffer(capacity: bundle.completeHeadPrefix.count + 64)
+            buffer.writeBytes(bundle.completeHeadPrefix)
+            ResponseHeadBytes.writeField("Date", date, into: &buffer)
+            if !keepAlive { buffer.writeStaticString("Connection: close\r\n") }
+            buffer.writeStaticString("\r\n")
+            return (buffer, request.method == .HEAD ? [] : [.file(handle, offset: 0, length: bundle.version.size)])
+        }
+        let (head, body) = renderParts(answer, request: request, date: date, keepAlive: keepAlive, files: files, allocator: allocator)
+        var buffer = allocator.buffer(capacity: 512)
+        ResponseHeadBytes.write(head, into: &buffer)
+        return (buffer, body)
+    }
+
+    /// The response head and body parts for an answer.
+    static func renderParts(
         _ answer: BundleAnswer, request: HTTPRequestHead, date: String, keepAlive: Bool,
         files: LoopFileCache, allocator: ByteBufferAllocator
     ) -> (HTTPResponseHead, [BodyPart]) {

@@ -1,0 +1,35 @@
+import NIOCore
+import NIOHTTP1
+
+/// An HTTP/1.1 response head serialized by hand (RFC 9112 §4, §5), so that bundle answers can be written
+/// straight to the socket below NIO's response encoder: a bundle's unconditional 200 head is prepared
+/// once, and each answer adds only its Date and Connection fields.
+enum ResponseHeadBytes {
+    /// Appends the status line and header fields of `head`, and the empty line that ends them.
+    static func write(_ head: HTTPResponseHead, into buffer: inout ByteBuffer) {
+        writeStatusLine(version: head.version, status: head.status, into: &buffer)
+        for (name, value) in head.headers { writeField(name, value, into: &buffer) }
+        buffer.writeStaticString("\r\n")
+    }
+
+    /// Appends `HTTP/x.y code reason`.
+    static func writeStatusLine(version: HTTPVersion, status: HTTPResponseStatus, into buffer: inout ByteBuffer) {
+        buffer.writeString("HTTP/\(version.major).\(version.minor) \(status.code) \(status.reasonPhrase)\r\n")
+    }
+
+    /// Appends one `name: value` line.
+    static func writeField(_ name: String, _ value: String, into buffer: inout ByteBuffer) {
+        buffer.writeString(name)
+        buffer.writeStaticString(": ")
+        buffer.writeString(value)
+        buffer.writeStaticString("\r\n")
+    }
+
+    /// The status line and fields of an HTTP/1.1 200 with `headers`, without the closing empty line.
+    static func prefix(of headers: HTTPHeaders) -> [UInt8] {
+        var buffer = ByteBufferAllocator().buffer(capacity: 512)
+        writeStatusLine(version: .http1_1, status: .ok, into: &buffer)
+        for (name, value) in headers { writeField(name, value, into: &buffer) }
+        return Array(buffer.readableBytesView)
+    }
+}
