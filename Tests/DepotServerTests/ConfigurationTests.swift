@@ -71,6 +71,22 @@ struct ConfigurationTests {
         #expect(error?.message.contains("development grant key") == true)
     }
 
+    @Test func productionRefusesToTrustTheDevelopmentRoot() throws {
+        let scratch = try ScratchDirectory(#function)
+        defer { scratch.remove() }
+        try scratch.write("Config/products.json", "{\"products\": []}")
+        try scratch.write(
+            "Config/depot.json",
+            """
+            {"environment": "production", "appStore": {"trustDevelopmentRoot": true},
+             "grants": {"keys": [{"id": "prod", "secret": "\(Data(repeating: 9, count: 32).base64EncodedString())"}]}}
+            """)
+        let error = #expect(throws: ConfigurationError.self) {
+            try ConfigurationLoader.load(overrides: ConfigurationOverrides(configPath: scratch.path + "/Config"), environment: [:])
+        }
+        #expect(error?.message.contains("development root") == true, "\(error?.message ?? "")")
+    }
+
     @Test func malformedFilesAreRefusedWithTheirPath() throws {
         let scratch = try ScratchDirectory(#function)
         defer { scratch.remove() }
