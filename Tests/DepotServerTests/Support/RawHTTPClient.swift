@@ -34,26 +34,29 @@ final class RawHTTPClient: @unchecked Sendable {
 
     /// Connects to 127.0.0.1:`port`; a small `receiveBuffer` makes the server wait on a slow reader.
     init(port: Int, receiveBuffer: Int32? = nil) throws {
-        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw ClientError(description: "socket failed") }
+        // The descriptor is stored only once connected: a failed init closes it here and never in `deinit`,
+        // so it is closed exactly once (a second close could hit a descriptor another test just opened).
+        let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw ClientError(description: "socket failed") }
         if var size = receiveBuffer {
-            setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
         guard result == 0 else {
-            close(socket)
+            close(fd)
             throw ClientError(description: "connect failed")
         }
+        socket = fd
     }
 
     deinit { close(socket) }
