@@ -29,7 +29,13 @@ struct BundleResponseWriter {
             ResponseHeadBytes.writeField("Date", date, into: &buffer)
             if !keepAlive { buffer.writeStaticString("Connection: close\r\n") }
             buffer.writeStaticString("\r\n")
-            return (buffer, request.method == .HEAD ? [] : [.file(handle, offset: 0, length: bundle.version.size)])
+            if request.method == .HEAD { return (buffer, []) }
+            if let body = files.smallBody(
+                digest: bundle.version.digest, path: bundle.path, size: bundle.version.size, allocator: allocator)
+            {
+                return (buffer, [.bytes(body)])
+            }
+            return (buffer, [.file(handle, offset: 0, length: bundle.version.size)])
         }
         let (head, body) = renderParts(answer, request: request, date: date, keepAlive: keepAlive, files: files, allocator: allocator)
         var buffer = allocator.buffer(capacity: 512)

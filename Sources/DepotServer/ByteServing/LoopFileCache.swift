@@ -12,7 +12,14 @@ import Glibc
 /// `open_file_cache` idea). `NIOFileHandle` refuses concurrent use from two threads, so each event loop
 /// holds its own handles; a loop only ever touches its own cache.
 final class LoopFileCache {
+    /// Bundles up to this size are also kept in memory and sent with their head in one write.
+    static let smallBundleLimit: Int64 = 64 * 1024
+    /// Most bytes of small bundles one loop keeps.
+    static let smallBundleBudget = 32 * 1024 * 1024
+
     private var handles: [String: NIOFileHandle] = [:]
+    private var smallBodies: [String: ByteBuffer] = [:]
+    private var smallBytes = 0
 
     /// The handle for a bundle file, opening it on first use.
     func handle(digest: String, path: String) throws -> NIOFileHandle {
@@ -22,6 +29,34 @@ final class LoopFileCache {
         let handle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: descriptor)
         handles[digest] = handle
         return handle
+    }
+
+    /// The whole bytes of a small bundle, read once; nil for a larger bundle, a full cache or a read error.
+    ///
+    /// Bundles never change, so the bytes stay valid; sending them with the head in one `writev` saves the
+    /// separate segment and system call that a head followed by `sendfile` costs for small bodies.
+    func smallBody(digest: String, path: String, size: Int64, allocator: ByteBufferAllocator) -> ByteBuffer? {
+        if let body = smallBodies[digest] { return body }
+        guard size <= Self.smallBundleLimit, smallBytes + Int(size) <= Self.smallBundleBudget,
+            let handle = try? handle(digest: digest, path: path)
+        else { return nil }
+        var buffer = allocator.buffer(capacity: Int(size))
+        let complete: Bool? = try? handle.withUnsafeFileDescriptor { descriptor in
+            buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: Int(size)) { raw in
+                var done = 0
+                while done < Int(size) {
+                    let n = pread(descriptor, raw.baseAddress! + done, Int(size) - done, off_t(done))
+                    if n <= 0 { break }
+                    done += n
+                }
+                return done
+            }
+            return buffer.readableBytes == Int(size)
+        }
+        guard complete == true else { return nil }
+        smallBodies[digest] = buffer
+        smallBytes += Int(size)
+        return buffer
     }
 
     deinit {
