@@ -26,7 +26,7 @@ package struct GrantAuthority: Sendable {
 
     /// Makes a grant for one bundle, valid until `expiresAt` (seconds since 1970).
     package func issue(digest: String, expiresAt: Int64, transactionId: String = "") -> String {
-        precondition(GrantToken.isTokenSafe(transactionId, allowEmpty: true), "transaction id not token-safe")
+        precondition(GrantToken.isTokenSafe(Substring(transactionId), allowEmpty: true), "transaction id not token-safe")
         let message = GrantToken.signedMessage(
             keyId: activeKey.id, digest: digest, expiresAt: expiresAt, transactionId: transactionId)
         let mac = HMAC<SHA256>.authenticationCode(for: message, using: activeKey.key)
@@ -35,7 +35,7 @@ package struct GrantAuthority: Sendable {
     }
 
     /// Checks a grant for a bundle at time `now`; returns the parsed grant when it opens that bundle.
-    package func verify(_ token: some StringProtocol, digest: String, now: Int64) throws(GrantError) -> GrantToken {
+    package func verify(_ token: String, digest: String, now: Int64) throws(GrantError) -> GrantToken {
         guard let grant = GrantToken.parse(token), let mac = Base64URL.decode(grant.mac), mac.count == 32 else {
             throw GrantError(.malformed, "the grant is not a well-formed Depot grant")
         }

@@ -8,7 +8,7 @@ package struct GrantKey: Sendable {
 
     /// Creates a key from its id and secret bytes (at least 32 bytes).
     package init(id: String, secret: [UInt8]) throws(GrantError) {
-        guard GrantToken.isTokenSafe(id, allowEmpty: false) else {
+        guard GrantToken.isTokenSafe(Substring(id), allowEmpty: false) else {
             throw GrantError(.badKey, "grant key id \"\(id)\" must be 1-64 characters of A-Z a-z 0-9 _ -")
         }
         guard secret.count >= 32 else {

@@ -20,21 +20,35 @@ package struct GrantToken: Sendable, Equatable {
     package var mac: Substring
 
     /// Splits a token into its fields, or nil when it is not shaped like a grant.
-    package static func parse(_ token: some StringProtocol) -> GrantToken? {
-        guard token.utf8.count <= maximumLength else { return nil }
-        let fields = token.split(separator: ".", omittingEmptySubsequences: false)
+    ///
+    /// Works on the UTF-8 bytes of a concrete `String`: it runs for every bundle request that brings a new
+    /// grant, and a grant is ASCII by construction (anything else is refused).
+    package static func parse(_ token: String) -> GrantToken? {
+        let bytes = Substring(token).utf8
+        guard bytes.count <= maximumLength else { return nil }
+        var fields: [Substring] = []
+        fields.reserveCapacity(5)
+        var start = bytes.startIndex
+        var index = start
+        while index < bytes.endIndex {
+            if bytes[index] == 0x2E {
+                guard fields.count < 4 else { return nil }
+                fields.append(Substring(bytes[start..<index]))
+                start = bytes.index(after: index)
+            }
+            index = bytes.index(after: index)
+        }
+        fields.append(Substring(bytes[start..<bytes.endIndex]))
         guard fields.count == 5, fields[0] == prefix else { return nil }
-        let keyId = String(fields[1])
-        let transactionId = String(fields[3])
-        guard isTokenSafe(keyId, allowEmpty: false), isTokenSafe(transactionId, allowEmpty: true) else { return nil }
-        guard let expiresAt = parseSeconds(Substring(fields[2])) else { return nil }
-        let mac = Substring(fields[4])
+        guard isTokenSafe(fields[1], allowEmpty: false), isTokenSafe(fields[3], allowEmpty: true) else { return nil }
+        guard let expiresAt = parseSeconds(fields[2]) else { return nil }
+        let mac = fields[4]
         guard mac.utf8.count == 43, isTokenSafe(mac, allowEmpty: false) else { return nil }
-        return GrantToken(keyId: keyId, expiresAt: expiresAt, transactionId: transactionId, mac: mac)
+        return GrantToken(keyId: String(fields[1]), expiresAt: expiresAt, transactionId: String(fields[3]), mac: mac)
     }
 
     /// Whether a field holds only `A-Z a-z 0-9 _ -` and at most 64 characters.
-    static func isTokenSafe(_ field: some StringProtocol, allowEmpty: Bool) -> Bool {
+    static func isTokenSafe(_ field: Substring, allowEmpty: Bool) -> Bool {
         let bytes = field.utf8
         guard bytes.count <= 64, allowEmpty || !bytes.isEmpty else { return false }
         return bytes.allSatisfy { byte in
@@ -53,7 +67,7 @@ package struct GrantToken: Sendable, Equatable {
     /// A transaction id as grants carry it: App Store ids (digits) as they are; anything outside the grant
     /// alphabet or longer than 64 characters as `h` and 40 hex digits of its SHA-256, so no id can break a grant.
     package static func transactionField(_ id: String) -> String {
-        if isTokenSafe(id, allowEmpty: true) { return id }
+        if isTokenSafe(Substring(id), allowEmpty: true) { return id }
         return "h" + SHA256.hash(data: Array(id.utf8)).prefix(20).map { byte in
             let hex = String(byte, radix: 16)
             return byte < 16 ? "0" + hex : hex
