@@ -7,13 +7,8 @@ import NIOCore
 /// A `DepotError` thrown from a route, rendered as Depot's JSON error body with its status.
 struct DepotErrorResponse: HTTPResponseError {
     let error: DepotError
-    /// Extra header fields, such as `Retry-After`.
-    let extraHeaders: [(HTTPField.Name, String)]
 
-    init(_ error: DepotError, extraHeaders: [(HTTPField.Name, String)] = []) {
-        self.error = error
-        self.extraHeaders = extraHeaders
-    }
+    init(_ error: DepotError) { self.error = error }
 
     var status: HTTPResponse.Status { .init(code: error.status) }
 
@@ -24,7 +19,6 @@ struct DepotErrorResponse: HTTPResponseError {
         let body = ByteBuffer(string: error.jsonBody)
         headers[.contentLength] = String(body.readableBytes)
         if let retryAfter = error.retryAfterSeconds { headers[.retryAfter] = String(max(1, retryAfter)) }
-        for (name, value) in extraHeaders { headers[name] = value }
         return Response(status: status, headers: headers, body: .init(byteBuffer: request.method == .head ? ByteBuffer() : body))
     }
 }
