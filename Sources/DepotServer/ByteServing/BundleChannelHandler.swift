@@ -112,15 +112,12 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         if error is HTTPParserError, !answering, forwardedInFlight == 0, current != .forwarded {
             // The request cannot be read: answer 400 and close, as NIO's protocol error handler would.
-            let failure = DepotError.badRequest("the request is not valid HTTP/1.1")
-            let body = context.channel.allocator.buffer(string: failure.jsonBody)
-            var headers = HTTPHeaders()
-            headers.add(name: "Date", value: files.dateCache.value(now: clock()))
-            headers.add(name: "Content-Type", value: "application/json")
-            headers.add(name: "Content-Length", value: String(body.readableBytes))
-            headers.add(name: "Connection", value: "close")
-            context.write(wrapOutboundOut(.head(.init(version: .http1_1, status: .badRequest, headers: headers))), promise: nil)
-            context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+            let (head, body) = BundleResponseWriter.renderError(
+                .badRequest("the request is not valid HTTP/1.1"), extraHeaders: [],
+                request: HTTPRequestHead(version: .http1_1, method: .GET, uri: "/"),
+                date: files.dateCache.value(now: clock()), keepAlive: false, allocator: context.channel.allocator)
+            context.write(wrapOutboundOut(.head(head)), promise: nil)
+            for case .bytes(let buffer) in body { context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil) }
             context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
                 context.close(promise: nil)
             }

@@ -112,7 +112,8 @@ struct BundleResponseWriter {
             allocator: allocator)
     }
 
-    private static func renderError(
+    /// An error answer: Depot's JSON body, `Cache-Control: no-store`, Date and Connection.
+    static func renderError(
         _ error: DepotError, extraHeaders: [(String, String)], request: HTTPRequestHead, date: String, keepAlive: Bool,
         allocator: ByteBufferAllocator
     ) -> (HTTPResponseHead, [BodyPart]) {

@@ -12,27 +12,15 @@ struct AdminRoutes: Sendable {
         let admin = router.group("/v1/admin").add(middleware: AdminAuthMiddleware(hexDigests: tokenDigests))
         admin.get("/deliveries/unfinished") { request, _ in
             let olderThan = request.uri.queryParameters.get("olderThan", as: Int64.self) ?? 3600
-            guard olderThan >= 0 else { throw DepotErrorResponse(.badRequest("olderThan must be a number of seconds")) }
-            return try TransactionRoutes.json(try await self.run { () async throws(DepotError) in
-                try await self.service.unfinished(olderThan: olderThan)
-            })
+            guard olderThan >= 0 else { throw DepotError.badRequest("olderThan must be a number of seconds") }
+            return try TransactionRoutes.json(try await self.service.unfinished(olderThan: olderThan))
         }
         admin.get("/irregular") { _, _ in
-            try TransactionRoutes.json(try await self.run { () async throws(DepotError) in try await self.service.irregular() })
+            try TransactionRoutes.json(try await self.service.irregular())
         }
         admin.get("/transactions/:id") { _, context in
             let id = try context.parameters.require("id")
-            return try TransactionRoutes.json(try await self.run { () async throws(DepotError) in
-                try await self.service.report(transactionId: id)
-            })
-        }
-    }
-
-    private func run<T>(_ body: () async throws(DepotError) -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch {
-            throw DepotErrorResponse(error)
+            return try TransactionRoutes.json(try await self.service.report(transactionId: id))
         }
     }
 }

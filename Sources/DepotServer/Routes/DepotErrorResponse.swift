@@ -23,13 +23,16 @@ struct DepotErrorResponse: HTTPResponseError {
     }
 }
 
-/// Turns every error a route throws into Depot's JSON error shape; unknown errors become a logged 500.
+/// Turns every error a route throws into Depot's JSON error shape: a `DepotError` as it is, Hummingbird's
+/// `HTTPError` by its status; unknown errors become a logged 500. Routes throw `DepotError` directly.
 struct ErrorBodyMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
         do {
             return try await next(request, context)
+        } catch let error as DepotError {
+            return try DepotErrorResponse(error).response(from: request, context: context)
         } catch let error as DepotErrorResponse {
             return try error.response(from: request, context: context)
         } catch let error as HTTPError {

@@ -40,7 +40,7 @@ struct ProductRoutes: Sendable {
         case 304:
             return Response(status: .notModified, headers: headers)
         default:
-            throw DepotErrorResponse(.init(status: 412, code: "precondition-failed", message: "a precondition of the request does not hold for this list"))
+            throw DepotError(status: 412, code: "precondition-failed", message: "a precondition of the request does not hold for this list")
         }
     }
 }

@@ -12,32 +12,20 @@ struct TransactionRoutes: Sendable {
     func register(on router: Router<DepotRequestContext>) {
         router.post("/v1/transactions") { request, context in
             let body = try await Self.decode(RedeemRequest.self, from: request, context: context)
-            return try await Self.json(self.run { () async throws(DepotError) in
-                try await self.service.redeem(body, client: context.clientAddress)
-            })
+            return try Self.json(try await self.service.redeem(body, client: context.clientAddress))
         }
         router.post("/v1/transactions/:id/finish") { request, context in
             let id = try context.parameters.require("id")
             let body = try await Self.decode(FinishRequest.self, from: request, context: context)
-            return try await Self.json(self.run { () async throws(DepotError) in try await self.service.finish(transactionId: id, body) })
+            return try Self.json(try await self.service.finish(transactionId: id, body))
         }
         router.post("/v1/restore") { request, context in
             let body = try await Self.decode(RestoreRequest.self, from: request, context: context)
-            return try await Self.json(self.run { () async throws(DepotError) in
-                try await self.service.restore(body, client: context.clientAddress)
-            })
+            return try Self.json(try await self.service.restore(body, client: context.clientAddress))
         }
         router.post("/v1/notifications/appstore") { request, context in
             let body = try await Self.decode(NotificationRequest.self, from: request, context: context)
-            return try await Self.json(self.run { () async throws(DepotError) in try await self.service.handleNotification(body) })
-        }
-    }
-
-    private func run<T>(_ body: () async throws(DepotError) -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch {
-            throw DepotErrorResponse(error)
+            return try Self.json(try await self.service.handleNotification(body))
         }
     }
 
@@ -47,17 +35,17 @@ struct TransactionRoutes: Sendable {
         do {
             buffer = try await request.body.collect(upTo: context.maxUploadSize)
         } catch {
-            throw DepotErrorResponse(DepotError(status: 413, code: "too-large", message: "the request body is larger than \(context.maxUploadSize) bytes"))
+            throw DepotError(status: 413, code: "too-large", message: "the request body is larger than \(context.maxUploadSize) bytes")
         }
         do {
             return try JSONDecoder().decode(type, from: Data(buffer.readableBytesView))
         } catch let DecodingError.keyNotFound(key, _) {
-            throw DepotErrorResponse(.badRequest("the JSON body lacks \"\(key.stringValue)\""))
+            throw DepotError.badRequest("the JSON body lacks \"\(key.stringValue)\"")
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
             let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-            throw DepotErrorResponse(.badRequest("the JSON body has the wrong type at \"\(path)\""))
+            throw DepotError.badRequest("the JSON body has the wrong type at \"\(path)\"")
         } catch {
-            throw DepotErrorResponse(.badRequest("the body is not valid JSON"))
+            throw DepotError.badRequest("the body is not valid JSON")
         }
     }
 
