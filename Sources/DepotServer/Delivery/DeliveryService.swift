@@ -36,12 +36,9 @@ struct DeliveryService: Sendable {
         let offers = contents.map { version in Offer(version: version, delta: installed[version.contentId].flatMap {
             catalog.delta(contentId: version.contentId, from: $0, to: version.version)
         }) }
-        let planned = offers.map { PlannedDelivery(contentId: $0.version.contentId, version: $0.version.version, digest: $0.digest) }
-        try await ledgerCall { () async throws(LedgerError) in
-            try await ledger.recordGrants(transactionId: stored.transaction.id, deliveries: planned, now: now)
-        }
         return RedeemBody(
-            transaction: Self.body(stored), downloads: downloads(offers, transactionId: stored.transaction.id, now: now))
+            transaction: Self.body(stored),
+            downloads: try await grantDownloads(offers, transactionId: stored.transaction.id, now: now))
     }
 
     // MARK: finish
@@ -102,13 +99,10 @@ struct DeliveryService: Sendable {
                 try await ledger.recordTransaction(Self.purchase(signed), now: now)
             }
             guard let contents = try? await entitledContents(stored) else { continue }
-            let planned = contents.map { PlannedDelivery(contentId: $0.contentId, version: $0.version, digest: $0.digest) }
-            try await ledgerCall { () async throws(LedgerError) in
-                try await ledger.recordGrants(transactionId: stored.transaction.id, deliveries: planned, now: now)
-            }
-            transactions.append(Self.body(stored))
             let offers = contents.map { Offer(version: $0, delta: nil) }
-            for download in downloads(offers, transactionId: stored.transaction.id, now: now) where byDigest[download.digest] == nil {
+            let granted = try await grantDownloads(offers, transactionId: stored.transaction.id, now: now)
+            transactions.append(Self.body(stored))
+            for download in granted where byDigest[download.digest] == nil {
                 byDigest[download.digest] = download
             }
         }
@@ -178,7 +172,16 @@ struct DeliveryService: Sendable {
         var size: Int64 { delta?.size ?? version.size }
     }
 
-    private func downloads(_ offers: [Offer], transactionId: String, now: Int64) -> [DownloadBody] {
+    /// Records the grants in the ledger, then hands out a download with a fresh grant for each offer.
+    private func grantDownloads(_ offers: [Offer], transactionId: String, now: Int64) async throws(DepotError)
+        -> [DownloadBody]
+    {
+        let planned = offers.map {
+            PlannedDelivery(contentId: $0.version.contentId, version: $0.version.version, digest: $0.digest)
+        }
+        try await ledgerCall { () async throws(LedgerError) in
+            try await ledger.recordGrants(transactionId: transactionId, deliveries: planned, now: now)
+        }
         let expiresAt = now + grantLifetime
         return offers.map { offer in
             let grant = grants.issue(digest: offer.digest, expiresAt: expiresAt, transactionId: GrantToken.transactionField(transactionId))
