@@ -45,11 +45,11 @@ struct GrantAuthorityTests {
     @Test(arguments: Alteration.allCases)
     func alteredGrantIsRefused(alteration: Alteration) throws {
         let authority = try Self.authority()
-        var fields = authority.issue(digest: Self.digest, expiresAt: 1_000, transactionId: "t1")
+        var fields = authority.issue(digest: Self.digest, expiresAt: 1_000, transactionId: "2000000001")
             .split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         switch alteration {
         case .expiry: fields[2] = "9999"
-        case .transaction: fields[3] = "t2"
+        case .transaction: fields[3] = TransactionSeal.seal("2000000002", key: try GrantKey(id: "k1", secret: Array(repeating: 1, count: 32)))
         case .mac: fields[4] = String(fields[4].dropLast()) + (fields[4].hasSuffix("A") ? "B" : "A")
         }
         let grant = fields.joined(separator: ".")

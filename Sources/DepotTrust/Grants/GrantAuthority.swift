@@ -24,14 +24,26 @@ package struct GrantAuthority: Sendable {
         self.keysById = byId
     }
 
-    /// Makes a grant for one bundle, valid until `expiresAt` (seconds since 1970).
+    /// Makes a grant for one bundle, valid until `expiresAt` (seconds since 1970), carrying the
+    /// transaction id sealed. Ids longer than `TransactionSeal.maximumIdLength` bytes are refused earlier
+    /// (at verification of the signed transaction); a grant made for one would never verify.
     package func issue(digest: String, expiresAt: Int64, transactionId: String = "") -> String {
-        precondition(GrantToken.isTokenSafe(Substring(transactionId), allowEmpty: true), "transaction id not token-safe")
+        let field = TransactionSeal.seal(transactionId, key: activeKey)
         let message = GrantToken.signedMessage(
-            keyId: activeKey.id, digest: digest, expiresAt: expiresAt, transactionId: transactionId)
+            keyId: activeKey.id, digest: digest, expiresAt: expiresAt, transactionField: field)
         let mac = HMAC<SHA256>.authenticationCode(for: message, using: activeKey.key)
         let encoded = Base64URL.encode(Array(mac))
-        return "\(GrantToken.prefix).\(activeKey.id).\(expiresAt).\(transactionId).\(encoded)"
+        return "\(GrantToken.prefix).\(activeKey.id).\(expiresAt).\(field).\(encoded)"
+    }
+
+    /// The finish token of a transaction under the active key (see `FinishToken`).
+    package func finishToken(transactionId: String) -> String {
+        FinishToken.make(transactionId: transactionId, key: activeKey)
+    }
+
+    /// Whether `token` proves a finish of `transactionId`, under any configured key; compared in constant time.
+    package func isValidFinishToken(_ token: String, transactionId: String) -> Bool {
+        FinishToken.isValid(token, transactionId: transactionId, keys: keysById)
     }
 
     /// Checks a grant for a bundle at time `now`; returns the parsed grant when it opens that bundle.
@@ -43,7 +55,7 @@ package struct GrantAuthority: Sendable {
             throw GrantError(.unknownKey, "the grant was signed with a key this server no longer accepts")
         }
         let message = GrantToken.signedMessage(
-            keyId: grant.keyId, digest: digest, expiresAt: grant.expiresAt, transactionId: grant.transactionId)
+            keyId: grant.keyId, digest: digest, expiresAt: grant.expiresAt, transactionField: grant.transactionField)
         guard HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: message, using: key.key) else {
             // The MAC covers the digest, so a grant for another bundle lands here too.
             throw GrantError(.badSignature, "the grant does not open this bundle")
@@ -51,6 +63,11 @@ package struct GrantAuthority: Sendable {
         guard grant.expiresAt > now else {
             throw GrantError(.expired, "the grant has expired; ask for the downloads again for a fresh one")
         }
-        return grant
+        var opened = grant
+        guard let transactionId = TransactionSeal.open(Substring(grant.transactionField), key: key) else {
+            throw GrantError(.badSignature, "the grant's transaction field was not sealed by this server")
+        }
+        opened.transactionId = transactionId
+        return opened
     }
 }

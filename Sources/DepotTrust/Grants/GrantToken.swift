@@ -1,9 +1,10 @@
 import Crypto
 
-/// The parts of a grant token: `g1.<keyId>.<expiresAt>.<transactionId>.<mac>`.
+/// The parts of a grant token: `g1.<keyId>.<expiresAt>.<sealed transaction>.<mac>`.
 ///
 /// The bundle digest is not carried (it is in the URL) but is covered by the MAC, so a grant only opens
-/// the bundle it was issued for. `transactionId` may be empty (grants made by `depot dev grant`).
+/// the bundle it was issued for. The transaction id is carried sealed (`TransactionSeal`), so a grant URL in
+/// a log does not show it; the field is empty for grants made by `depot dev grant`.
 package struct GrantToken: Sendable, Equatable {
     /// Format marker, first field of every grant.
     static let prefix = "g1"
@@ -14,8 +15,11 @@ package struct GrantToken: Sendable, Equatable {
     package var keyId: String
     /// Expiry in seconds since 1970.
     package var expiresAt: Int64
-    /// The transaction the grant was issued for, or empty.
-    package var transactionId: String
+    /// The transaction field as the token carries it (sealed).
+    package var transactionField: String
+    /// The transaction the grant was issued for, or empty: set once the grant is verified and its field
+    /// opened (`GrantAuthority.verify`); empty right after `parse`.
+    package var transactionId: String = ""
     /// The base64url MAC as it appears in the token.
     package var mac: Substring
 
@@ -40,17 +44,18 @@ package struct GrantToken: Sendable, Equatable {
         }
         fields.append(Substring(bytes[start..<bytes.endIndex]))
         guard fields.count == 5, fields[0] == prefix else { return nil }
-        guard isTokenSafe(fields[1], allowEmpty: false), isTokenSafe(fields[3], allowEmpty: true) else { return nil }
+        guard isTokenSafe(fields[1], allowEmpty: false), isTokenSafe(fields[3], allowEmpty: true, maximumLength: 96)
+        else { return nil }
         guard let expiresAt = parseSeconds(fields[2]) else { return nil }
         let mac = fields[4]
         guard mac.utf8.count == 43, isTokenSafe(mac, allowEmpty: false) else { return nil }
-        return GrantToken(keyId: String(fields[1]), expiresAt: expiresAt, transactionId: String(fields[3]), mac: mac)
+        return GrantToken(keyId: String(fields[1]), expiresAt: expiresAt, transactionField: String(fields[3]), mac: mac)
     }
 
-    /// Whether a field holds only `A-Z a-z 0-9 _ -` and at most 64 characters.
-    static func isTokenSafe(_ field: Substring, allowEmpty: Bool) -> Bool {
+    /// Whether a field holds only `A-Z a-z 0-9 _ -` and at most `maximumLength` characters.
+    static func isTokenSafe(_ field: Substring, allowEmpty: Bool, maximumLength: Int = 64) -> Bool {
         let bytes = field.utf8
-        guard bytes.count <= 64, allowEmpty || !bytes.isEmpty else { return false }
+        guard bytes.count <= maximumLength, allowEmpty || !bytes.isEmpty else { return false }
         return bytes.allSatisfy { byte in
             (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
                 || byte == 0x2D || byte == 0x5F
@@ -64,18 +69,8 @@ package struct GrantToken: Sendable, Equatable {
         return Int64(field)
     }
 
-    /// A transaction id as grants carry it: App Store ids (digits) as they are; anything outside the grant
-    /// alphabet or longer than 64 characters as `h` and 40 hex digits of its SHA-256, so no id can break a grant.
-    package static func transactionField(_ id: String) -> String {
-        if isTokenSafe(Substring(id), allowEmpty: true) { return id }
-        return "h" + SHA256.hash(data: Array(id.utf8)).prefix(20).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
-    }
-
     /// The bytes the MAC covers.
-    static func signedMessage(keyId: String, digest: String, expiresAt: Int64, transactionId: String) -> [UInt8] {
-        Array("depot-grant-v1\n\(keyId)\n\(digest)\n\(expiresAt)\n\(transactionId)".utf8)
+    static func signedMessage(keyId: String, digest: String, expiresAt: Int64, transactionField: String) -> [UInt8] {
+        Array("depot-grant-v1\n\(keyId)\n\(digest)\n\(expiresAt)\n\(transactionField)".utf8)
     }
 }
