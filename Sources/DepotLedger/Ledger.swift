@@ -30,8 +30,16 @@ package protocol Ledger: Sendable {
     /// Ids of every revoked transaction, for the origin's in-memory grant check.
     func revokedTransactionIds() async throws(LedgerError) -> Set<String>
 
-    /// Records that grants were handed out for these deliveries of a transaction.
+    /// Ids of transactions of these products finished at or after `finishedSince` (seconds since 1970):
+    /// consumables whose grants, issued within the grant lifetime, must stop working.
+    func finishedTransactionIds(productIds: [String], finishedSince: Int64) async throws(LedgerError) -> Set<String>
+
+    /// Records that grants were handed out for these deliveries of a transaction, and each as an offer.
     func recordGrants(transactionId: String, deliveries: [PlannedDelivery], now: Int64) async throws(LedgerError)
+
+    /// Every bundle a redeem offered for the transaction (full or delta), sorted by content, version, digest:
+    /// what a finish is judged against.
+    func offers(transactionId: String) async throws(LedgerError) -> [PlannedDelivery]
 
     /// Records bytes served at the origin for a transaction's bundle; ranges merge into the coverage.
     func recordServed(transactionId: String, digest: String, range: Range<Int64>, client: String, now: Int64)

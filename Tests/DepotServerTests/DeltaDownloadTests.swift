@@ -52,7 +52,8 @@ struct DeltaDownloadTests {
 
             let finished = try await PurchaseFlowTests.post(
                 client, "/v1/transactions/\(id)/finish",
-                "{\"delivered\": [{\"contentId\": \"com.example.level1\", \"digest\": \"\(deltaDigest)\"}]}")
+                "{\"finishToken\": \"\(try #require((answer["transaction"] as? [String: Any])?["finishToken"] as? String))\", "
+                    + "\"delivered\": [{\"contentId\": \"com.example.level1\", \"digest\": \"\(deltaDigest)\"}]}")
             #expect(finished.status == 200, "\(finished.text)")
         }
     }

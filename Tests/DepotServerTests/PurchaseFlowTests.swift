@@ -37,11 +37,13 @@ struct PurchaseFlowTests {
             let transaction = try #require(body["transaction"] as? [String: Any])
             #expect(transaction["id"] as? String == id)
             #expect(transaction["state"] as? String == "pending")
+            let token = try #require(transaction["finishToken"] as? String)
             let downloads = try #require(body["downloads"] as? [[String: Any]])
             #expect(downloads.count == 1)
             let digest = try #require(downloads.first?["digest"] as? String)
             let url = try #require(downloads.first?["url"] as? String)
             #expect(digest == (try server.version("com.example.level1").digest))
+            #expect(!url.contains(id), "a grant URL shows the transaction id: \(url)")
 
             let download = try await client.request(RawHTTPClient.get(url))
             #expect(download.status == 200)
@@ -53,10 +55,11 @@ struct PurchaseFlowTests {
 
             let wrong = try await Self.post(
                 client, "/v1/transactions/\(id)/finish",
-                "{\"delivered\": [{\"contentId\": \"com.example.level1\", \"digest\": \"\(String(repeating: "0", count: 64))\"}]}")
+                "{\"finishToken\": \"\(token)\", \"delivered\": [{\"contentId\": \"com.example.level1\", \"digest\": \"\(String(repeating: "0", count: 64))\"}]}")
             #expect(wrong.status == 409)
             let finished = try await Self.post(
-                client, "/v1/transactions/\(id)/finish", "{\"delivered\": [{\"contentId\": \"com.example.level1\", \"digest\": \"\(digest)\"}]}")
+                client, "/v1/transactions/\(id)/finish",
+                "{\"finishToken\": \"\(token)\", \"delivered\": [{\"contentId\": \"com.example.level1\", \"digest\": \"\(digest)\"}]}")
             #expect(finished.status == 200, "\(finished.text)")
             #expect((try Self.object(finished)["transaction"] as? [String: Any])?["state"] as? String == "finished")
 
@@ -99,7 +102,8 @@ struct PurchaseFlowTests {
             #expect(try await Self.post(client, "/v1/transactions", "{\"signedTransaction\": \"a.b.c\"}").status == 400)
             #expect(try await Self.post(client, "/v1/transactions", "{\"nothing\": 1}").status == 400)
             #expect(try await Self.post(client, "/v1/transactions", "not json").status == 400)
-            #expect(try await Self.post(client, "/v1/transactions/999/finish", "{\"delivered\": []}").status == 404)
+            #expect(try await Self.post(client, "/v1/transactions/999/finish", "{\"delivered\": []}").status == 401)
+            #expect(try await Self.post(client, "/v1/transactions/999/finish", "{\"finishToken\": \"f1.x.y\", \"delivered\": []}").status == 404)
             #expect(try await Self.post(client, "/v1/notifications/appstore", "{\"signedPayload\": \"x\"}").status == 400)
         }
     }

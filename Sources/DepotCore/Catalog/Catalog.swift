@@ -7,7 +7,7 @@ public struct Catalog: Sendable {
     public let products: [Product]
     /// Every known version, sorted by product, content, then publication time.
     public let versions: [ContentVersion]
-    /// Delta bundles from older versions to the current one.
+    /// Delta bundles from each older version of a content to each newer one.
     public let deltas: [DeltaBundle]
     private let versionsByDigest: [String: ContentVersion]
     private let productsById: [String: Product]
@@ -36,9 +36,12 @@ public struct Catalog: Sendable {
         versionsByDigest[digest]
     }
 
-    /// The delta that turns `baseVersion` of a content into `target`, if one was built.
-    public func delta(contentId: String, from baseVersion: String, to target: String) -> DeltaBundle? {
-        deltas.first { $0.contentId == contentId && $0.baseVersion == baseVersion && $0.targetVersion == target }
+    /// The delta that turns `baseVersion` of a product's content into `target`, if one was built.
+    public func delta(productId: String, contentId: String, from baseVersion: String, to target: String) -> DeltaBundle? {
+        deltas.first {
+            $0.productId == productId && $0.contentId == contentId && $0.baseVersion == baseVersion
+                && $0.targetVersion == target
+        }
     }
 
     /// The size of a bundle, full or delta, by digest.
@@ -51,19 +54,31 @@ public struct Catalog: Sendable {
         productsById[id]
     }
 
-    /// The current version of each content of a product: the latest published one per content id,
-    /// ordered by publication time.
-    public func currentContents(of productId: String) -> [ContentVersion] {
+    /// The current version of each content of a product at `now` (seconds since 1970): the latest one
+    /// whose `publishedAt` has come, per content id, ordered by publication time. A version scheduled for
+    /// later hides nothing: until its time the one before it stays current.
+    public func currentContents(of productId: String, at now: Int64) -> [ContentVersion] {
         var latest: [String: ContentVersion] = [:]
-        for version in versions where version.productId == productId {
+        for version in versions where version.productId == productId && version.publishedAt <= now {
             if let known = latest[version.contentId], known.publishedAt > version.publishedAt { continue }
             latest[version.contentId] = version
         }
         return latest.values.sorted { ($0.publishedAt, $0.contentId) < ($1.publishedAt, $1.contentId) }
     }
 
-    /// The latest publication time of any version, or nil for a catalog without content.
-    public var lastPublishedAt: Int64? {
-        versions.map(\.publishedAt).max()
+    /// When a content was first published (its issue date), whatever version is current: a subscription
+    /// period entitles an issue by this date, so a corrected issue stays with the period it appeared in.
+    public func firstPublishedAt(productId: String, contentId: String) -> Int64? {
+        versions.lazy.filter { $0.productId == productId && $0.contentId == contentId }.map(\.publishedAt).min()
+    }
+
+    /// The latest publication time at or before `now`, or nil when nothing is published yet.
+    public func lastPublishedAt(at now: Int64) -> Int64? {
+        versions.lazy.map(\.publishedAt).filter { $0 <= now }.max()
+    }
+
+    /// The earliest publication time after `now`: when what the catalog shows next changes.
+    public func nextPublication(after now: Int64) -> Int64? {
+        versions.lazy.map(\.publishedAt).filter { $0 > now }.min()
     }
 }

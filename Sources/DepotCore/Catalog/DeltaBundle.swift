@@ -1,6 +1,8 @@
-/// A bundle holding only what changed in a content between an older version and the current one, so an
-/// app that has the older version downloads less. Served like any bundle, by its digest.
+/// A bundle holding only what changed in a content between an older version and a newer one, so an app
+/// that has the older version downloads less. Served like any bundle, by its digest.
 public struct DeltaBundle: Sendable, Equatable, Codable {
+    /// The product the content belongs to.
+    public var productId: String
     /// The content.
     public var contentId: String
     /// The version the delta applies over.
@@ -13,7 +15,8 @@ public struct DeltaBundle: Sendable, Equatable, Codable {
     public var size: Int64
 
     /// Creates a delta entry.
-    public init(contentId: String, baseVersion: String, targetVersion: String, digest: String, size: Int64) {
+    public init(productId: String, contentId: String, baseVersion: String, targetVersion: String, digest: String, size: Int64) {
+        self.productId = productId
         self.contentId = contentId
         self.baseVersion = baseVersion
         self.targetVersion = targetVersion

@@ -21,6 +21,11 @@ extension PostgresLedger {
                         first_granted_at = COALESCE(deliveries.first_granted_at, EXCLUDED.first_granted_at),
                         last_activity_at = GREATEST(deliveries.last_activity_at, EXCLUDED.last_activity_at)
                     """, logger: logger)
+                try await c.query(
+                    """
+                    INSERT INTO offers (transaction_id, content_id, version, digest, first_offered_at)
+                    VALUES (\(transactionId), \(d.contentId), \(d.version), \(d.digest), \(now)) ON CONFLICT DO NOTHING
+                    """, logger: logger)
             }
             try await Self.audit(
                 c, logger, transactionId, now, AuditEventKind.grantsIssued,
@@ -117,6 +122,21 @@ extension PostgresLedger {
                 confirmed.isEmpty
                     ? "nothing to deliver" : "delivered " + confirmed.map(\.auditLabel).joined(separator: ", "))
             return .finished(firstTime: true)
+        }
+    }
+
+    package func offers(transactionId: String) async throws(LedgerError) -> [PlannedDelivery] {
+        let rows = try await query(
+            "reading the offers of \(transactionId)",
+            """
+            SELECT content_id, version, digest FROM offers WHERE transaction_id = \(transactionId)
+            ORDER BY content_id, version, digest
+            """)
+        return try Self.decoding("reading the offers of \(transactionId)") {
+            try rows.map { row in
+                let (contentId, version, digest) = try row.decode((String, String, String).self)
+                return PlannedDelivery(contentId: contentId, version: version, digest: digest)
+            }
         }
     }
 

@@ -156,6 +156,27 @@ extension PostgresLedger {
                 )
                 """,
                 "CREATE INDEX audit_events_by_transaction ON audit_events(transaction_id, id)",
-            ])
+            ]),
+        Migration(version: 2, name: "offers", statements: offersSchema),
+    ]
+
+    /// Every bundle a redeem offered per transaction and content (full or delta), which a finish is judged
+    /// against; filled from the deliveries recorded before it existed.
+    static let offersSchema: [String] = [
+        """
+        CREATE TABLE offers (
+            transaction_id TEXT NOT NULL,
+            content_id TEXT NOT NULL,
+            version TEXT NOT NULL,
+            digest TEXT NOT NULL,
+            first_offered_at BIGINT NOT NULL,
+            PRIMARY KEY (transaction_id, content_id, digest)
+        )
+        """,
+        """
+        INSERT INTO offers (transaction_id, content_id, version, digest, first_offered_at)
+        SELECT transaction_id, content_id, version, digest, COALESCE(first_granted_at, last_activity_at)
+        FROM deliveries WHERE grants_issued > 0
+        """,
     ]
 }

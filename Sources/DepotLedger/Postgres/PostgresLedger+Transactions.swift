@@ -132,6 +132,17 @@ extension PostgresLedger {
         return try Self.decoding("reading revoked transactions") { Set(try rows.map { try $0.decode(String.self) }) }
     }
 
+    package func finishedTransactionIds(productIds: [String], finishedSince: Int64) async throws(LedgerError) -> Set<String> {
+        guard !productIds.isEmpty else { return [] }
+        let rows = try await query(
+            "reading finished transactions",
+            """
+            SELECT id FROM transactions
+            WHERE state = 'finished' AND finished_at >= \(finishedSince) AND product_id = ANY(\(productIds))
+            """)
+        return try Self.decoding("reading finished transactions") { Set(try rows.map { try $0.decode(String.self) }) }
+    }
+
     package func recordNotification(_ notification: NotificationRecord, now: Int64) async throws(LedgerError) -> Bool {
         let n = notification
         return try await transact("recording notification \(n.uuid)") { c, logger in

@@ -20,6 +20,12 @@ extension SQLiteLedger {
                             last_activity_at = MAX(last_activity_at, excluded.last_activity_at)
                         """,
                     arguments: [transactionId, delivery.contentId, delivery.version, delivery.digest, now, now])
+                try db.execute(
+                    sql: """
+                        INSERT INTO offers (transaction_id, content_id, version, digest, first_offered_at)
+                        VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+                        """,
+                    arguments: [transactionId, delivery.contentId, delivery.version, delivery.digest, now])
             }
             try Self.audit(
                 db, transactionId, now, AuditEventKind.grantsIssued,
@@ -113,6 +119,21 @@ extension SQLiteLedger {
                 confirmed.isEmpty
                     ? "nothing to deliver" : "delivered " + confirmed.map(\.auditLabel).joined(separator: ", "))
             return .finished(firstTime: true)
+        }
+    }
+
+    package func offers(transactionId: String) async throws(LedgerError) -> [PlannedDelivery] {
+        try await read("reading the offers of \(transactionId)") { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT content_id, version, digest FROM offers WHERE transaction_id = ?
+                    ORDER BY content_id, version, digest
+                    """,
+                arguments: [transactionId]
+            ).map { row in
+                PlannedDelivery(contentId: try row.decode(atIndex: 0), version: try row.decode(atIndex: 1), digest: try row.decode(atIndex: 2))
+            }
         }
     }
 

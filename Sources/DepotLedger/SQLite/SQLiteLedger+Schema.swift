@@ -12,6 +12,11 @@ extension SQLiteLedger {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration("v2-offers") { db in
+            for statement in schemaV2Offers {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
     }()
 
@@ -107,6 +112,28 @@ extension SQLiteLedger {
         )
         """,
         "CREATE INDEX audit_events_by_transaction ON audit_events(transaction_id, id)",
+    ]
+}
+
+extension SQLiteLedger {
+    /// Every bundle a redeem offered per transaction and content (full or delta), which a finish is judged
+    /// against; filled from the deliveries recorded before it existed.
+    static let schemaV2Offers: [String] = [
+        """
+        CREATE TABLE offers (
+            transaction_id TEXT NOT NULL,
+            content_id TEXT NOT NULL,
+            version TEXT NOT NULL,
+            digest TEXT NOT NULL,
+            first_offered_at INTEGER NOT NULL,
+            PRIMARY KEY (transaction_id, content_id, digest)
+        )
+        """,
+        """
+        INSERT INTO offers (transaction_id, content_id, version, digest, first_offered_at)
+        SELECT transaction_id, content_id, version, digest, COALESCE(first_granted_at, last_activity_at)
+        FROM deliveries WHERE grants_issued > 0
+        """,
     ]
 }
 

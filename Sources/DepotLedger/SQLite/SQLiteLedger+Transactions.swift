@@ -123,6 +123,21 @@ extension SQLiteLedger {
         }
     }
 
+    package func finishedTransactionIds(productIds: [String], finishedSince: Int64) async throws(LedgerError) -> Set<String> {
+        guard !productIds.isEmpty else { return [] }
+        return try await read("reading finished transactions") { db in
+            let marks = Array(repeating: "?", count: productIds.count).joined(separator: ", ")
+            return Set(
+                try String.fetchAll(
+                    db,
+                    sql: """
+                        SELECT id FROM transactions
+                        WHERE state = 'finished' AND finished_at >= ? AND product_id IN (\(marks))
+                        """,
+                    arguments: StatementArguments([finishedSince] + productIds.map { $0 as any DatabaseValueConvertible })))
+        }
+    }
+
     package func recordNotification(_ notification: NotificationRecord, now: Int64) async throws(LedgerError) -> Bool {
         try await write("recording notification \(notification.uuid)") { db in
             let n = notification

@@ -37,6 +37,11 @@ package final class SQLiteLedger: Ledger {
         } catch {
             throw Self.ledgerError(error, while: "opening \(path)")
         }
+        // GRDB reads which migrations are applied before it takes the write lock: instances opening one file
+        // together would each apply the same migration. A lock file makes them migrate one after the other,
+        // the later ones finding the work done.
+        let lock = try MigrationLock(path: path + ".migration-lock")
+        defer { lock.release() }
         do {
             try Self.migrator.migrate(pool)
         } catch {

@@ -29,7 +29,7 @@ package struct DepotApplication: Sendable {
     package let revocations: RevocationList
     /// The App Store signed-data verifier.
     package let verifier: AppStoreVerifier
-    private let listing: ProductListing
+    private let listing: ScheduledListing
 
     /// Seconds since 1970, now.
     package static let systemClock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
@@ -42,7 +42,10 @@ package struct DepotApplication: Sendable {
         let loaded = try await CatalogLoader.load(configuration, store: store, logger: logger)
         let verifier = try TrustSetup.verifier(configuration, logger: logger)
         let ledger = try await LedgerOpener.open(configuration.ledgerURL, logger: logger)
-        let revocations = RevocationList(try await ledger.revokedTransactionIds())
+        let revocations = RevocationList(
+            try await RevocationRefresh.refusedTransactionIds(
+                ledger: ledger, catalog: loaded.catalog, grantLifetime: configuration.grants.lifetimeSeconds,
+                now: systemClock()))
         return try DepotApplication(
             configuration: configuration, loaded: loaded, ledger: ledger, verifier: verifier, revocations: revocations,
             logger: logger)
@@ -60,7 +63,7 @@ package struct DepotApplication: Sendable {
         self.index = BundleIndex(loaded.bundles)
         self.grants = try Self.grantAuthority(configuration.grants)
         self.logger = logger
-        self.listing = try ProductListing(catalog: loaded.catalog)
+        self.listing = try ScheduledListing(catalog: loaded.catalog, now: Self.systemClock())
         self.refusedPacks = loaded.refused.map { "\($0.directory): \($0.reason)" }
     }
 
@@ -117,7 +120,10 @@ package struct DepotApplication: Sendable {
             server: server,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
             services: [
-                RevocationRefresh(ledger: ledger, revocations: revocations, interval: .seconds(5), logger: logger),
+                RevocationRefresh(
+                    ledger: ledger, revocations: revocations, catalog: catalog,
+                    grantLifetime: configuration.grants.lifetimeSeconds, clock: Self.systemClock, interval: .seconds(5),
+                    logger: logger),
                 recorder,
             ],
             onServerRunning: { channel in

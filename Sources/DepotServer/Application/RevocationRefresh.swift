@@ -1,14 +1,28 @@
+import DepotCore
 import DepotLedger
 import Logging
 import ServiceLifecycle
 
-/// Reloads revoked transactions from the ledger every few seconds, so that a refund recorded by another
-/// instance sharing the ledger stops grants here too.
+/// Reloads the transactions whose grants are refused from the ledger every few seconds, so that a refund or
+/// a consumable's finish recorded by another instance sharing the ledger stops grants here too.
 struct RevocationRefresh: Service {
     let ledger: any Ledger
     let revocations: RevocationList
+    let catalog: Catalog
+    let grantLifetime: Int64
+    let clock: @Sendable () -> Int64
     let interval: Duration
     let logger: Logger
+
+    /// Refunded or revoked transactions, and consumables finished within the grant lifetime (a consumable's
+    /// grants work until its transaction is finished; older grants have expired anyway).
+    static func refusedTransactionIds(
+        ledger: any Ledger, catalog: Catalog, grantLifetime: Int64, now: Int64
+    ) async throws(LedgerError) -> Set<String> {
+        let consumables = catalog.products.filter { $0.type == .consumable }.map(\.id)
+        let finished = try await ledger.finishedTransactionIds(productIds: consumables, finishedSince: now - grantLifetime)
+        return try await ledger.revokedTransactionIds().union(finished)
+    }
 
     func run() async throws {
         // A graceful shutdown cancels the wait; that is the normal end, not an error.
@@ -16,7 +30,9 @@ struct RevocationRefresh: Service {
             while !Task.isCancelled {
                 try await Task.sleep(for: interval)
                 do {
-                    revocations.replace(with: try await ledger.revokedTransactionIds())
+                    revocations.replace(
+                        with: try await Self.refusedTransactionIds(
+                            ledger: ledger, catalog: catalog, grantLifetime: grantLifetime, now: clock()))
                 } catch {
                     logger.warning("revocations not refreshed", metadata: ["error": "\(error)"])
                 }

@@ -29,6 +29,7 @@ package enum CatalogLoader {
         var bundles: [ServedBundle] = []
         var refused: [(String, String)] = []
         var seen: Set<String> = []
+        var contentOwners: [String: String] = [:]
         var imported: [(pack: Pack, version: ContentVersion)] = []
 
         let directories: [String]
@@ -54,6 +55,12 @@ package enum CatalogLoader {
                 logger.error("pack refused", metadata: ["pack": "\(directory)", "reason": "\(reason)"])
                 continue
             }
+            if let owner = contentOwners[manifest.contentId], owner != manifest.productId {
+                let reason = "content id \(manifest.contentId) already belongs to product \(owner); a content id names one product's content"
+                refused.append((directory, reason))
+                logger.error("pack refused", metadata: ["pack": "\(directory)", "reason": "\(reason)"])
+                continue
+            }
             let key = "\(manifest.productId)\n\(manifest.contentId)\n\(manifest.version)"
             guard seen.insert(key).inserted else {
                 let reason = "another pack already holds \(manifest.contentId) version \(manifest.version)"
@@ -70,6 +77,7 @@ package enum CatalogLoader {
                 publishedAt: manifest.publishedAt, digest: record.digest, size: record.size,
                 unpackedSize: pack.unpackedSize)
             versions.append(version)
+            contentOwners[manifest.contentId] = manifest.productId
             imported.append((pack, version))
             bundles.append(ServedBundle(version: version, path: path))
             logger.debug(
@@ -85,7 +93,8 @@ package enum CatalogLoader {
             bundles: bundles + deltaBundles, refused: refused)
     }
 
-    /// Builds a delta from every older version of a content to its current (latest published) version.
+    /// Builds a delta from every older version of a content to every newer one, so that whichever version is
+    /// current (scheduled versions become current at their time) can be reached from each one before it.
     private static func buildDeltas(
         _ imported: [(pack: Pack, version: ContentVersion)], configuration: DepotConfiguration, store: LocalBundleStore,
         logger: Logger
@@ -95,13 +104,13 @@ package enum CatalogLoader {
         var served: [ServedBundle] = []
         for key in byContent.keys.sorted() {
             let history = byContent[key]!.sorted { ($0.version.publishedAt, $0.version.version) < ($1.version.publishedAt, $1.version.version) }
-            guard let current = history.last, history.count > 1 else { continue }
-            for base in history.dropLast() {
+            let pairs = history.indices.flatMap { target in history[..<target].map { (base: $0, current: history[target]) } }
+            for (base, current) in pairs {
                 let record = try await store.buildDelta(
                     from: base.pack, to: current.pack, compressionLevel: configuration.bundles.compressionLevel)
                 guard let path = store.path(for: record.digest) else { continue }
                 let delta = DeltaBundle(
-                    contentId: current.version.contentId, baseVersion: base.version.version,
+                    productId: current.version.productId, contentId: current.version.contentId, baseVersion: base.version.version,
                     targetVersion: current.version.version, digest: record.digest, size: record.size)
                 deltas.append(delta)
                 var version = current.version

@@ -2,10 +2,11 @@ import Crypto
 import DepotCore
 import Foundation
 
-/// The two product lists, rendered once per catalog with their validators.
+/// The two product lists as they read at one moment, with their validators.
 ///
 /// `GET /products_v1.json` is a plain JSON array of identifiers; `GET /v1/products` is the contract's rich
-/// form. Both carry a strong ETag (SHA-256 of the body) and Last-Modified (the latest publication).
+/// form. Both carry a strong ETag (SHA-256 of the body) and Last-Modified (the latest publication that has
+/// come, never one in the future). Versions scheduled for later are not shown until their time.
 package struct ProductListing: Sendable {
     /// One rendered list.
     package struct Document: Sendable {
@@ -22,9 +23,9 @@ package struct ProductListing: Sendable {
     /// `/v1/products`.
     package var products: Document
 
-    /// Renders both lists for a catalog.
-    package init(catalog: Catalog) throws {
-        let lastModified = catalog.lastPublishedAt ?? 0
+    /// Renders both lists for a catalog as it reads at `now` (seconds since 1970).
+    package init(catalog: Catalog, at now: Int64) throws {
+        let lastModified = catalog.lastPublishedAt(at: now) ?? 0
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         identifiers = Self.document(try encoder.encode(catalog.products.map(\.id)), lastModified: lastModified)
@@ -32,7 +33,7 @@ package struct ProductListing: Sendable {
             products: catalog.products.map { product in
                 ProductsBody.Product(
                     id: product.id, type: product.type.rawValue, title: product.title,
-                    contents: catalog.currentContents(of: product.id).map { version in
+                    contents: catalog.currentContents(of: product.id, at: now).map { version in
                         ProductsBody.Content(
                             id: version.contentId, version: version.version, size: version.size,
                             digest: version.digest, publishedAt: ISO8601.format(version.publishedAt))

@@ -15,6 +15,8 @@ struct FinishRequest: Decodable {
         var contentId: String
         var digest: String
     }
+    /// The redeem answer's `transaction.finishToken`: proof that the caller is the one that redeemed.
+    var finishToken: String?
     var delivered: [Delivered]
 }
 
@@ -34,6 +36,8 @@ struct TransactionBody: Encodable, Sendable {
     var originalId: String
     var productId: String
     var state: String
+    /// Proof for `finish`; only in the answer to the one that redeemed (redeem and restore).
+    var finishToken: String?
 }
 
 /// One download the answer offers.

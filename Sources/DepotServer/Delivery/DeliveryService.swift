@@ -34,32 +34,46 @@ struct DeliveryService: Sendable {
         let installed = Dictionary(
             (request.installed ?? []).map { ($0.contentId, $0.version) }, uniquingKeysWith: { first, _ in first })
         let offers = contents.map { version in Offer(version: version, delta: installed[version.contentId].flatMap {
-            catalog.delta(contentId: version.contentId, from: $0, to: version.version)
+            catalog.delta(productId: version.productId, contentId: version.contentId, from: $0, to: version.version)
         }) }
         return RedeemBody(
-            transaction: Self.body(stored),
+            transaction: Self.body(stored, finishToken: grants.finishToken(transactionId: stored.transaction.id)),
             downloads: try await grantDownloads(offers, transactionId: stored.transaction.id, now: now))
     }
 
     // MARK: finish
 
+    /// Confirms delivery: judged against every bundle the redeems of this transaction offered
+    /// (`DeliveryConfirmation`), never against the catalog of the moment. The finish token proves the caller
+    /// redeemed; a wrong one is answered like an unknown transaction, so the route reveals nothing.
     func finish(transactionId: String, _ request: FinishRequest) async throws(DepotError) -> FinishBody {
-        guard let stored = try await ledgerCall({ () async throws(LedgerError) in try await ledger.transaction(id: transactionId) })
-        else {
-            throw DepotError(status: 404, code: "unknown-transaction", message: "no transaction \(transactionId) was redeemed here")
+        guard let token = request.finishToken else {
+            throw DepotError(
+                status: 401, code: "finish-token-required",
+                message: "a finish needs \"finishToken\", from the answer to the redeem of this transaction")
         }
+        let unknown = DepotError(status: 404, code: "unknown-transaction", message: "no such transaction was redeemed here")
+        guard grants.isValidFinishToken(token, transactionId: transactionId) else { throw unknown }
+        guard let stored = try await ledgerCall({ () async throws(LedgerError) in try await ledger.transaction(id: transactionId) })
+        else { throw unknown }
         if stored.state == .finished {
             return FinishBody(transaction: Self.body(stored), finishStoreKitTransaction: true)
         }
-        let contents = try await entitledContents(stored)
-        // A content delivered as a delta is confirmed with the delta's digest.
-        let expected = contents.map { version in
-            let confirmed = request.delivered.first { $0.contentId == version.contentId }?.digest
-            let isDelta = catalog.deltas.contains {
-                $0.digest == confirmed && $0.contentId == version.contentId && $0.targetVersion == version.version
-            }
-            return PlannedDelivery(
-                contentId: version.contentId, version: version.version, digest: isDelta ? confirmed! : version.digest)
+        let offered = try await ledgerCall { () async throws(LedgerError) in try await ledger.offers(transactionId: transactionId) }
+        let verdict = DeliveryConfirmation.judge(
+            offered: offered.map { DeliveryConfirmation.Offer(contentId: $0.contentId, version: $0.version, digest: $0.digest) },
+            claims: request.delivered.map { DeliveryConfirmation.Claim(contentId: $0.contentId, digest: $0.digest) },
+            requiresDelivery: catalog.product(id: stored.transaction.productId)?.type == .consumable)
+        let expected: [PlannedDelivery]
+        switch verdict {
+        case .complete(let confirmed):
+            expected = confirmed.map { PlannedDelivery(contentId: $0.contentId, version: $0.version, digest: $0.digest) }
+        case .incomplete(let missing, let wrongDigest):
+            throw Self.mismatch(missing: missing, wrongDigest: wrongDigest)
+        case .nothingOffered:
+            throw DepotError(
+                status: 409, code: "nothing-delivered",
+                message: "nothing was offered for this transaction yet; redeem it and download its content before finishing")
         }
         let delivered = request.delivered.map { ConfirmedDelivery(contentId: $0.contentId, digest: $0.digest) }
         let outcome = try await ledgerCall { () async throws(LedgerError) in
@@ -69,17 +83,24 @@ struct DeliveryService: Sendable {
         case .finished:
             var finished = stored
             finished.state = .finished
+            if catalog.product(id: stored.transaction.productId)?.type == .consumable {
+                // A consumable's grants work until its transaction is finished.
+                revocations.revoke(transactionId)
+            }
             return FinishBody(transaction: Self.body(finished), finishStoreKitTransaction: true)
         case .mismatch(let missing, let wrongDigest):
-            var parts: [String] = []
-            if !missing.isEmpty { parts.append("not confirmed: \(missing.joined(separator: ", "))") }
-            if !wrongDigest.isEmpty { parts.append("wrong digest: \(wrongDigest.joined(separator: ", "))") }
-            throw DepotError(
-                status: 409, code: "delivery-mismatch",
-                message: "the transaction is not finished; " + parts.joined(separator: "; "))
+            throw Self.mismatch(missing: missing, wrongDigest: wrongDigest)
         case .unknownTransaction:
-            throw DepotError(status: 404, code: "unknown-transaction", message: "no transaction \(transactionId) was redeemed here")
+            throw unknown
         }
+    }
+
+    private static func mismatch(missing: [String], wrongDigest: [String]) -> DepotError {
+        var parts: [String] = []
+        if !missing.isEmpty { parts.append("not confirmed: \(missing.joined(separator: ", "))") }
+        if !wrongDigest.isEmpty { parts.append("wrong digest: \(wrongDigest.joined(separator: ", "))") }
+        return DepotError(
+            status: 409, code: "delivery-mismatch", message: "the transaction is not finished; " + parts.joined(separator: "; "))
     }
 
     // MARK: restore
@@ -101,7 +122,7 @@ struct DeliveryService: Sendable {
             guard let contents = try? await entitledContents(stored) else { continue }
             let offers = contents.map { Offer(version: $0, delta: nil) }
             let granted = try await grantDownloads(offers, transactionId: stored.transaction.id, now: now)
-            transactions.append(Self.body(stored))
+            transactions.append(Self.body(stored, finishToken: grants.finishToken(transactionId: stored.transaction.id)))
             for download in granted where byDigest[download.digest] == nil {
                 byDigest[download.digest] = download
             }
@@ -184,7 +205,7 @@ struct DeliveryService: Sendable {
         }
         let expiresAt = now + grantLifetime
         return offers.map { offer in
-            let grant = grants.issue(digest: offer.digest, expiresAt: expiresAt, transactionId: GrantToken.transactionField(transactionId))
+            let grant = grants.issue(digest: offer.digest, expiresAt: expiresAt, transactionId: transactionId)
             return DownloadBody(
                 contentId: offer.version.contentId, version: offer.version.version, size: offer.size, digest: offer.digest,
                 url: "/v1/bundles/\(offer.digest)?grant=\(grant)", grantExpiresAt: ISO8601.format(expiresAt),
@@ -232,9 +253,9 @@ struct DeliveryService: Sendable {
             quantity: signed.quantity, appAccountToken: signed.appAccountToken, environment: signed.environment)
     }
 
-    static func body(_ stored: LedgerTransaction) -> TransactionBody {
+    static func body(_ stored: LedgerTransaction, finishToken: String? = nil) -> TransactionBody {
         TransactionBody(
             id: stored.transaction.id, originalId: stored.transaction.originalId,
-            productId: stored.transaction.productId, state: stored.state.rawValue)
+            productId: stored.transaction.productId, state: stored.state.rawValue, finishToken: finishToken)
     }
 }

@@ -1,4 +1,3 @@
-import DepotTrust
 import NIOConcurrencyHelpers
 
 /// Transactions whose grants stop working at the origin at once: refunded or revoked purchases.
@@ -11,29 +10,26 @@ package final class RevocationList: Sendable {
 
     /// Creates a list holding these transaction ids.
     package init(_ ids: Set<String> = []) {
-        revoked = NIOLockedValueBox(Set(ids.map(GrantToken.transactionField)))
+        revoked = NIOLockedValueBox(ids)
     }
 
-    /// Whether grants carrying this transaction field (as `GrantToken.transactionField` makes it) are refused.
-    package func isRevoked(grantField: String) -> Bool {
-        revoked.withLockedValue { $0.contains(grantField) }
+    /// Whether grants of this transaction are refused.
+    package func isRevoked(transactionId: String) -> Bool {
+        revoked.withLockedValue { $0.contains(transactionId) }
     }
 
     /// Refuses the transaction's grants from now on.
     package func revoke(_ transactionId: String) {
-        let field = GrantToken.transactionField(transactionId)
-        _ = revoked.withLockedValue { $0.insert(field) }
+        _ = revoked.withLockedValue { $0.insert(transactionId) }
     }
 
     /// Accepts the transaction's grants again (a reversed refund).
     package func reinstate(_ transactionId: String) {
-        let field = GrantToken.transactionField(transactionId)
-        _ = revoked.withLockedValue { $0.remove(field) }
+        _ = revoked.withLockedValue { $0.remove(transactionId) }
     }
 
     /// Replaces the whole set with the ledger's revoked transaction ids.
     package func replace(with ids: Set<String>) {
-        let fields = Set(ids.map(GrantToken.transactionField))
-        revoked.withLockedValue { $0 = fields }
+        revoked.withLockedValue { $0 = ids }
     }
 }

@@ -19,7 +19,7 @@ struct AdminRoutes: Sendable {
             try TransactionRoutes.json(try await self.service.irregular())
         }
         admin.get("/transactions/:id") { _, context in
-            let id = try context.parameters.require("id")
+            let id = try context.transactionIdParameter()
             return try TransactionRoutes.json(try await self.service.report(transactionId: id))
         }
     }

@@ -1,3 +1,5 @@
+import DepotCore
+import Foundation
 import Hummingbird
 import NIOCore
 
@@ -15,4 +17,16 @@ struct DepotRequestContext: RequestContext {
 
     /// JSON requests are small; a restore of many transactions is the largest.
     var maxUploadSize: Int { 4 << 20 }
+}
+
+extension DepotRequestContext {
+    /// The `{id}` path parameter, percent-decoded (RFC 3986 §2.1): a transaction id with characters that
+    /// need encoding reaches the route as the id itself. Invalid encoding is a 400.
+    func transactionIdParameter() throws -> String {
+        let raw = try parameters.require("id")
+        guard let decoded = raw.removingPercentEncoding, !decoded.isEmpty else {
+            throw DepotError.badRequest("the transaction id in the path is not valid percent-encoded UTF-8")
+        }
+        return decoded
+    }
 }

@@ -15,7 +15,7 @@ struct TransactionRoutes: Sendable {
             return try Self.json(try await self.service.redeem(body, client: context.clientAddress))
         }
         router.post("/v1/transactions/:id/finish") { request, context in
-            let id = try context.parameters.require("id")
+            let id = try context.transactionIdParameter()
             let body = try await Self.decode(FinishRequest.self, from: request, context: context)
             return try Self.json(try await self.service.finish(transactionId: id, body))
         }

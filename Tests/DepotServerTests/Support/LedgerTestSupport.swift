@@ -10,10 +10,12 @@ enum PurchaseRequests {
     /// `POST /v1/transactions` with a signed transaction.
     static func redeem(_ jws: String) -> String { post("/v1/transactions", "{\"signedTransaction\": \"\(jws)\"}") }
 
-    /// `POST /v1/transactions/{id}/finish` confirming each content with its digest.
-    static func finish(_ id: String, delivered: [(contentId: String, digest: String)]) -> String {
+    /// `POST /v1/transactions/{id}/finish` with the redeem answer's finish token, confirming each content
+    /// with its digest.
+    static func finish(_ id: String, token: String, delivered: [(contentId: String, digest: String)]) -> String {
         let items = delivered.map { "{\"contentId\": \"\($0.contentId)\", \"digest\": \"\($0.digest)\"}" }
-        return post("/v1/transactions/\(id)/finish", "{\"delivered\": [\(items.joined(separator: ", "))]}")
+        return post(
+            "/v1/transactions/\(id)/finish", "{\"finishToken\": \"\(token)\", \"delivered\": [\(items.joined(separator: ", "))]}")
     }
 
     /// `GET /v1/admin/transactions/{id}` with the admin token.
