@@ -122,18 +122,29 @@ import Testing
 
     @Test func poolShutdownDropsQueuedJobsAndJoinsItsThreads() {
         let counters = Counters()
+        // Each job holds its worker until the gate opens, which happens only once shutdown was asked for:
+        // the queued jobs are still queued when the pool stops, however slow or loaded the machine.
+        let gate = Atomic<Bool>(false)
+        let shutdownAsked = Atomic<Bool>(false)
         let pool = OrderedWorkPool<Int, Int>(threads: 2, window: 50) {
             { job in
                 counters.start()
-                usleep(2000)
+                while !gate.load(ordering: .acquiring) { usleep(1000) }
                 counters.end()
                 return job
             }
         }
         for job in 0..<50 { pool.submit(job) }
+        let opener = Thread {
+            while !shutdownAsked.load(ordering: .acquiring) { usleep(1000) }
+            usleep(100_000)
+            gate.store(true, ordering: .releasing)
+        }
+        opener.start()
+        shutdownAsked.store(true, ordering: .releasing)
         pool.shutdown()
         let afterShutdown = counters.started
-        #expect(afterShutdown < 50)
+        #expect(afterShutdown <= 2)
         #expect(counters.running == 0)
         usleep(20_000)
         #expect(counters.started == afterShutdown)

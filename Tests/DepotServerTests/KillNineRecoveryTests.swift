@@ -10,21 +10,25 @@ import Glibc
 
 /// The reliability target ("a kill -9 at any point loses no confirmed delivery and exposes no partial
 /// bundle") on the real `depot serve` binary: clients redeem, download and finish concurrently while the
-/// harness kills the server with SIGKILL at seeded random moments, restarts it on the same data directory
-/// and ledger, and checks after every restart that
+/// harness kills the server with SIGKILL at points drawn from the clients' progress (after N answered
+/// requests, or while the N-th redeem, download or finish of the round is in flight: every run kills at
+/// every stage, on a fast machine or a loaded one), restarts it on the same data directory and ledger, and
+/// checks after every restart that
 /// - the server starts cleanly and answers `/healthz`, serving the same bundles (no partial one);
 /// - every transaction whose finish a client saw answered 200 is `finished`, its deliveries confirmed;
 /// - no transaction is `finished` without a confirmed delivery of what it entitles, nor finished twice.
 ///
-/// Some restarts are killed too before they listen (migration, bundle import, development root).
+/// Some restarts are killed too before they listen (migration, bundle import, development root), after a
+/// drawn number of lines of their start-up log.
 ///
-/// `DEPOT_CRASH_SEED` replays another sequence of kill times; `DEPOT_CRASH_ROUNDS` (default 8) and
-/// `DEPOT_CRASH_SECONDS` (default 60, the budget per engine) make a longer run.
+/// `DEPOT_CRASH_SEED` replays another sequence of kill points; `DEPOT_CRASH_ROUNDS` (default 8) makes a
+/// longer run.
 @Suite("kill -9 of depot serve loses no confirmed delivery", .serialized)
 struct KillNineRecoveryTests {
-    static let rounds = ProcessInfo.processInfo.environment["DEPOT_CRASH_ROUNDS"].flatMap { Int($0) } ?? 8
-    static let budget: Duration = .seconds(
-        ProcessInfo.processInfo.environment["DEPOT_CRASH_SECONDS"].flatMap { Int($0) } ?? 60)
+    static let rounds = max(4, ProcessInfo.processInfo.environment["DEPOT_CRASH_ROUNDS"].flatMap { Int($0) } ?? 8)
+    /// How long a round waits for its clients to reach the kill point before killing anyway: a fallback
+    /// for a server that makes no progress at all, never the way a round is meant to end.
+    static let roundTimeBound: Duration = .seconds(120)
     static let clients = 4
     static let bundleId = "com.example.depot.test"
     static let products: [(id: String, type: String)] = [
@@ -87,15 +91,18 @@ struct KillNineRecoveryTests {
             let authority = try DevelopmentCertificateAuthority.loadOrCreate(directory: data + "/dev-ca")
             let book = CrashBook()
             let started = ContinuousClock.now
-            var round = 0
-            while round < Self.rounds, ContinuousClock.now - started < Self.budget {
-                round += 1
+            var kills: [String] = []
+            var inFlightAtKills: [FlowStage: Int] = [:]
+            var fallbacks = 0
+            for round in 1...Self.rounds {
                 let port = try #require(server.port)
                 let stop = StopFlag()
+                let point = KillPoint.drawn(round: round, random: random.next())
+                let killSwitch = KillSwitch(point: point, pid: server.pid)
                 let clients = (0..<Self.clients).map { _ in
                     CrashClient(
-                        port: port, book: book, stop: stop, authority: authority, bundleId: Self.bundleId,
-                        products: Self.products, seed: random.next())
+                        port: port, book: book, stop: stop, killSwitch: killSwitch, authority: authority,
+                        bundleId: Self.bundleId, products: Self.products, seed: random.next())
                 }
                 let running = Task {
                     await withTaskGroup(of: Void.self) { group in
@@ -104,13 +111,19 @@ struct KillNineRecoveryTests {
                         }
                     }
                 }
-                let delay = 50 + Int(random.next() % 351)
-                try await Task.sleep(for: .milliseconds(delay))
-                server.kill(SIGKILL)
+                // The clients kill the server when they reach the point; the time bound is a fallback only.
+                let waitStarted = ContinuousClock.now
+                while !killSwitch.hasFired, ContinuousClock.now - waitStarted < Self.roundTimeBound {
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+                if killSwitch.fireNow() { fallbacks += 1 }
                 let exit = await server.waitForExit()
                 #expect(exit?.reason == .uncaughtSignal, "round \(round), \(context): the server ended on its own: \(server.logText)")
                 stop.raise()
                 await running.value
+                let inFlight = killSwitch.inFlightAtKill
+                inFlightAtKills.merge(inFlight, uniquingKeysWith: +)
+                kills.append("\(point) (in flight: \(Self.describe(inFlight)))")
 
                 if random.next() % 3 == 0 {
                     try await Self.killDuringStart(binary: binary, arguments: arguments, environment: environment, random: &random)
@@ -118,7 +131,7 @@ struct KillNineRecoveryTests {
                 server = try await DepotProcess.start(binary: binary, arguments: arguments, environment: environment)
                 try await Self.verify(
                     port: try #require(server.port), ledgerURL: ledgerURL, data: data, catalog: catalog, book: book,
-                    context: "round \(round) (killed after \(delay) ms), \(context)")
+                    context: "round \(round) (killed \(point)), \(context)")
             }
 
             // A graceful stop still works after all that.
@@ -128,11 +141,21 @@ struct KillNineRecoveryTests {
 
             let totals = book.snapshot()
             print(
-                "kill -9 harness, \(context): \(round) rounds in \(ContinuousClock.now - started), "
-                    + "\(totals.signed.count) transactions, \(totals.redeemed) redemptions, \(totals.downloaded) downloads, "
-                    + "\(totals.finished.count) finishes answered 200, \(totals.interrupted) flows interrupted")
-            #expect(round >= 3, "\(context): only \(round) rounds fitted in \(Self.budget)")
+                "kill -9 harness, \(context): \(Self.rounds) rounds in \(ContinuousClock.now - started); "
+                    + "completed: \(totals.redeemed) redemptions, \(totals.downloaded) downloads, "
+                    + "\(totals.finished.count) finishes answered 200 (of \(totals.signed.count) transactions); "
+                    + "interrupted flows by stage: \(Self.describe(totals.interrupted)); "
+                    + "requests in flight at the kills: \(Self.describe(inFlightAtKills)); "
+                    + "kills: \(kills.joined(separator: "; ")); time-bound fallbacks: \(fallbacks)")
+            #expect(totals.redeemed > 0, "\(context): no redemption completed; the harness tested nothing")
+            #expect(totals.downloaded > 0, "\(context): no download completed; the harness tested nothing")
             #expect(totals.finished.count > 0, "\(context): no finish was ever answered; the harness tested nothing")
+            for stage in FlowStage.allCases {
+                #expect(
+                    (inFlightAtKills[stage] ?? 0) > 0,
+                    "\(context): no kill landed during a \(stage.rawValue); kills: \(kills)")
+            }
+            #expect(fallbacks < Self.rounds, "\(context): every round ended on the time bound; the clients made no progress")
         } catch {
             server.killIfRunning()
             throw error
@@ -140,14 +163,23 @@ struct KillNineRecoveryTests {
         server.killIfRunning()
     }
 
-    /// Starts the server and kills it after 0-300 ms, mostly before it listens.
+    /// Starts the server and kills it once it has written a drawn number (0-5) of log lines, mostly before it
+    /// listens; a start that listens or ends first is killed then.
     static func killDuringStart(
         binary: String, arguments: [String], environment: [String: String], random: inout SeededBytes
     ) async throws {
+        let lines = Int(random.next() % 6)
         let early = try DepotProcess.launch(binary: binary, arguments: arguments, environment: environment)
-        try await Task.sleep(for: .milliseconds(Int(random.next() % 300)))
+        let started = ContinuousClock.now
+        while early.logLineCount < lines, early.port == nil, early.isRunning, ContinuousClock.now - started < roundTimeBound {
+            try await Task.sleep(for: .milliseconds(1))
+        }
         early.kill(SIGKILL)
         _ = await early.waitForExit()
+    }
+
+    static func describe(_ counts: [FlowStage: Int]) -> String {
+        FlowStage.allCases.map { "\($0.rawValue) \(counts[$0] ?? 0)" }.joined(separator: ", ")
     }
 
     /// Content id → digest, from `GET /v1/products`.

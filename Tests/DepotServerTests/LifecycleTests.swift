@@ -10,7 +10,8 @@ struct LifecycleTests {
             let expected = try server.bundleBytes(digest)
             let client = try RawHTTPClient(port: server.port, receiveBuffer: 16 * 1024)
             try await client.send(RawHTTPClient.get("/v1/bundles/\(digest)", ["Authorization: Bearer \(server.grant(digest))"]))
-            try await Task.sleep(for: .milliseconds(200))
+            // The server has started answering before it is asked to stop.
+            try await client.awaitAnswerStart()
             let shutdown = Task { await server.shutdown() }
             let response = try await client.readResponseSlowly(pause: .milliseconds(2))
             #expect(response.status == 200)

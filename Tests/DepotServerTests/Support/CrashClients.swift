@@ -27,7 +27,11 @@ final class CrashBook: Sendable {
         var problems: [String]
         var redeemed = 0
         var downloaded = 0
-        var interrupted = 0
+        /// Flows a kill cut off, by the stage they were in.
+        var interrupted: [FlowStage: Int] = [:]
+
+        /// Every interrupted flow, whatever its stage.
+        var interruptedTotal: Int { interrupted.values.reduce(0, +) }
     }
 
     private struct State {
@@ -37,7 +41,7 @@ final class CrashBook: Sendable {
         var problems: [String] = []
         var redeemed = 0
         var downloaded = 0
-        var interrupted = 0
+        var interrupted: [FlowStage: Int] = [:]
     }
 
     private let state = Mutex(State())
@@ -47,10 +51,13 @@ final class CrashBook: Sendable {
     /// A job a kill interrupted, if any is waiting.
     func takeRetry() -> Job? { state.withLock { $0.retry.isEmpty ? nil : $0.retry.removeFirst() } }
 
-    func interrupted(_ job: Job) {
+    /// A job that could not start (the server was down), to be tried again.
+    func requeue(_ job: Job) { state.withLock { $0.retry.append(job) } }
+
+    func interrupted(_ job: Job, at stage: FlowStage) {
         state.withLock {
             $0.retry.append(job)
-            $0.interrupted += 1
+            $0.interrupted[stage, default: 0] += 1
         }
     }
 
@@ -77,11 +84,13 @@ final class StopFlag: Sendable {
 
 /// One app on a blocking thread: redeems (a new purchase, or one a kill interrupted), downloads every bundle
 /// with its grant and checks its digest, then finishes with the digests; again and again until stopped.
-/// Connection failures (the server was killed) put the job back for later.
+/// Connection failures (the server was killed) put the job back for later. Every request sent and answer
+/// read is told to the round's kill switch, which kills the server at its drawn point.
 struct CrashClient: Sendable {
     let port: Int
     let book: CrashBook
     let stop: StopFlag
+    let killSwitch: KillSwitch
     let authority: DevelopmentCertificateAuthority
     let bundleId: String
     /// Product ids with their App Store types; the first is drawn four times in five.
@@ -107,21 +116,28 @@ struct CrashClient: Sendable {
                 job = CrashBook.Job(id: builder.transactionId, jws: jws, product: product.id)
                 book.signed(job)
             }
+            guard let client = connection ?? (try? RawHTTPClient(port: port)) else {
+                // The server is down: nothing was sent, so nothing was interrupted.
+                book.requeue(job)
+                usleep(5000)
+                continue
+            }
+            connection = client
+            var stage = FlowStage.redeem
             do {
-                let client = try connection ?? RawHTTPClient(port: port)
-                connection = client
-                try perform(job, on: client)
+                try perform(job, on: client, stage: &stage)
             } catch {
                 connection = nil
-                book.interrupted(job)
+                book.interrupted(job, at: stage)
                 usleep(5000)
             }
         }
     }
 
     /// One purchase flow; throws only when the connection fails.
-    private func perform(_ job: CrashBook.Job, on client: RawHTTPClient) throws {
-        let redeemed = try exchange(client, PurchaseRequests.redeem(job.jws))
+    private func perform(_ job: CrashBook.Job, on client: RawHTTPClient, stage: inout FlowStage) throws {
+        stage = .redeem
+        let redeemed = try exchange(client, PurchaseRequests.redeem(job.jws), stage: .redeem)
         if redeemed.status == 409, redeemed.text.contains("consumable-finished") {
             // A consumable finished earlier whose answer a kill cut off: nothing more to do.
             return
@@ -131,6 +147,10 @@ struct CrashClient: Sendable {
             return
         }
         book.redeemed()
+        guard let token = answer["transaction.finishToken"]?.string else {
+            book.problem("redeem \(job.id) gave no finish token: \(redeemed.text)")
+            return
+        }
         var delivered: [(contentId: String, digest: String)] = []
         for download in answer["downloads"]?.array ?? [] {
             guard let url = download["url"]?.string, let digest = download["digest"]?.string,
@@ -139,7 +159,8 @@ struct CrashClient: Sendable {
                 book.problem("redeem \(job.id): a download without url, digest or contentId: \(redeemed.text)")
                 return
             }
-            let bundle = try exchange(client, RawHTTPClient.get(url))
+            stage = .download
+            let bundle = try exchange(client, RawHTTPClient.get(url), stage: .download)
             guard bundle.status == 200 else {
                 book.problem("download for \(job.id): \(bundle.status) \(bundle.text.prefix(200))")
                 return
@@ -155,7 +176,8 @@ struct CrashClient: Sendable {
             book.problem("redeem \(job.id) offered no download: \(redeemed.text)")
             return
         }
-        let finished = try exchange(client, PurchaseRequests.finish(job.id, delivered: delivered))
+        stage = .finish
+        let finished = try exchange(client, PurchaseRequests.finish(job.id, token: token, delivered: delivered), stage: .finish)
         guard finished.status == 200, (try? JSONAnswer(finished))?["transaction.state"]?.string == "finished" else {
             book.problem("finish \(job.id): \(finished.status) \(finished.text)")
             return
@@ -163,9 +185,12 @@ struct CrashClient: Sendable {
         book.finished(job.id)
     }
 
-    private func exchange(_ client: RawHTTPClient, _ request: String) throws -> RawHTTPClient.Response {
+    private func exchange(_ client: RawHTTPClient, _ request: String, stage: FlowStage) throws -> RawHTTPClient.Response {
         try client.sendNow(request)
-        return try client.readResponseNow()
+        killSwitch.sent(stage)
+        let response = try client.readResponseNow()
+        killSwitch.answered(stage)
+        return response
     }
 }
 

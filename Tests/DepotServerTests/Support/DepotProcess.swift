@@ -101,6 +101,12 @@ final class DepotProcess: Sendable {
     /// Everything the server wrote to standard error so far.
     var logText: String { log.text }
 
+    /// How many complete lines the server wrote to standard error so far.
+    var logLineCount: Int { log.lineCount }
+
+    /// Whether the process still runs.
+    var isRunning: Bool { process.isRunning }
+
     /// Sends `signal` to the server.
     func kill(_ signal: Int32) {
         _ = Glibc.kill(pid, signal)
@@ -144,6 +150,7 @@ private final class LogSink: Sendable {
     var port: Int? { state.withLock { $0.port } }
     var ended: Bool { state.withLock { $0.ended } }
     var text: String { state.withLock { String(decoding: $0.bytes, as: UTF8.self) } }
+    var lineCount: Int { state.withLock { $0.bytes.lazy.filter { $0 == 10 }.count } }
 
     /// Reads `descriptor` until end of file (blocking: run on a thread of its own).
     func drain(_ descriptor: Int32) {

@@ -41,7 +41,9 @@ final class RawHTTPClient: @unchecked Sendable {
         if var size = receiveBuffer {
             setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        // Generous: an answer on a loaded machine can take seconds; a test waiting for a close that never
+        // comes fails after this long.
+        var timeout = timeval(tv_sec: 60, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -122,6 +124,11 @@ final class RawHTTPClient: @unchecked Sendable {
             try self.sendNow(text)
             return try self.readResponseNow(head: head)
         }
+    }
+
+    /// Waits until the first bytes of an answer have arrived (they stay buffered for the next read).
+    func awaitAnswerStart() async throws {
+        try await OffPool.run { if self.buffer.isEmpty { try self.fill() } }
     }
 
     /// Whether the server has closed the connection (reads until EOF or timeout).
