@@ -113,7 +113,9 @@ struct LiveServer {
             """
             {"products": [
               {"id": "com.example.level1", "type": "nonConsumable", "title": "Level 1"},
-              {"id": "com.example.monthly", "type": "autoRenewable", "title": "Monthly"}
+              {"id": "com.example.monthly", "type": "autoRenewable", "title": "Monthly"},
+              {"id": "com.example.coins", "type": "consumable", "title": "Coins"},
+              {"id": "com.example.premium", "type": "nonConsumable", "title": "Premium"}
             ]}
             """)
     }
