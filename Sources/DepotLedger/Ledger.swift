@@ -23,9 +23,12 @@ package protocol Ledger: Sendable {
     func transactions(productId: String, appAccountToken: String) async throws(LedgerError) -> [PurchaseTransaction]
 
     /// Sets or clears (nil) a transaction's revocation, e.g. on REFUND, REVOKE or REFUND_REVERSED.
-    /// `revokedAt` is in milliseconds since 1970, like every App Store date.
-    /// Returns false when the transaction is unknown.
-    func setRevocation(transactionId: String, revokedAt: Int64?, reason: String, now: Int64) async throws(LedgerError) -> Bool
+    /// `revokedAt` is in milliseconds since 1970, like every App Store date. With `signedAt` (the fact's App
+    /// Store signedDate), the change applies only when it is newer than the last fact applied to the
+    /// transaction, so notifications arriving out of order (Apple's retries keep their signedDate) never
+    /// undo a newer fact; nil applies it unconditionally. Returns false when the transaction is unknown.
+    func setRevocation(transactionId: String, revokedAt: Int64?, reason: String, signedAt: Int64?, now: Int64)
+        async throws(LedgerError) -> Bool
 
     /// Ids of every revoked transaction, for the origin's in-memory grant check.
     func revokedTransactionIds() async throws(LedgerError) -> Set<String>

@@ -56,7 +56,7 @@ import Testing
                     == .finished(firstTime: true))
             #expect(
                 try await ledger.setRevocation(
-                    transactionId: "3000", revokedAt: Sample.purchaseMs + 1, reason: "REFUND", now: 50))
+                    transactionId: "3000", revokedAt: Sample.purchaseMs + 1, reason: "REFUND", signedAt: nil, now: 50))
             let notification = NotificationRecord(uuid: "n-1", type: "REFUND", subtype: nil, transactionId: "3000")
             #expect(try await ledger.recordNotification(notification, now: 50))
             let transaction = try await ledger.transaction(id: "3000")

@@ -95,7 +95,7 @@ import Testing
     func revocationIsSetAndClearedOnlyBySetRevocation(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             #expect(
-                try await ledger.setRevocation(transactionId: "nope", revokedAt: 1, reason: "REFUND", now: 1) == false)
+                try await ledger.setRevocation(transactionId: "nope", revokedAt: 1, reason: "REFUND", signedAt: nil, now: 1) == false)
             let t = Sample.transaction("5000")
             _ = try await ledger.recordTransaction(t, now: 10)
             _ = try await ledger.recordTransaction(Sample.transaction("5001"), now: 10)
@@ -103,12 +103,12 @@ import Testing
 
             let revokedAt = Sample.purchaseMs + 60_000
             #expect(
-                try await ledger.setRevocation(transactionId: "5000", revokedAt: revokedAt, reason: "REFUND", now: 20))
+                try await ledger.setRevocation(transactionId: "5000", revokedAt: revokedAt, reason: "REFUND", signedAt: nil, now: 20))
             #expect(try await ledger.revokedTransactionIds() == ["5000"])
             #expect(try await ledger.transaction(id: "5000")?.transaction.revocationDate == revokedAt)
             // Setting the same revocation again is accepted and records nothing new.
             #expect(
-                try await ledger.setRevocation(transactionId: "5000", revokedAt: revokedAt, reason: "REFUND", now: 25))
+                try await ledger.setRevocation(transactionId: "5000", revokedAt: revokedAt, reason: "REFUND", signedAt: nil, now: 25))
 
             // A redemption without a revocation does not clear it.
             _ = try await ledger.recordTransaction(t, now: 30)
@@ -117,7 +117,7 @@ import Testing
             // REFUND_REVERSED clears it.
             #expect(
                 try await ledger.setRevocation(
-                    transactionId: "5000", revokedAt: nil, reason: "REFUND_REVERSED", now: 40))
+                    transactionId: "5000", revokedAt: nil, reason: "REFUND_REVERSED", signedAt: nil, now: 40))
             #expect(try await ledger.revokedTransactionIds().isEmpty)
             #expect(try await ledger.transaction(id: "5000")?.transaction.revocationDate == nil)
 

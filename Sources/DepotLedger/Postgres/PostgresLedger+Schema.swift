@@ -161,7 +161,8 @@ extension PostgresLedger {
     ]
 
     /// Every bundle a redeem offered per transaction and content (full or delta), which a finish is judged
-    /// against; filled from the deliveries recorded before it existed.
+    /// against, filled from the deliveries recorded before it existed; and the signedDate of the latest
+    /// revocation fact per transaction.
     static let offersSchema: [String] = [
         """
         CREATE TABLE offers (
@@ -178,5 +179,8 @@ extension PostgresLedger {
         SELECT transaction_id, content_id, version, digest, COALESCE(first_granted_at, last_activity_at)
         FROM deliveries WHERE grants_issued > 0
         """,
+        // The App Store signedDate of the latest revocation fact applied (a REFUND, REVOKE or REFUND_REVERSED
+        // notification): an older one arriving later (Apple retries keep their signedDate) changes nothing.
+        "ALTER TABLE transactions ADD COLUMN last_fact_signed_ms BIGINT",
     ]
 }

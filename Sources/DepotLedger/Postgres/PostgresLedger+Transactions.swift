@@ -100,15 +100,22 @@ extension PostgresLedger {
         }
     }
 
-    package func setRevocation(transactionId: String, revokedAt: Int64?, reason: String, now: Int64)
+    package func setRevocation(transactionId: String, revokedAt: Int64?, reason: String, signedAt: Int64?, now: Int64)
         async throws(LedgerError) -> Bool
     {
         try await transact("setting the revocation of \(transactionId)") { c, logger in
             let rows = try await c.query(
-                "SELECT revocation_date_ms FROM transactions WHERE id = \(transactionId) FOR UPDATE", logger: logger
+                """
+                SELECT revocation_date_ms, last_fact_signed_ms FROM transactions WHERE id = \(transactionId) FOR UPDATE
+                """, logger: logger
             ).collect()
             guard let row = rows.first else { return false }
-            let known = try row.decode(Int64?.self)
+            let (known, lastSigned) = try row.decode((Int64?, Int64?).self)
+            if let signedAt, let lastSigned, signedAt <= lastSigned { return true }
+            if let signedAt {
+                try await c.query(
+                    "UPDATE transactions SET last_fact_signed_ms = \(signedAt) WHERE id = \(transactionId)", logger: logger)
+            }
             guard known != revokedAt else { return true }
             try await c.query(
                 """

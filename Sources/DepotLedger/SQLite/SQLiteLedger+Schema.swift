@@ -117,7 +117,8 @@ extension SQLiteLedger {
 
 extension SQLiteLedger {
     /// Every bundle a redeem offered per transaction and content (full or delta), which a finish is judged
-    /// against; filled from the deliveries recorded before it existed.
+    /// against, filled from the deliveries recorded before it existed; and the signedDate of the latest
+    /// revocation fact per transaction.
     static let schemaV2Offers: [String] = [
         """
         CREATE TABLE offers (
@@ -134,6 +135,9 @@ extension SQLiteLedger {
         SELECT transaction_id, content_id, version, digest, COALESCE(first_granted_at, last_activity_at)
         FROM deliveries WHERE grants_issued > 0
         """,
+        // The App Store signedDate of the latest revocation fact applied (a REFUND, REVOKE or REFUND_REVERSED
+        // notification): an older one arriving later (Apple retries keep their signedDate) changes nothing.
+        "ALTER TABLE transactions ADD COLUMN last_fact_signed_ms INTEGER",
     ]
 }
 

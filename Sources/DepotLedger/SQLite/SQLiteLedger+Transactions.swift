@@ -95,15 +95,22 @@ extension SQLiteLedger {
         }
     }
 
-    package func setRevocation(transactionId: String, revokedAt: Int64?, reason: String, now: Int64)
+    package func setRevocation(transactionId: String, revokedAt: Int64?, reason: String, signedAt: Int64?, now: Int64)
         async throws(LedgerError) -> Bool
     {
         try await write("setting the revocation of \(transactionId)") { db in
             guard
                 let row = try Row.fetchOne(
-                    db, sql: "SELECT revocation_date_ms FROM transactions WHERE id = ?", arguments: [transactionId])
+                    db, sql: "SELECT revocation_date_ms, last_fact_signed_ms FROM transactions WHERE id = ?",
+                    arguments: [transactionId])
             else { return false }
             let known: Int64? = try row.decode(atIndex: 0)
+            let lastSigned: Int64? = try row.decode(atIndex: 1)
+            if let signedAt, let lastSigned, signedAt <= lastSigned { return true }
+            if let signedAt {
+                try db.execute(
+                    sql: "UPDATE transactions SET last_fact_signed_ms = ? WHERE id = ?", arguments: [signedAt, transactionId])
+            }
             guard known != revokedAt else { return true }
             try db.execute(
                 sql: "UPDATE transactions SET revocation_date_ms = ?, revocation_reason = ? WHERE id = ?",

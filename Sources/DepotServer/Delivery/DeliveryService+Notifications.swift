@@ -8,6 +8,9 @@ extension DeliveryService {
     ///
     /// Effects are applied before the notification is recorded, and each effect is idempotent, so a crash
     /// between the two leads to a retry from Apple that applies the same effect again, never to a lost one.
+    /// A revocation fact applies only when its signedDate is newer than the last one applied to the
+    /// transaction: a REFUND retried after a REFUND_REVERSED (Apple's retries keep their signedDate), or the
+    /// reverse, changes nothing, and neither does a duplicate.
     func handleNotification(_ request: NotificationRequest) async throws(DepotError) -> NotificationOutcome {
         let notification: SignedNotification
         do {
@@ -24,25 +27,27 @@ extension DeliveryService {
         var deliveryStatus: String?
         if let transaction {
             switch notification.notificationType {
-            case "REFUND", "REVOKE":
-                let revokedAt = transaction.revocationDate ?? notification.signedDate
-                _ = try await ledgerCall { () async throws(LedgerError) in
-                    _ = try await ledger.recordTransaction(transaction, now: now)
-                    return try await ledger.setRevocation(
-                        transactionId: transaction.id, revokedAt: revokedAt, reason: notification.notificationType, now: now)
+            case "REFUND", "REVOKE", "REFUND_REVERSED":
+                let reversed = notification.notificationType == "REFUND_REVERSED"
+                let revokedAt = reversed ? nil : transaction.revocationDate ?? notification.signedDate
+                // The transaction is recorded without its revocation: only `setRevocation`, which orders facts
+                // by signedDate, decides it.
+                var unrevoked = transaction
+                unrevoked.revocationDate = nil
+                let stored = try await ledgerCall { () async throws(LedgerError) in
+                    _ = try await ledger.recordTransaction(unrevoked, now: now)
+                    _ = try await ledger.setRevocation(
+                        transactionId: transaction.id, revokedAt: revokedAt, reason: notification.notificationType,
+                        signedAt: notification.signedDate, now: now)
+                    return try await ledger.transaction(id: transaction.id)
                 }
-                revocations.revoke(transaction.id)
-                effect = "revoked"
-            case "REFUND_REVERSED":
-                var reinstated = transaction
-                reinstated.revocationDate = nil
-                _ = try await ledgerCall { () async throws(LedgerError) in
-                    _ = try await ledger.recordTransaction(reinstated, now: now)
-                    return try await ledger.setRevocation(
-                        transactionId: transaction.id, revokedAt: nil, reason: notification.notificationType, now: now)
+                if stored?.transaction.isRevoked == true {
+                    revocations.revoke(transaction.id)
+                    effect = reversed ? "stale-ignored" : "revoked"
+                } else {
+                    revocations.reinstate(transaction.id)
+                    effect = reversed ? "reinstated" : "stale-ignored"
                 }
-                revocations.reinstate(transaction.id)
-                effect = "reinstated"
             case "CONSUMPTION_REQUEST":
                 // Apple asks whether the content was delivered before deciding a refund: answer with what the
                 // ledger knows (the operator's tooling sends it on with the Send Consumption Information API).

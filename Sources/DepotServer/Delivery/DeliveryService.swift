@@ -22,14 +22,7 @@ struct DeliveryService: Sendable {
     func redeem(_ request: RedeemRequest, client: String) async throws(DepotError) -> RedeemBody {
         let signed = try await verify(request.signedTransaction)
         let now = clock()
-        let (stored, previousAttempt) = try await ledgerCall { () async throws(LedgerError) in
-            // The previous attempt is read before this one is recorded, so attempts within one second count.
-            let previous = try await ledger.lastAttempt(transactionId: signed.transactionId, before: Int64.max)
-            try await ledger.recordAttempt(
-                transactionId: signed.transactionId, appAccountToken: signed.appAccountToken, client: client, now: now)
-            return (try await ledger.recordTransaction(Self.purchase(signed), now: now), previous)
-        }
-        try await checkActivity(transactionId: signed.transactionId, previousAttempt: previousAttempt, now: now)
+        let stored = try await recordRedemption(signed, client: client, now: now)
         let contents = try await entitledContents(stored)
         let installed = Dictionary(
             (request.installed ?? []).map { ($0.contentId, $0.version) }, uniquingKeysWith: { first, _ in first })
@@ -105,20 +98,26 @@ struct DeliveryService: Sendable {
 
     // MARK: restore
 
+    /// Restores what a set of signed transactions still entitles. Copies of one JWS, or of one transaction,
+    /// are verified and recorded once; each transaction's restore counts as a redemption attempt from this
+    /// client, under the same irregular-activity rule as redeem.
     func restore(_ request: RestoreRequest, client: String) async throws(DepotError) -> RestoreBody {
         guard request.signedTransactions.count <= 1000 else {
             throw DepotError(status: 413, code: "too-many-transactions", message: "restore at most 1000 transactions at once")
         }
+        var seenJWS: Set<String> = []
         var verified: [SignedTransaction] = []
-        for jws in request.signedTransactions { verified.append(try await verify(jws)) }
+        var seenIds: Set<String> = []
+        for jws in request.signedTransactions where seenJWS.insert(jws).inserted {
+            let signed = try await verify(jws)
+            if seenIds.insert(signed.transactionId).inserted { verified.append(signed) }
+        }
         let now = clock()
         var transactions: [TransactionBody] = []
         var byDigest: [String: DownloadBody] = [:]
         for signed in verified {
             guard let product = catalog.product(id: signed.productId), product.type != .consumable else { continue }
-            let stored = try await ledgerCall { () async throws(LedgerError) in
-                try await ledger.recordTransaction(Self.purchase(signed), now: now)
-            }
+            let stored = try await recordRedemption(signed, client: client, now: now)
             guard let contents = try? await entitledContents(stored) else { continue }
             let offers = contents.map { Offer(version: $0, delta: nil) }
             let granted = try await grantDownloads(offers, transactionId: stored.transaction.id, now: now)
@@ -133,6 +132,23 @@ struct DeliveryService: Sendable {
     }
 
     // MARK: pieces
+
+    /// Records a redemption attempt (redeem or restore) and the transaction, applies a revocation it carries
+    /// to the grants already out at once, and slows the transaction down when its redemptions look like sharing.
+    private func recordRedemption(_ signed: SignedTransaction, client: String, now: Int64) async throws(DepotError)
+        -> LedgerTransaction
+    {
+        let (stored, previousAttempt) = try await ledgerCall { () async throws(LedgerError) in
+            // The previous attempt is read before this one is recorded, so attempts within one second count.
+            let previous = try await ledger.lastAttempt(transactionId: signed.transactionId, before: Int64.max)
+            try await ledger.recordAttempt(
+                transactionId: signed.transactionId, appAccountToken: signed.appAccountToken, client: client, now: now)
+            return (try await ledger.recordTransaction(Self.purchase(signed), now: now), previous)
+        }
+        if stored.transaction.isRevoked { revocations.revoke(stored.transaction.id) }
+        try await checkActivity(transactionId: signed.transactionId, previousAttempt: previousAttempt, now: now)
+        return stored
+    }
 
     private func verify(_ jws: String) async throws(DepotError) -> SignedTransaction {
         do {
