@@ -1,3 +1,4 @@
+import DepotCore
 /// The pure rule behind `Ledger.recordServed`: byte ranges served for one (transaction, digest) are kept
 /// as disjoint, non-adjacent half-open intervals; a new range swallows every stored interval it overlaps
 /// or touches.

@@ -1,3 +1,4 @@
+import DepotCore
 /// The pure rule behind `Ledger.finish`: which expected contents the app failed to confirm.
 ///
 /// Every expected content (content id with its digest) must appear among the confirmations with the same

@@ -28,36 +28,11 @@ package enum DeliveryState: String, Sendable, Equatable {
     case finished
 }
 
-/// A content a transaction entitles, with the bundle handed out for it.
-package struct PlannedDelivery: Sendable, Equatable, Hashable {
-    /// The content id.
-    package var contentId: String
-    /// The content's version.
-    package var version: String
-    /// The bundle's digest.
-    package var digest: String
+/// A content with the bundle handed out for it (a redeem's offer): the delivery rule's own type.
+package typealias PlannedDelivery = DeliveryConfirmation.Offer
 
-    /// Creates a planned delivery.
-    package init(contentId: String, version: String, digest: String) {
-        self.contentId = contentId
-        self.version = version
-        self.digest = digest
-    }
-}
-
-/// A content the app says it received, with the digest it checked.
-package struct ConfirmedDelivery: Sendable, Equatable, Hashable {
-    /// The content id.
-    package var contentId: String
-    /// The digest of the bundle the app received.
-    package var digest: String
-
-    /// Creates a confirmation.
-    package init(contentId: String, digest: String) {
-        self.contentId = contentId
-        self.digest = digest
-    }
-}
+/// A content the app says it received, with the digest it checked: the delivery rule's own type.
+package typealias ConfirmedDelivery = DeliveryConfirmation.Claim
 
 /// The result of a finish.
 package enum FinishOutcome: Sendable, Equatable {

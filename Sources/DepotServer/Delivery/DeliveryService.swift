@@ -53,14 +53,14 @@ struct DeliveryService: Sendable {
             return FinishBody(transaction: Self.body(stored), finishStoreKitTransaction: true)
         }
         let offered = try await ledgerCall { () async throws(LedgerError) in try await ledger.offers(transactionId: transactionId) }
+        let delivered = request.delivered.map { ConfirmedDelivery(contentId: $0.contentId, digest: $0.digest) }
         let verdict = DeliveryConfirmation.judge(
-            offered: offered.map { DeliveryConfirmation.Offer(contentId: $0.contentId, version: $0.version, digest: $0.digest) },
-            claims: request.delivered.map { DeliveryConfirmation.Claim(contentId: $0.contentId, digest: $0.digest) },
+            offered: offered, claims: delivered,
             requiresDelivery: catalog.product(id: stored.transaction.productId)?.type == .consumable)
         let expected: [PlannedDelivery]
         switch verdict {
         case .complete(let confirmed):
-            expected = confirmed.map { PlannedDelivery(contentId: $0.contentId, version: $0.version, digest: $0.digest) }
+            expected = confirmed
         case .incomplete(let missing, let wrongDigest):
             throw Self.mismatch(missing: missing, wrongDigest: wrongDigest)
         case .nothingOffered:
@@ -68,7 +68,6 @@ struct DeliveryService: Sendable {
                 status: 409, code: "nothing-delivered",
                 message: "nothing was offered for this transaction yet; redeem it and download its content before finishing")
         }
-        let delivered = request.delivered.map { ConfirmedDelivery(contentId: $0.contentId, digest: $0.digest) }
         let outcome = try await ledgerCall { () async throws(LedgerError) in
             try await ledger.finish(transactionId: transactionId, expected: expected, delivered: delivered, now: clock())
         }
