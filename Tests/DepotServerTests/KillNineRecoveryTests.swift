@@ -25,7 +25,7 @@ import Glibc
 /// longer run.
 @Suite("kill -9 of depot serve loses no confirmed delivery", .serialized)
 struct KillNineRecoveryTests {
-    static let rounds = max(4, ProcessInfo.processInfo.environment["DEPOT_CRASH_ROUNDS"].flatMap { Int($0) } ?? 8)
+    static let rounds = max(5, ProcessInfo.processInfo.environment["DEPOT_CRASH_ROUNDS"].flatMap { Int($0) } ?? 8)
     /// How long a round waits for its clients to reach the kill point before killing anyway: a fallback
     /// for a server that makes no progress at all, never the way a round is meant to end.
     static let roundTimeBound: Duration = .seconds(120)

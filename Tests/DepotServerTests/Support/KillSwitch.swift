@@ -18,15 +18,19 @@ enum KillPoint: Sendable, CustomStringConvertible {
     case afterAnswers(Int)
     /// Right after the round's `count`-th request of `stage` was sent, before its answer was read.
     case during(FlowStage, Int)
+    /// Right after the answer to the round's `count`-th request of `stage` was read.
+    case after(FlowStage, Int)
 
-    /// The kinds a harness cycles through, so every run kills at every stage.
+    /// The kinds a harness cycles through, so every run of five rounds or more kills in the middle of every
+    /// stage and after completed finishes.
     static func drawn(round: Int, random: UInt64) -> KillPoint {
-        let count = 1 + Int(random % 6)
-        switch round % 4 {
-        case 0: return .afterAnswers(2 + Int(random % 12))
+        let count = 1 + Int(random % 8)
+        switch round % 5 {
+        case 0: return .afterAnswers(4 + Int(random % 16))
         case 1: return .during(.redeem, count)
         case 2: return .during(.download, count)
-        default: return .during(.finish, count)
+        case 3: return .during(.finish, count)
+        default: return .after(.finish, count)
         }
     }
 
@@ -34,6 +38,7 @@ enum KillPoint: Sendable, CustomStringConvertible {
         switch self {
         case .afterAnswers(let count): "after \(count) answers"
         case .during(let stage, let count): "during \(stage.rawValue) #\(count)"
+        case .after(let stage, let count): "after \(stage.rawValue) answer #\(count)"
         }
     }
 }
@@ -43,6 +48,7 @@ enum KillPoint: Sendable, CustomStringConvertible {
 final class KillSwitch: Sendable {
     private struct State {
         var sent: [FlowStage: Int] = [:]
+        var answered: [FlowStage: Int] = [:]
         var answers = 0
         var fired = false
         /// The stages with a request sent and not yet answered when the kill fired.
@@ -76,9 +82,12 @@ final class KillSwitch: Sendable {
         state.withLock { state in
             guard !state.fired else { return }
             state.answers += 1
+            state.answered[stage, default: 0] += 1
             state.outstanding[stage, default: 0] -= 1
-            if case .afterAnswers(let count) = point, state.answers == count {
-                fire(&state)
+            switch point {
+            case .afterAnswers(let count) where state.answers == count: fire(&state)
+            case .after(let target, let count) where target == stage && state.answered[stage] == count: fire(&state)
+            default: break
             }
         }
     }
