@@ -26,7 +26,7 @@ public enum EntitlementRules {
     ) -> Result<[ContentVersion], Refusal> {
         guard let product = catalog.product(id: transaction.productId) else { return .failure(.unknownProduct) }
         guard !transaction.isRevoked else { return .failure(.revoked) }
-        let published = catalog.currentContents(of: product.id).filter { $0.publishedAt * 1000 <= now }
+        let published = catalog.currentContents(of: product.id).filter { $0.publishedAt.secondsAsMilliseconds <= now }
         switch product.type {
         case .consumable:
             return isFinished ? .failure(.consumableFinished) : .success(published)
@@ -34,11 +34,11 @@ public enum EntitlementRules {
             return .success(published)
         case .autoRenewable:
             let periods = SubscriptionPeriods.autoRenewable(including(transaction, in: related))
-            return .success(published.filter { periods.contains($0.publishedAt * 1000) })
+            return .success(published.filter { periods.contains($0.publishedAt.secondsAsMilliseconds) })
         case .nonRenewing:
-            let duration = (product.periodSeconds ?? 0) * 1000
+            let duration = (product.periodSeconds ?? 0).secondsAsMilliseconds
             let periods = SubscriptionPeriods.nonRenewing(including(transaction, in: related), durationMilliseconds: duration)
-            return .success(published.filter { periods.contains($0.publishedAt * 1000) })
+            return .success(published.filter { periods.contains($0.publishedAt.secondsAsMilliseconds) })
         }
     }
 
