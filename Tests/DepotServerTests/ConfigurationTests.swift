@@ -99,4 +99,55 @@ struct ConfigurationTests {
         }
         #expect(error?.message.contains("products.json") == true, "\(error?.message ?? "")")
     }
+
+    /// A production `depot.json` with a production grant key, a trusted root path and `appStore` entries.
+    static func writeProduction(in scratch: ScratchDirectory, appStore: String) throws {
+        try scratch.write("Config/products.json", "{\"products\": []}")
+        try scratch.write(
+            "Config/depot.json",
+            """
+            {"environment": "production", "appStore": {"trustedRoots": ["root.cer"]\(appStore)},
+             "grants": {"keys": [{"id": "prod", "secret": "\(Data(repeating: 9, count: 32).base64EncodedString())"}]}}
+            """)
+    }
+
+    @Test(arguments: [
+        ("production, no list", "production", "", ["Production"]),
+        ("development, no list", "development", "", ["LocalTesting", "Production", "Sandbox", "Xcode"]),
+        ("development, Sandbox listed", "development", ", \"environments\": [\"Sandbox\"]", ["Sandbox"]),
+        (
+            "production, opted in", "production",
+            ", \"environments\": [\"Production\", \"Sandbox\"], \"allowNonProductionEnvironments\": true",
+            ["Production", "Sandbox"]
+        ),
+    ])
+    func acceptedEnvironmentsDependOnTheDeployment(
+        _ name: String, deployment: String, appStore: String, expected: [String]
+    ) throws {
+        let scratch = try ScratchDirectory(#function)
+        defer { scratch.remove() }
+        try Self.writeProduction(in: scratch, appStore: appStore)
+        if deployment == "development" {
+            let text = try String(contentsOfFile: scratch.path + "/Config/depot.json", encoding: .utf8)
+            try scratch.write("Config/depot.json", text.replacingOccurrences(of: "\"production\"", with: "\"development\""))
+        }
+        let configuration = try ConfigurationLoader.load(
+            overrides: ConfigurationOverrides(configPath: scratch.path + "/Config"), environment: [:])
+        #expect(configuration.appStore.environments.sorted() == expected, "\(name)")
+    }
+
+    @Test(arguments: [
+        ", \"environments\": [\"Production\", \"Sandbox\"]",
+        ", \"environments\": [\"Xcode\"], \"allowNonProductionEnvironments\": false",
+        ", \"environments\": [\"Production\", \"Sandbox\", \"Xcode\", \"LocalTesting\"]",
+    ])
+    func productionRefusesNonProductionEnvironmentsWithoutOptIn(appStore: String) throws {
+        let scratch = try ScratchDirectory(#function)
+        defer { scratch.remove() }
+        try Self.writeProduction(in: scratch, appStore: appStore)
+        let error = #expect(throws: ConfigurationError.self) {
+            try ConfigurationLoader.load(overrides: ConfigurationOverrides(configPath: scratch.path + "/Config"), environment: [:])
+        }
+        #expect(error?.message.contains("allowNonProductionEnvironments") == true, "\(error?.message ?? "")")
+    }
 }

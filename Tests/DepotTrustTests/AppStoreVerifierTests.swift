@@ -37,7 +37,9 @@ struct AppStoreVerifierTests {
         options.leafValidity = (TestChain.year2020, TestChain.year2021)
         let chain = try TestChain(options)
         let signedIn2020: Int64 = 1_593_561_600_000
-        let payload = TestChain.transaction(["signedDate": .integer(signedIn2020)])
+        let payload = TestChain.transaction([
+            "signedDate": .integer(signedIn2020), "purchaseDate": .integer(signedIn2020 - 1_000),
+        ])
         let transaction = try await chain.verifier().verifyTransaction(try chain.sign(payload))
         #expect(transaction.signedDate == signedIn2020)
     }
@@ -109,6 +111,59 @@ struct AppStoreVerifierTests {
         let jws = try chain.sign(TestChain.transaction(), certificates: [chain.leaf, chain.intermediate, other.root])
         let error = await refusal(try chain.verifier(alsoTrusting: [other]), jws)
         #expect(error?.code == .chainUntrusted)
+    }
+
+    /// leaf → intermediate (Apple marker) → a second CA issued by `chain`'s root; returns the certificates and
+    /// the leaf's key.
+    static func longerChain(below chain: TestChain) throws -> (Certificate, Certificate, Certificate, P256.Signing.PrivateKey) {
+        let upperKey = P256.Signing.PrivateKey()
+        let lowerKey = P256.Signing.PrivateKey()
+        let leafKey = P256.Signing.PrivateKey()
+        let rootName = try DistinguishedName { CommonName("Test Root") }
+        let upperName = try DistinguishedName { CommonName("Upper Intermediate") }
+        let lowerName = try DistinguishedName { CommonName("Lower Intermediate") }
+        let leafName = try DistinguishedName { CommonName("Deep Leaf") }
+        let upper = try Certificate(
+            version: .v3, serialNumber: .init(), publicKey: .init(upperKey.publicKey),
+            notValidBefore: TestChain.year2020, notValidAfter: TestChain.year2040, issuer: rootName,
+            subject: upperName, signatureAlgorithm: .ecdsaWithSHA256,
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
+                Certificate.Extension(oid: TestChain.intermediateOID, critical: false, value: [0x05, 0x00])
+            },
+            issuerPrivateKey: .init(chain.rootKey))
+        let lower = try Certificate(
+            version: .v3, serialNumber: .init(), publicKey: .init(lowerKey.publicKey),
+            notValidBefore: TestChain.year2020, notValidAfter: TestChain.year2040, issuer: upperName,
+            subject: lowerName, signatureAlgorithm: .ecdsaWithSHA256,
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
+                Certificate.Extension(oid: TestChain.intermediateOID, critical: false, value: [0x05, 0x00])
+            },
+            issuerPrivateKey: .init(upperKey))
+        let leaf = try Certificate(
+            version: .v3, serialNumber: .init(), publicKey: .init(leafKey.publicKey),
+            notValidBefore: TestChain.year2020, notValidAfter: TestChain.year2040, issuer: lowerName,
+            subject: leafName, signatureAlgorithm: .ecdsaWithSHA256,
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.notCertificateAuthority)
+                Certificate.Extension(oid: TestChain.leafOID, critical: false, value: [0x05, 0x00])
+            },
+            issuerPrivateKey: .init(lowerKey))
+        return (leaf, lower, upper, leafKey)
+    }
+
+    @Test func thirdCertificateMustBeATrustedRootNotAnIntermediateBelowOne() async throws {
+        let chain = try TestChain()
+        let (leaf, lower, upper, leafKey) = try Self.longerChain(below: chain)
+        let jws = try chain.sign(TestChain.transaction(), certificates: [leaf, lower, upper], key: leafKey)
+        let error = await refusal(try chain.verifier(), jws)
+        #expect(error?.code == .chainUntrusted)
+        // The same x5c is accepted once its third certificate is itself a configured root.
+        let trustingUpper = try AppStoreVerifier(
+            trustedRootsDER: [chain.rootDER, TestChain.der(upper)], bundleId: "com.example.app",
+            acceptedEnvironments: ["Sandbox"])
+        #expect(await refusal(trustingUpper, jws) == nil)
     }
 
     @Test func intermediateThatIsNotACAIsRefused() async throws {

@@ -55,7 +55,9 @@ package struct DeltaPlan: Sendable {
         var old = base.files[...]
         var new = target.files[...]
         while let oldFile = old.first, let newFile = new.first {
-            if oldFile.relativePath == newFile.relativePath {
+            // Paths are compared as bytes: String's == treats NFC and NFD spellings as equal, but a bundle
+            // stores names byte for byte, so such a pair is one file removed and another added.
+            if oldFile.relativePath.utf8.elementsEqual(newFile.relativePath.utf8) {
                 if oldFile.size == newFile.size, try sameContent(oldFile, newFile) {
                     unchanged += 1
                 } else {

@@ -11,9 +11,13 @@ package struct Pack: Sendable {
     package var files: [PackFile]
     /// The sum of the files' sizes.
     package var unpackedSize: Int64
+    /// Mac clutter that was skipped (`.DS_Store`, `._*`, `__MACOSX`), as paths from the pack's directory
+    /// (`.DS_Store`, `Contents/images/._a.png`), sorted by their UTF-8 bytes; not part of the bundle.
+    package var ignored: [String]
 
-    /// A pack of `files` (sorted here) under `directory/Contents`.
-    package init(directory: String, manifest: PackManifest, files: [PackFile]) {
+    /// A pack of `files` (sorted here) under `directory/Contents`; `ignored` lists skipped clutter.
+    package init(directory: String, manifest: PackManifest, files: [PackFile], ignored: [String] = []) {
+        self.ignored = ignored.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         self.directory = directory
         self.manifest = manifest
         self.files = files.sorted { $0.relativePath.utf8.lexicographicallyPrecedes($1.relativePath.utf8) }

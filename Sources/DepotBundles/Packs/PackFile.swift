@@ -15,4 +15,11 @@ package struct PackFile: Sendable, Equatable {
         self.size = size
         self.modificationTime = modificationTime
     }
+
+    /// Equal when the paths have the same UTF-8 bytes (not merely canonically equivalent: a bundle stores
+    /// names byte for byte) and the sizes and times match.
+    package static func == (lhs: PackFile, rhs: PackFile) -> Bool {
+        lhs.relativePath.utf8.elementsEqual(rhs.relativePath.utf8) && lhs.size == rhs.size
+            && lhs.modificationTime == rhs.modificationTime
+    }
 }

@@ -13,7 +13,7 @@ extension PackReader {
     /// Finds the packs under `root`: every directory holding an entry named `pack.json`, searched
     /// recursively without descending into a pack. Returns their paths (`root/...`), sorted by UTF-8 bytes.
     ///
-    /// Symbolic links are not followed and hidden directories (`.git`) are skipped; a pack's own contents
+    /// Symbolic links are not followed and hidden directories (`.git`) and `__MACOSX` are skipped; a pack's own contents
     /// are checked later by `read(directory:limits:)`.
     package static func discover(root: String) throws(PackError) -> [String] {
         let base = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
@@ -33,7 +33,7 @@ extension PackReader {
             return
         }
         guard depth < maxDiscoveryDepth else { return }
-        for raw in names where raw.first != UInt8(ascii: ".") {
+        for raw in names where raw.first != UInt8(ascii: ".") && !PackPath.isClutter(raw) {
             let status = try lstat(directory, raw, shown: shown + String(decoding: raw, as: UTF8.self))
             guard status.kind == .directory else { continue }
             guard let name = String(validating: raw, as: UTF8.self) else {

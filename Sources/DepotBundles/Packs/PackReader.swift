@@ -8,7 +8,8 @@
 
 /// Reads and validates content packs from disk.
 ///
-/// A pack is a directory holding exactly `pack.json` and `Contents/`. Every entry is examined with
+/// A pack is a directory holding exactly `pack.json` and `Contents/`, apart from Mac clutter
+/// (`PackPath.isClutter(_:)`), which is skipped at any depth and listed in `Pack.ignored`. Every entry is examined with
 /// `lstat` semantics (directories are opened relative to their parent with `O_NOFOLLOW`), so a link is
 /// reported, never followed. Nothing is written.
 package enum PackReader {
@@ -34,8 +35,13 @@ package enum PackReader {
         let names = try list(root, shown: "the pack directory").sorted { $0.lexicographicallyPrecedes($1) }
         var manifest: PackManifest?
         var contents: Int32?
+        var ignored: [String] = []
         defer { if let contents { POSIX.closeFile(contents) } }
         for raw in names {
+            if PackPath.isClutter(raw) {
+                ignored.append(String(decoding: raw, as: UTF8.self))
+                continue
+            }
             let name = String(decoding: raw, as: UTF8.self)
             let entry = try lstat(root, raw, shown: name)
             switch (name, entry.kind) {
@@ -58,7 +64,7 @@ package enum PackReader {
         var walker = Walker(limits: limits)
         try walker.walk(contents, prefix: "", depth: 0)
         guard !walker.files.isEmpty else { throw PackError(.emptyPack, "Contents/ holds no files") }
-        return Pack(directory: directory, manifest: manifest, files: walker.files)
+        return Pack(directory: directory, manifest: manifest, files: walker.files, ignored: ignored + walker.ignored)
     }
 
     private static func readManifest(_ root: Int32) throws(PackError) -> [UInt8] {
@@ -96,6 +102,8 @@ package enum PackReader {
     private struct Walker {
         let limits: PackLimits
         var files: [PackFile] = []
+        /// Clutter skipped, as `Contents/...` paths.
+        var ignored: [String] = []
         var totalSize: Int64 = 0
 
         mutating func walk(_ directory: Int32, prefix: String, depth: Int) throws(PackError) {
@@ -104,6 +112,10 @@ package enum PackReader {
             let names = try list(directory, shown: parent + "/").sorted { $0.lexicographicallyPrecedes($1) }
             var seen: [String: String] = [:]
             for raw in names {
+                if PackPath.isClutter(raw) {
+                    ignored.append(parent + "/" + String(decoding: raw, as: UTF8.self))
+                    continue
+                }
                 let name = try PackPath.validateName(raw, parent: parent)
                 let relativePath = prefix + name
                 let shown = "Contents/" + relativePath

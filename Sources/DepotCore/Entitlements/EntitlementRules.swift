@@ -29,7 +29,8 @@ public enum EntitlementRules {
         let published = catalog.currentContents(of: product.id, at: now / 1000)
         // A subscription entitles an issue by its first publication, and delivers its current version.
         func issueDate(_ version: ContentVersion) -> Int64 {
-            (catalog.firstPublishedAt(productId: product.id, contentId: version.contentId) ?? version.publishedAt) * 1000
+            (catalog.firstPublishedAt(productId: product.id, contentId: version.contentId) ?? version.publishedAt)
+                .secondsAsMilliseconds
         }
         switch product.type {
         case .consumable:
@@ -40,7 +41,7 @@ public enum EntitlementRules {
             let periods = SubscriptionPeriods.autoRenewable(including(transaction, in: related))
             return .success(published.filter { periods.contains(issueDate($0)) })
         case .nonRenewing:
-            let duration = (product.periodSeconds ?? 0) * 1000
+            let duration = (product.periodSeconds ?? 0).secondsAsMilliseconds
             let periods = SubscriptionPeriods.nonRenewing(including(transaction, in: related), durationMilliseconds: duration)
             return .success(published.filter { periods.contains(issueDate($0)) })
         }

@@ -22,18 +22,23 @@ public struct SubscriptionPeriods: Sendable, Equatable {
     }
 
     /// Periods of an auto-renewable subscription: each unrevoked transaction of the same original
-    /// transaction covers `[purchaseDate, expiresDate)`; gaps between them are lapses.
+    /// transaction covers `[purchaseDate, expiresDate)`; gaps between them are lapses. A transaction that
+    /// expires before it was purchased (refused at verification, but possibly stored earlier) covers nothing.
     public static func autoRenewable(_ transactions: [PurchaseTransaction]) -> SubscriptionPeriods {
         SubscriptionPeriods(
             transactions.compactMap { transaction in
-                guard !transaction.isRevoked, let expires = transaction.expiresDate else { return nil }
+                guard !transaction.isRevoked, let expires = transaction.expiresDate,
+                    transaction.purchaseDate <= expires
+                else { return nil }
                 return transaction.purchaseDate..<expires
             })
     }
 
     /// Periods of a non-renewing subscription: each unrevoked purchase adds `duration` (times quantity),
     /// starting at its purchase date or, when an earlier period is still running, where that one ends.
+    /// A duration below zero counts as zero.
     public static func nonRenewing(_ transactions: [PurchaseTransaction], durationMilliseconds: Int64) -> SubscriptionPeriods {
+        let durationMilliseconds = max(0, durationMilliseconds)
         var intervals: [Range<Int64>] = []
         for transaction in transactions.filter({ !$0.isRevoked }).sorted(by: { ($0.purchaseDate, $0.id) < ($1.purchaseDate, $1.id) }) {
             let start = max(transaction.purchaseDate, intervals.last?.upperBound ?? Int64.min)

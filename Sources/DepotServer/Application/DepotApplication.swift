@@ -105,13 +105,14 @@ package struct DepotApplication: Sendable {
         let recorder = ServedBytesRecorder(ledger: ledger, logger: logger)
         let idle = TimeAmount.seconds(configuration.http.idleTimeoutSeconds)
         let grace = TimeAmount.seconds(configuration.http.shutdownGraceSeconds)
+        let requestTimeout = TimeAmount.seconds(configuration.http.requestTimeoutSeconds)
         let server = HTTPServerBuilder { httpResponder in
             BundleServingChannel(
                 http1: HTTP1Channel(responder: httpResponder, configuration: .init(idleTimeout: nil)),
                 makeHandler: { channel in
                     BundleChannelHandler(
                         responder: responder, recorder: recorder, files: registry.cache(for: channel.eventLoop), idleTimeout: idle,
-                        shutdownGrace: grace, clock: clock)
+                        requestTimeout: requestTimeout, shutdownGrace: grace, clock: clock)
                 })
         }
         let logger = self.logger

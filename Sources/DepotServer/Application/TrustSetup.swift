@@ -24,6 +24,11 @@ package enum TrustSetup {
             logger.warning(
                 "DEVELOPMENT TRUST: transactions signed by the development root in \(developmentDirectory(configuration)) are accepted; never use this configuration in production")
         }
+        let nonProduction = configuration.appStore.nonProductionEnvironments
+        if configuration.environment == .production, !nonProduction.isEmpty {
+            logger.warning(
+                "NON-PRODUCTION TRANSACTIONS ACCEPTED IN PRODUCTION: \(nonProduction.joined(separator: ", ")) transactions are accepted (appStore.allowNonProductionEnvironments); their purchases cost nothing")
+        }
         return try AppStoreVerifier(
             trustedRootsDER: roots, bundleId: configuration.appBundleId,
             acceptedEnvironments: configuration.appStore.environments)

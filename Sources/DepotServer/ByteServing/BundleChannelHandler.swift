@@ -10,7 +10,9 @@ import NIOHTTP1
 /// Sits between NIO's HTTP/1 codec and the HTTP-types codec of Hummingbird's pipeline. Because the
 /// requests it answers are invisible to Hummingbird's connection state handler, it keeps HTTP/1.1's
 /// response order itself (a request behind one still being answered waits), closes idle connections,
-/// and on a graceful shutdown lets a running download finish (within a grace period) before closing.
+/// times out requests that do not fully arrive within the request timeout (see ``RequestDeadline``; the
+/// `RequestArrivalObserver` before the decoder reports their first bytes), and on a graceful shutdown lets a
+/// running download finish (within a grace period) before closing.
 final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -24,6 +26,7 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     private let recorder: ServedBytesRecorder?
     private let files: LoopFileCache
     private let idleTimeout: TimeAmount
+    private let requestTimeout: TimeAmount
     private let shutdownGrace: TimeAmount
     private let clock: @Sendable () -> Int64
 
@@ -41,11 +44,21 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     /// The context of NIO's `HTTPResponseEncoder`: writing through it skips the encoder.
     private var rawOutput: ChannelHandlerContext?
     private var graceTask: Scheduled<Void>?
+    /// This handler's own context, for the request deadline (started from the arrival observer's).
+    private var ownContext: ChannelHandlerContext?
+    /// Whether a request has begun to arrive and its end has not.
+    private var arriving = false
+    private var deadlineTask: Scheduled<Void>?
+    /// Whether Hummingbird has written the head of a response whose end has not been written yet.
+    private var forwardedResponseStarted = false
+    /// Set when a request's deadline passed while a response was being written: close once it ends.
+    private var closeAfterResponse = false
 
     init(
         responder: BundleResponder, recorder: ServedBytesRecorder?, files: LoopFileCache, idleTimeout: TimeAmount,
-        shutdownGrace: TimeAmount, clock: @escaping @Sendable () -> Int64
+        requestTimeout: TimeAmount, shutdownGrace: TimeAmount, clock: @escaping @Sendable () -> Int64
     ) {
+        self.requestTimeout = requestTimeout
         self.responder = responder
         self.recorder = recorder
         self.files = files
@@ -59,6 +72,7 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     func handlerAdded(context: ChannelHandlerContext) {
         // Bundle answers are written as bytes from the response encoder's context (see `answer`).
         rawOutput = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self)
+        ownContext = context
         if context.channel.isActive { startIdleTimer(context: context) }
     }
 
@@ -70,6 +84,7 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     func channelInactive(context: ChannelHandlerContext) {
         idleTask?.cancel()
         graceTask?.cancel()
+        deadlineTask?.cancel()
         pending.removeAll()
         context.fireChannelInactive()
     }
@@ -77,6 +92,14 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         idleSince = .now()
         let part = unwrapInboundIn(data)
+        switch part {
+        case .head: startDeadline(context: context)
+        case .body: break
+        case .end:
+            arriving = false
+            deadlineTask?.cancel()
+            deadlineTask = nil
+        }
         if pending.isEmpty && canProcess(part) {
             process(part, context: context)
         } else {
@@ -129,8 +152,17 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     // MARK: outbound (Hummingbird's responses)
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .head = unwrapOutboundIn(data) { forwardedResponseStarted = true }
         if case .end = unwrapOutboundIn(data) {
             forwardedInFlight -= 1
+            forwardedResponseStarted = false
+            if closeAfterResponse {
+                let written = context.eventLoop.makePromise(of: Void.self)
+                written.futureResult.cascade(to: promise)
+                context.write(data, promise: written)
+                written.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+                return
+            }
             context.write(data, promise: promise)
             if forwardedInFlight == 0 {
                 context.eventLoop.assumeIsolated().execute { self.drain(context: context) }
@@ -225,7 +257,7 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
             self.answering = false
             if case .success = result, let served { self.recorder?.record(served) }
             switch result {
-            case .success where keepAlive && !self.quiescing:
+            case .success where keepAlive && !self.quiescing && !self.closeAfterResponse:
                 if self.completingInline {
                     // Completed inside `writeAndFlush`: the processing that started this answer goes on
                     // with the queue itself.
@@ -273,6 +305,50 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
 
     private var isIdle: Bool {
         !answering && forwardedInFlight == 0 && current == .none && pending.isEmpty
+    }
+
+    // MARK: request deadline
+
+    /// Called by the `RequestArrivalObserver` when bytes arrive: the first bytes of a request start its deadline.
+    func requestBytesArrived(context _: ChannelHandlerContext) {
+        guard let ownContext else { return }
+        startDeadline(context: ownContext)
+    }
+
+    private func startDeadline(context: ChannelHandlerContext) {
+        guard !arriving else { return }
+        arriving = true
+        deadlineTask?.cancel()
+        deadlineTask = context.eventLoop.assumeIsolated().scheduleTask(in: requestTimeout) {
+            self.deadlineTask = nil
+            self.deadlinePassed(context: context)
+        }
+    }
+
+    private func deadlinePassed(context: ChannelHandlerContext) {
+        guard arriving, context.channel.isActive else { return }
+        let decision = RequestDeadline.decide(
+            writingResponse: answering || forwardedResponseStarted,
+            earlierAnswersPending: forwardedInFlight > (current == .forwarded ? 1 : 0),
+            answered: current == .ours || (current == .forwarded && forwardedInFlight == 0))
+        switch decision {
+        case .closeAfterResponse:
+            closeAfterResponse = true
+        case .close:
+            context.close(promise: nil)
+        case .answerTimeoutAndClose:
+            let error = DepotError(
+                status: 408, code: "request-timeout",
+                message: "the request did not arrive in full within \(requestTimeout.nanoseconds / 1_000_000_000) seconds")
+            let (head, body) = BundleResponseWriter.renderError(
+                error, extraHeaders: [], request: HTTPRequestHead(version: .http1_1, method: .GET, uri: "/"),
+                date: files.dateCache.value(now: clock()), keepAlive: false, allocator: context.channel.allocator)
+            context.write(wrapOutboundOut(.head(head)), promise: nil)
+            for case .bytes(let buffer) in body { context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil) }
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+                context.close(promise: nil)
+            }
+        }
     }
 
     /// One timer per connection: when it fires, the connection is closed if it has been idle for the whole

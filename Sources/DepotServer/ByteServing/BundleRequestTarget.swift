@@ -8,11 +8,14 @@ struct BundleRequestTarget {
     /// The query string after `?`, if any.
     var query: Substring?
 
-    /// Splits an origin-form target; nil when the path is not under `/v1/bundles/`.
+    /// Splits an origin-form target (`/v1/bundles/...`) or an absolute-form one (`http://host[:port]/v1/bundles/...`,
+    /// `https://...`, RFC 9112 §3.2.2: a server MUST accept the absolute form); nil when the path is not under
+    /// `/v1/bundles/`. The authority of an absolute-form target is not checked: Host names are not used for routing.
     init?(uri: String) {
         // Compared as bytes: this runs for every request on the connection.
-        guard uri.utf8.starts(with: Self.prefix.utf8) else { return nil }
-        let rest = Substring(uri).utf8.dropFirst(Self.prefix.utf8.count)
+        let path = Self.pathAndQuery(of: Substring(uri).utf8)
+        guard path.starts(with: Self.prefix.utf8) else { return nil }
+        let rest = path.dropFirst(Self.prefix.utf8.count)
         if let mark = rest.firstIndex(of: 0x3F) {
             digest = Substring(rest[..<mark])
             query = Substring(rest[rest.index(after: mark)...])
@@ -20,6 +23,30 @@ struct BundleRequestTarget {
             digest = Substring(rest)
             query = nil
         }
+    }
+
+    /// The target from its path on: the whole target in origin form; in absolute form, what follows the
+    /// authority (empty when the authority is followed by no path).
+    static func pathAndQuery(of target: Substring.UTF8View) -> Substring.UTF8View {
+        guard target.first != 0x2F, let afterScheme = afterHTTPScheme(target) else { return target }
+        // RFC 3986 §3.2: the authority ends at the first "/", "?" or "#".
+        guard let end = target[afterScheme...].firstIndex(where: { $0 == 0x2F || $0 == 0x3F || $0 == 0x23 }),
+            target[end] == 0x2F
+        else { return target[target.endIndex...] }
+        return target[end...]
+    }
+
+    /// The index after `http://` or `https://` (the scheme compared case-insensitively, RFC 3986 §3.1).
+    private static func afterHTTPScheme(_ target: Substring.UTF8View) -> Substring.UTF8View.Index? {
+        for scheme in ["http://", "https://"] {
+            let length = scheme.utf8.count
+            guard target.count >= length else { continue }
+            let head = target.prefix(length)
+            if zip(head, scheme.utf8).allSatisfy({ (0x41...0x5A).contains($0) ? $0 + 0x20 == $1 : $0 == $1 }) {
+                return target.index(target.startIndex, offsetBy: length)
+            }
+        }
+        return nil
     }
 
     /// Whether the digest is 64 lowercase hexadecimal characters.

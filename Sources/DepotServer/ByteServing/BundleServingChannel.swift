@@ -17,7 +17,9 @@ struct BundleServingChannel: ServerChildChannel {
         http1.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let pipeline = channel.pipeline.syncOperations
             let codec = try pipeline.context(handlerType: HTTP1ToHTTPServerCodec.self)
-            try pipeline.addHandler(makeHandler(channel), position: .before(codec.handler))
+            let handler = makeHandler(channel)
+            try pipeline.addHandler(handler, position: .before(codec.handler))
+            try pipeline.addHandler(RequestArrivalObserver(bundleHandler: handler), position: .first)
             return value
         }
     }

@@ -48,6 +48,11 @@ package enum CatalogLoader {
                 logger.error("pack refused", metadata: ["pack": "\(directory)", "reason": "\(error.description)"])
                 continue
             }
+            if !pack.ignored.isEmpty {
+                logger.notice(
+                    "pack clutter ignored",
+                    metadata: ["pack": "\(directory)", "ignored": "\(pack.ignored.joined(separator: ", "))"])
+            }
             let manifest = pack.manifest
             guard catalogProducts.product(id: manifest.productId) != nil else {
                 let reason = "product \(manifest.productId) is not in products.json"

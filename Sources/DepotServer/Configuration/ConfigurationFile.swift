@@ -6,6 +6,7 @@ struct ConfigurationFile: Decodable {
         var host: String?
         var port: Int?
         var idleTimeoutSeconds: Int64?
+        var requestTimeoutSeconds: Int64?
         var shutdownGraceSeconds: Int64?
     }
     struct Storage: Decodable {
@@ -39,6 +40,7 @@ struct ConfigurationFile: Decodable {
 
     struct AppStore: Decodable {
         var environments: [String]?
+        var allowNonProductionEnvironments: Bool?
         var trustedRoots: [String]?
         var trustDevelopmentRoot: Bool?
     }

@@ -28,8 +28,9 @@ package enum ConfigurationLoader {
             throw ConfigurationError("\(mainFile): bundles.compressionLevel must be 0-9, not \(level)")
         }
         let dataDirectory = overrides.dataDirectory ?? file.storage?.dataDir ?? "data"
+        let deployment = file.environment ?? .development
         let configuration = DepotConfiguration(
-            environment: file.environment ?? .development,
+            environment: deployment,
             host: overrides.host ?? file.server?.host ?? "127.0.0.1",
             port: port,
             dataDirectory: dataDirectory,
@@ -45,12 +46,15 @@ package enum ConfigurationLoader {
             ),
             http: HTTPSettings(
                 idleTimeoutSeconds: max(1, file.server?.idleTimeoutSeconds ?? 60),
+                requestTimeoutSeconds: max(1, file.server?.requestTimeoutSeconds ?? 30),
                 shutdownGraceSeconds: max(0, file.server?.shutdownGraceSeconds ?? 30),
                 productListCacheControl: file.caching?.productListCacheControl ?? "public, max-age=60, must-revalidate"
             ),
             products: try products(productsFile, in: productsPath),
             appStore: AppStoreSettings(
-                environments: Set(file.appStore?.environments ?? ["Production", "Sandbox", "Xcode", "LocalTesting"]),
+                environments: file.appStore?.environments.map(Set.init)
+                    ?? (deployment == .production ? ["Production"] : AppStoreSettings.allEnvironments),
+                allowNonProductionEnvironments: file.appStore?.allowNonProductionEnvironments ?? false,
                 trustedRootPaths: (file.appStore?.trustedRoots ?? []).map { resolve($0, against: directory) },
                 trustDevelopmentRoot: file.appStore?.trustDevelopmentRoot ?? false),
             ledgerURL: overrides.databaseURL ?? file.ledger?.url
@@ -67,6 +71,13 @@ package enum ConfigurationLoader {
         }
         if configuration.environment == .production, configuration.appStore.trustDevelopmentRoot {
             throw ConfigurationError("\(mainFile): a production configuration must not trust the development root")
+        }
+        let nonProduction = configuration.appStore.nonProductionEnvironments
+        if configuration.environment == .production, !nonProduction.isEmpty,
+            !configuration.appStore.allowNonProductionEnvironments
+        {
+            throw ConfigurationError(
+                "\(mainFile): a production configuration accepts \(nonProduction.joined(separator: ", ")) transactions; remove them from appStore.environments or set appStore.allowNonProductionEnvironments to true")
         }
         if !configuration.appStore.trustDevelopmentRoot, configuration.appStore.trustedRootPaths.isEmpty {
             throw ConfigurationError("\(mainFile): appStore.trustedRoots must name at least one root certificate")
@@ -150,8 +161,9 @@ package enum ConfigurationLoader {
             }
             var period: Int64?
             if entry.type == .nonRenewing {
-                guard let days = entry.periodDays, days > 0 else {
-                    throw ConfigurationError("\(path): non-renewing product \(entry.id) needs periodDays > 0")
+                guard let days = entry.periodDays, days > 0, days <= 36_500 else {
+                    throw ConfigurationError(
+                        "\(path): non-renewing product \(entry.id) needs periodDays between 1 and 36500")
                 }
                 period = Int64(days) * 86_400
             }

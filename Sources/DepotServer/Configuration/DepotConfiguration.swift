@@ -37,10 +37,21 @@ package struct DepotConfiguration: Sendable {
 package struct AppStoreSettings: Sendable {
     /// Environments accepted (`Production`, `Sandbox`, `Xcode`, `LocalTesting`).
     package var environments: Set<String>
+    /// Whether a production deployment may accept an environment other than `Production` (an explicit
+    /// opt-in, logged as a warning at start).
+    package var allowNonProductionEnvironments: Bool
     /// DER files of trusted root certificates (Apple Root CA - G3 in production).
     package var trustedRootPaths: [String]
     /// Whether the development root under the data directory is trusted (never in production).
     package var trustDevelopmentRoot: Bool
+
+    /// Every App Store environment, accepted by default in development.
+    package static let allEnvironments: Set<String> = ["Production", "Sandbox", "Xcode", "LocalTesting"]
+
+    /// The accepted environments other than `Production`, sorted.
+    package var nonProductionEnvironments: [String] {
+        environments.filter { $0 != "Production" }.sorted()
+    }
 }
 
 /// When one transaction's redemptions look like sharing, and what is done about it.
@@ -100,6 +111,9 @@ package struct BundleSettings: Sendable {
 package struct HTTPSettings: Sendable {
     /// Seconds a connection may sit idle between requests before it is closed.
     package var idleTimeoutSeconds: Int64
+    /// Seconds a whole request (head and body) has to arrive in, from its first byte; later, it is answered
+    /// 408 (when nothing was answered yet) and the connection is closed. A response being written is never cut.
+    package var requestTimeoutSeconds: Int64
     /// Seconds a graceful shutdown waits for running downloads before cutting them.
     package var shutdownGraceSeconds: Int64
     /// Cache-Control sent with product lists.

@@ -160,7 +160,7 @@ struct DeliveryService: Sendable {
     /// Maps verification failures: unreadable input is 400, another app's data 403, anything untrusted 403.
     static func depotError(_ error: AppStoreVerificationError) -> DepotError {
         switch error.code {
-        case .jwsMalformed, .payloadMalformed, .x5cMissing, .x5cWrongCount, .certificateMalformed:
+        case .jwsMalformed, .payloadMalformed, .payloadInconsistent, .x5cMissing, .x5cWrongCount, .certificateMalformed:
             DepotError(status: 400, code: error.code.description, message: error.message)
         default:
             DepotError(status: 403, code: error.code.description, message: error.message)

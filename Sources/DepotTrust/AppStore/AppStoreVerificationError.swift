@@ -18,6 +18,8 @@ package struct AppStoreVerificationError: Error, Sendable, Equatable, CustomStri
             case intermediateOIDMissing = "intermediate-oid-missing"
             case signatureInvalid = "signature-invalid"
             case payloadMalformed = "payload-malformed"
+            case payloadInconsistent = "payload-inconsistent"
+            case signedInFuture = "signed-in-future"
             case bundleIdMismatch = "bundle-id-mismatch"
             case environmentNotAccepted = "environment-not-accepted"
         }
@@ -49,6 +51,12 @@ package struct AppStoreVerificationError: Error, Sendable, Equatable, CustomStri
         package static let signatureInvalid = Code(.signatureInvalid)
         /// The payload is not a JSON object, or lacks a required field, or a field has the wrong shape.
         package static let payloadMalformed = Code(.payloadMalformed)
+        /// The payload is well formed but its values cannot be true: an `expiresDate` before the `purchaseDate`,
+        /// a `purchaseDate` after the `signedDate`, or a transaction id that is empty, longer than 64 characters
+        /// or outside ASCII letters, digits, `-`, `_` and `.`.
+        package static let payloadInconsistent = Code(.payloadInconsistent)
+        /// The payload's `signedDate` lies beyond the verifier's clock (plus the allowed skew).
+        package static let signedInFuture = Code(.signedInFuture)
         /// The payload's `bundleId` is not this app's.
         package static let bundleIdMismatch = Code(.bundleIdMismatch)
         /// The payload's `environment` is not one this server accepts.

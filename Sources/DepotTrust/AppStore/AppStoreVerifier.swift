@@ -8,11 +8,21 @@ import X509
 /// 1. it is a JWS compact serialization whose header has `alg` `ES256` and no `crit`;
 /// 2. its header's `x5c` holds exactly three standard-base64 DER certificates: leaf, intermediate, root;
 /// 3. the signature (raw r||s over `header.payload`) verifies with the leaf's P-256 key;
-/// 4. every presented certificate was valid at the payload's `signedDate` (milliseconds since 1970);
-/// 5. swift-certificates builds leaf → intermediate → root to a configured trusted root under RFC 5280
-///    (signatures, basic constraints, name constraints) at that same time;
-/// 6. the leaf carries extension 1.2.840.113635.100.6.11.1 and the intermediate 1.2.840.113635.100.6.2.1;
-/// 7. the payload decodes, its `bundleId` is the configured one and its `environment` is accepted.
+/// 4. the payload's `signedDate` (milliseconds since 1970) is not later than the verifier's clock plus
+///    ``AppStoreClockSkew``;
+/// 5. every presented certificate was valid at that `signedDate`;
+/// 6. swift-certificates builds leaf → intermediate → root under RFC 5280 (signatures, basic constraints, name
+///    constraints) at that same time, where the root is a configured trusted root and is the presented root
+///    itself: nothing between the intermediate and the root, as Apple's library requires;
+/// 7. the leaf carries extension 1.2.840.113635.100.6.11.1 and the intermediate 1.2.840.113635.100.6.2.1;
+/// 8. the payload decodes, its values are consistent (for a transaction: ids, `expiresDate` not before
+///    `purchaseDate`, `purchaseDate` not after `signedDate`), its `bundleId` is the configured one and its
+///    `environment` is accepted.
+///
+/// Verification is offline, as Apple's library is with online checks turned off: no OCSP or CRL request is
+/// made, so a revoked signing certificate is not noticed. Certificates are judged at the payload's
+/// `signedDate` rather than now (Apple's data stays verifiable after its leaf expires), which is why that date
+/// must not lie in the future.
 ///
 /// Each step refuses with its own ``AppStoreVerificationError/Code``.
 package struct AppStoreVerifier: Sendable {
@@ -21,13 +31,17 @@ package struct AppStoreVerifier: Sendable {
     package let bundleId: String
     /// The `environment` values accepted (see ``AppStoreEnvironment``).
     package let acceptedEnvironments: Set<String>
+    /// The current time, read once per token to bound its `signedDate`.
+    private let now: @Sendable () -> Date
 
     /// Creates a verifier trusting `trustedRootsDER` (e.g. Apple Root CA - G3, or a development root).
     ///
     /// Fails with `configuration-invalid` when no root is given, the bundle id or the environments are empty,
-    /// and with `certificate-malformed` when a root is not a DER certificate.
+    /// and with `certificate-malformed` when a root is not a DER certificate. `now` is the clock a payload's
+    /// `signedDate` is bounded by; tests set it to verify data signed long ago or in the future.
     package init(
-        trustedRootsDER: [[UInt8]], bundleId: String, acceptedEnvironments: Set<String>
+        trustedRootsDER: [[UInt8]], bundleId: String, acceptedEnvironments: Set<String>,
+        now: @escaping @Sendable () -> Date = { Date() }
     ) throws(AppStoreVerificationError) {
         guard !trustedRootsDER.isEmpty else {
             throw AppStoreVerificationError(.configurationInvalid, "no trusted root certificate is configured")
@@ -49,6 +63,7 @@ package struct AppStoreVerifier: Sendable {
         self.roots = CertificateStore(roots)
         self.bundleId = bundleId
         self.acceptedEnvironments = acceptedEnvironments
+        self.now = now
     }
 
     /// Verifies and decodes a signed transaction (`JWSTransaction`).
@@ -82,7 +97,7 @@ package struct AppStoreVerifier: Sendable {
         return notification
     }
 
-    /// Steps 1 to 6: the payload object of a token whose signature and chain hold.
+    /// Steps 1 to 7: the payload object of a token whose signature and chain hold.
     private func verifiedPayload(
         _ jws: String, kind: String
     ) async throws(AppStoreVerificationError) -> [String: JSONValue] {
@@ -100,11 +115,21 @@ package struct AppStoreVerifier: Sendable {
             throw AppStoreVerificationError(.payloadMalformed, "the \(kind) payload is not a JSON object")
         }
         let signedDate = try PayloadFields(object: payload, kind: kind).int64("signedDate")
+        try checkNotInFuture(signedDate, kind: kind)
         let signedAt = Date(timeIntervalSince1970: Double(signedDate) / 1000)
         try chain.checkValidity(at: signedAt)
         try await chain.checkTrust(roots: roots, at: signedAt)
         try chain.checkAppleExtensions()
         return payload
+    }
+
+    /// Step 4: `signedDate` is at most the clock plus the allowed skew.
+    private func checkNotInFuture(_ signedDate: Int64, kind: String) throws(AppStoreVerificationError) {
+        let nowMilliseconds = (now().timeIntervalSince1970 * 1000).rounded(.down)
+        let latest = Double(AppStoreClockSkew.milliseconds) + nowMilliseconds
+        guard Double(signedDate) <= latest else {
+            throw AppStoreVerificationError(.signedInFuture, "the \(kind) claims to be signed in the future")
+        }
     }
 
     private func checkApp(bundleId: String, environment: String) throws(AppStoreVerificationError) {

@@ -42,7 +42,8 @@ package struct SignedTransaction: Sendable, Equatable {
     /// The whole payload, unknown keys included.
     package var fields: [String: JSONValue]
 
-    /// Decodes a payload; fails only when a required field is missing or a field has the wrong shape.
+    /// Decodes a payload; fails with `payload-malformed` when a required field is missing or a field has the
+    /// wrong shape, and with `payload-inconsistent` when its values cannot be true (see ``checkConsistency()``).
     init(payload: [String: JSONValue]) throws(AppStoreVerificationError) {
         let reader = PayloadFields(object: payload, kind: "transaction")
         transactionId = try reader.string("transactionId")
@@ -62,5 +63,30 @@ package struct SignedTransaction: Sendable, Equatable {
         webOrderLineItemId = try reader.optionalString("webOrderLineItemId")
         subscriptionGroupIdentifier = try reader.optionalString("subscriptionGroupIdentifier")
         fields = payload
+        try checkConsistency()
+    }
+
+    /// Refuses values no genuine transaction has and later steps cannot handle: a transaction id or original
+    /// transaction id that is empty, overlong or outside a safe alphabet (see `TransactionIdentifier`), an
+    /// `expiresDate` before the `purchaseDate`, and a `purchaseDate` later than the `signedDate` by more
+    /// than ``AppStoreClockSkew``.
+    func checkConsistency() throws(AppStoreVerificationError) {
+        guard TransactionIdentifier.isAcceptable(transactionId) else {
+            throw AppStoreVerificationError(
+                .payloadInconsistent,
+                "the transaction's transactionId is empty, longer than \(TransactionIdentifier.maximumLength) characters or not made of letters, digits, '-', '_' and '.'")
+        }
+        guard TransactionIdentifier.isAcceptable(originalTransactionId) else {
+            throw AppStoreVerificationError(
+                .payloadInconsistent,
+                "the transaction's originalTransactionId is empty, longer than \(TransactionIdentifier.maximumLength) characters or not made of letters, digits, '-', '_' and '.'")
+        }
+        if let expiresDate, expiresDate < purchaseDate {
+            throw AppStoreVerificationError(.payloadInconsistent, "the transaction expires before it was purchased")
+        }
+        let (latestPurchase, overflow) = signedDate.addingReportingOverflow(AppStoreClockSkew.milliseconds)
+        if !overflow, purchaseDate > latestPurchase {
+            throw AppStoreVerificationError(.payloadInconsistent, "the transaction was purchased after it was signed")
+        }
     }
 }

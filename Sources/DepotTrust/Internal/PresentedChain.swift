@@ -65,23 +65,25 @@ struct PresentedChain {
 
     /// Builds and checks the chain with swift-certificates' RFC 5280 policy at `time`, against `roots`.
     ///
-    /// The presented intermediate must be the leaf's issuer, and the presented root must be a trusted root (or
-    /// the same subject and key as one, or chain to one).
+    /// As in Apple's library only the presented intermediate is offered for path building, so the path is
+    /// exactly leaf → intermediate → trusted root: an x5c whose third certificate is itself an intermediate
+    /// below a trusted root is refused. The presented root must be that trusted root (or carry its subject and
+    /// key).
     func checkTrust(roots: CertificateStore, at time: Date) async throws(AppStoreVerificationError) {
         var verifier = Verifier(rootCertificates: roots) {
             RFC5280Policy(fixedExpiryValidationTime: time)
             AppStoreMarkerExtensionsPolicy()
         }
-        let result = await verifier.validate(leaf: leaf, intermediates: CertificateStore([intermediate, root]))
+        let result = await verifier.validate(leaf: leaf, intermediates: CertificateStore([intermediate]))
         guard case .validCertificate(let validated) = result else {
             throw AppStoreVerificationError(.chainUntrusted, "the certificate chain does not lead to a trusted root")
         }
         let chain = Array(validated)
-        guard chain.count >= 3, chain[0] == leaf, chain[1] == intermediate,
+        guard chain.count == 3, chain[0] == leaf, chain[1] == intermediate,
             chain[2] == root || (chain[2].subject == root.subject && chain[2].publicKey == root.publicKey)
         else {
             throw AppStoreVerificationError(
-                .chainUntrusted, "the certificate chain is not leaf, intermediate and root as presented")
+                .chainUntrusted, "the certificate chain is not leaf, intermediate and trusted root as presented")
         }
     }
 

@@ -77,12 +77,14 @@ struct TestChain {
     var rootDER: [UInt8] { Self.der(root) }
 
     /// A verifier for `com.example.app` trusting this chain's root (and `alsoTrusting`).
+    /// The verifier's clock is `now` (the real time by default).
     func verifier(
-        alsoTrusting others: [TestChain] = [], environments: Set<String> = ["Production", "Sandbox"]
+        alsoTrusting others: [TestChain] = [], environments: Set<String> = ["Production", "Sandbox"],
+        now: Date? = nil
     ) throws -> AppStoreVerifier {
         try AppStoreVerifier(
             trustedRootsDER: [rootDER] + others.map(\.rootDER), bundleId: "com.example.app",
-            acceptedEnvironments: environments)
+            acceptedEnvironments: environments, now: { now ?? Date() })
     }
 
     /// Signs `payload` with a header holding `x5c` (leaf, intermediate, root by default); `header` entries

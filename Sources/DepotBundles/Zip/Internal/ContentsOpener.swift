@@ -23,10 +23,15 @@ final class ContentsOpener {
 
     /// Opens `relativePath` (under `Contents/`) read-only; the caller closes the descriptor.
     func open(_ relativePath: String) throws(PackError) -> Int32 {
-        var components = relativePath.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        // Split and compared as bytes: a name may begin with a combining mark, which Character-wise
+        // splitting would glue to the "/", and String's == equates NFC and NFD spellings.
+        var components = relativePath.utf8.split(separator: 0x2F, omittingEmptySubsequences: false)
+            .map { String(decoding: $0, as: UTF8.self) }
         let fileName = components.removeLast()
         var common = 0
-        while common < names.count, common < components.count, names[common] == components[common] { common += 1 }
+        while common < names.count, common < components.count, names[common].utf8.elementsEqual(components[common].utf8) {
+            common += 1
+        }
         while names.count > common {
             names.removeLast()
             POSIX.closeFile(descriptors.removeLast())
