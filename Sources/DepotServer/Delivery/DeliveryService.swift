@@ -54,9 +54,8 @@ struct DeliveryService: Sendable {
         }
         let offered = try await ledgerCall { () async throws(LedgerError) in try await ledger.offers(transactionId: transactionId) }
         let delivered = request.delivered.map { ConfirmedDelivery(contentId: $0.contentId, digest: $0.digest) }
-        let verdict = DeliveryConfirmation.judge(
-            offered: offered, claims: delivered,
-            requiresDelivery: catalog.product(id: stored.transaction.productId)?.type == .consumable)
+        let isConsumable = catalog.product(id: stored.transaction.productId)?.type == .consumable
+        let verdict = DeliveryConfirmation.judge(offered: offered, claims: delivered, requiresDelivery: isConsumable)
         let expected: [PlannedDelivery]
         switch verdict {
         case .complete(let confirmed):
@@ -75,7 +74,7 @@ struct DeliveryService: Sendable {
         case .finished:
             var finished = stored
             finished.state = .finished
-            if catalog.product(id: stored.transaction.productId)?.type == .consumable {
+            if isConsumable {
                 // A consumable's grants work until its transaction is finished.
                 revocations.revoke(transactionId)
             }
