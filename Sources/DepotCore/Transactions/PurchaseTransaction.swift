@@ -19,11 +19,15 @@ public struct PurchaseTransaction: Sendable, Equatable, Codable {
     public var appAccountToken: String?
     /// `Production`, `Sandbox`, ...
     public var environment: String
+    /// When the App Store signed this account of the transaction (`signedDate`), if known: an older
+    /// account never overrides a newer fact.
+    public var signedDate: Int64?
 
     /// Creates a transaction.
     public init(
         id: String, originalId: String, productId: String, purchaseDate: Int64, expiresDate: Int64? = nil,
-        revocationDate: Int64? = nil, quantity: Int = 1, appAccountToken: String? = nil, environment: String = "Production"
+        revocationDate: Int64? = nil, quantity: Int = 1, appAccountToken: String? = nil, environment: String = "Production",
+        signedDate: Int64? = nil
     ) {
         self.id = id
         self.originalId = originalId
@@ -34,6 +38,7 @@ public struct PurchaseTransaction: Sendable, Equatable, Codable {
         self.quantity = quantity
         self.appAccountToken = appAccountToken
         self.environment = environment
+        self.signedDate = signedDate
     }
 
     /// Whether the App Store took the purchase back.

@@ -14,10 +14,10 @@ extension PostgresLedger {
                 """
                 INSERT INTO transactions (id, original_id, product_id, purchase_date_ms, expires_date_ms,
                     revocation_date_ms, revocation_reason, quantity, app_account_token, environment, state,
-                    first_seen_at, last_seen_at)
+                    first_seen_at, last_seen_at, last_fact_signed_ms)
                 VALUES (\(t.id), \(t.originalId), \(t.productId), \(t.purchaseDate), \(t.expiresDate),
                     \(t.revocationDate), \(revocationReason), \(Int64(t.quantity)), \(t.appAccountToken),
-                    \(t.environment), 'pending', \(now), \(now))
+                    \(t.environment), 'pending', \(now), \(now), \(PresentedFacts.firstSight(t)))
                 ON CONFLICT (id) DO NOTHING RETURNING id
                 """, logger: logger
             ).collect()
@@ -30,15 +30,19 @@ extension PostgresLedger {
                         "revocationDate \(revocation) in the signed transaction")
                 }
             } else {
-                let known = try await c.query(
-                    "SELECT revocation_date_ms, expires_date_ms FROM transactions WHERE id = \(t.id) FOR UPDATE",
+                let rows = try await c.query(
+                    """
+                    SELECT revocation_date_ms, expires_date_ms, last_fact_signed_ms FROM transactions
+                    WHERE id = \(t.id) FOR UPDATE
+                    """,
                     logger: logger
                 ).collect()
-                guard let row = known.first else { throw LedgerError.corrupt("transaction \(t.id) vanished") }
-                let (knownRevocation, knownExpiry) = try row.decode((Int64?, Int64?).self)
-                // A known revocation is never undone by a redemption; a renewal moves the expiry forward.
-                let revocation = knownRevocation ?? t.revocationDate
-                let expiry = t.expiresDate ?? knownExpiry
+                guard let row = rows.first else { throw LedgerError.corrupt("transaction \(t.id) vanished") }
+                let (knownRevocation, knownExpiry, lastFact) = try row.decode((Int64?, Int64?, Int64?).self)
+                let merged = PresentedFacts.merge(
+                    known: PresentedFacts(revocationDate: knownRevocation, expiresDate: knownExpiry, lastFactSignedDate: lastFact),
+                    presented: t)
+                let revocation = merged.revocationDate, expiry = merged.expiresDate
                 let newReason: String? = revocation == nil ? nil : "signed transaction"
                 try await c.query(
                     """
@@ -48,7 +52,8 @@ extension PostgresLedger {
                         revocation_reason = COALESCE(revocation_reason, \(newReason)),
                         quantity = \(Int64(t.quantity)),
                         app_account_token = COALESCE(\(t.appAccountToken), app_account_token),
-                        environment = \(t.environment), last_seen_at = GREATEST(last_seen_at, \(now))
+                        environment = \(t.environment), last_seen_at = GREATEST(last_seen_at, \(now)),
+                        last_fact_signed_ms = \(merged.lastFactSignedDate)
                     WHERE id = \(t.id)
                     """, logger: logger)
                 if knownRevocation == nil, let revocation {

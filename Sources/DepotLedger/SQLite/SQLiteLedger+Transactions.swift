@@ -8,26 +8,28 @@ extension SQLiteLedger {
         try await write("recording transaction \(transaction.id)") { db in
             let t = transaction
             if let row = try Row.fetchOne(
-                db, sql: "SELECT revocation_date_ms, expires_date_ms FROM transactions WHERE id = ?", arguments: [t.id])
+                db, sql: "SELECT revocation_date_ms, expires_date_ms, last_fact_signed_ms FROM transactions WHERE id = ?",
+                arguments: [t.id])
             {
-                let knownRevocation: Int64? = try row.decode(atIndex: 0)
-                let knownExpiry: Int64? = try row.decode(atIndex: 1)
-                // A known revocation is never undone by a redemption; a renewal moves the expiry forward.
-                let revocation = knownRevocation ?? t.revocationDate
-                let expiry = t.expiresDate ?? knownExpiry
+                let known = PresentedFacts(
+                    revocationDate: try row.decode(atIndex: 0), expiresDate: try row.decode(atIndex: 1),
+                    lastFactSignedDate: try row.decode(atIndex: 2))
+                let knownRevocation = known.revocationDate, knownExpiry = known.expiresDate
+                let merged = PresentedFacts.merge(known: known, presented: t)
+                let revocation = merged.revocationDate, expiry = merged.expiresDate
                 try db.execute(
                     sql: """
                         UPDATE transactions SET original_id = ?, product_id = ?, purchase_date_ms = ?,
                             expires_date_ms = ?, revocation_date_ms = ?,
                             revocation_reason = COALESCE(revocation_reason, ?),
                             quantity = ?, app_account_token = COALESCE(?, app_account_token), environment = ?,
-                            last_seen_at = MAX(last_seen_at, ?)
+                            last_seen_at = MAX(last_seen_at, ?), last_fact_signed_ms = ?
                         WHERE id = ?
                         """,
                     arguments: [
                         t.originalId, t.productId, t.purchaseDate, expiry, revocation,
                         revocation == nil ? nil : "signed transaction", t.quantity,
-                        t.appAccountToken, t.environment, now, t.id,
+                        t.appAccountToken, t.environment, now, merged.lastFactSignedDate, t.id,
                     ])
                 if knownRevocation == nil, let revocation {
                     try Self.audit(
@@ -41,13 +43,13 @@ extension SQLiteLedger {
                     sql: """
                         INSERT INTO transactions (id, original_id, product_id, purchase_date_ms, expires_date_ms,
                             revocation_date_ms, revocation_reason, quantity, app_account_token, environment, state,
-                            first_seen_at, last_seen_at, finished_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, NULL)
+                            first_seen_at, last_seen_at, finished_at, last_fact_signed_ms)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, NULL, ?)
                         """,
                     arguments: [
                         t.id, t.originalId, t.productId, t.purchaseDate, t.expiresDate, t.revocationDate,
                         t.revocationDate == nil ? nil : "signed transaction", t.quantity, t.appAccountToken,
-                        t.environment, now, now,
+                        t.environment, now, now, PresentedFacts.firstSight(t),
                     ])
                 try Self.audit(db, t.id, now, AuditEventKind.redeemed, "product \(t.productId), \(t.environment)")
                 if let revocation = t.revocationDate {

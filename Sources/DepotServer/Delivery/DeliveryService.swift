@@ -264,7 +264,8 @@ struct DeliveryService: Sendable {
         PurchaseTransaction(
             id: signed.transactionId, originalId: signed.originalTransactionId, productId: signed.productId,
             purchaseDate: signed.purchaseDate, expiresDate: signed.expiresDate, revocationDate: signed.revocationDate,
-            quantity: signed.quantity, appAccountToken: signed.appAccountToken, environment: signed.environment)
+            quantity: signed.quantity, appAccountToken: signed.appAccountToken, environment: signed.environment,
+            signedDate: signed.signedDate)
     }
 
     static func body(_ stored: LedgerTransaction, finishToken: String? = nil) -> TransactionBody {
