@@ -94,7 +94,7 @@ package struct DepotApplication: Sendable {
             verifier: verifier, ledger: ledger, catalog: catalog, grants: grants,
             grantLifetime: configuration.grants.lifetimeSeconds, revocations: revocations,
             irregular: configuration.irregularActivity, clock: clock, logger: logger)
-        TransactionRoutes(service: service).register(on: router)
+        TransactionRoutes(service: service, trustedProxies: configuration.http.trustedProxies).register(on: router)
         AdminRoutes(service: service, tokenDigests: configuration.adminTokenDigests).register(on: router)
         router.get("/healthz") { _, _ in "ok\n" }
         router.get("/readyz") { _, _ in "ready\n" }

@@ -8,6 +8,8 @@ struct ConfigurationFile: Decodable {
         var idleTimeoutSeconds: Int64?
         var requestTimeoutSeconds: Int64?
         var shutdownGraceSeconds: Int64?
+        /// Addresses or networks (CIDR) of proxies whose X-Forwarded-For names the client.
+        var trustedProxies: [String]?
     }
     struct Storage: Decodable {
         var dataDir: String?

@@ -48,7 +48,8 @@ package enum ConfigurationLoader {
                 idleTimeoutSeconds: max(1, file.server?.idleTimeoutSeconds ?? 60),
                 requestTimeoutSeconds: max(1, file.server?.requestTimeoutSeconds ?? 30),
                 shutdownGraceSeconds: max(0, file.server?.shutdownGraceSeconds ?? 30),
-                productListCacheControl: file.caching?.productListCacheControl ?? "public, max-age=60, must-revalidate"
+                productListCacheControl: file.caching?.productListCacheControl ?? "public, max-age=60, must-revalidate",
+                trustedProxies: try TrustedProxies(file.server?.trustedProxies ?? [])
             ),
             products: try products(productsFile, in: productsPath),
             appStore: AppStoreSettings(

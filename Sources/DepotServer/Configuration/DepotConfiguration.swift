@@ -118,4 +118,6 @@ package struct HTTPSettings: Sendable {
     package var shutdownGraceSeconds: Int64
     /// Cache-Control sent with product lists.
     package var productListCacheControl: String
+    /// Proxies whose X-Forwarded-For names the client (irregular-activity accounting).
+    package var trustedProxies: TrustedProxies = .none
 }

@@ -7,6 +7,9 @@ struct RedeemRequest: Decodable {
     }
     var signedTransaction: String
     var installed: [Installed]?
+    /// The app's own account identity (a UUID, as StoreKit's `appAccountToken`): who is redeeming, which the
+    /// signed transaction cannot say, since its token is fixed at purchase.
+    var appAccountToken: String?
 }
 
 /// `POST /v1/transactions/{id}/finish` body.
@@ -23,6 +26,8 @@ struct FinishRequest: Decodable {
 /// `POST /v1/restore` body.
 struct RestoreRequest: Decodable {
     var signedTransactions: [String]
+    /// The app's own account identity, as in `RedeemRequest`.
+    var appAccountToken: String?
 }
 
 /// `POST /v1/notifications/appstore` body.

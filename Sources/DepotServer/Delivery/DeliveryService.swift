@@ -20,9 +20,10 @@ struct DeliveryService: Sendable {
     // MARK: redeem
 
     func redeem(_ request: RedeemRequest, client: String) async throws(DepotError) -> RedeemBody {
+        let caller = try Self.callerAccount(request.appAccountToken)
         let signed = try await verify(request.signedTransaction)
         let now = clock()
-        let stored = try await recordRedemption(signed, client: client, now: now)
+        let stored = try await recordRedemption(signed, client: client, callerAccount: caller, now: now)
         let contents = try await entitledContents(stored)
         let installed = Dictionary(
             (request.installed ?? []).map { ($0.contentId, $0.version) }, uniquingKeysWith: { first, _ in first })
@@ -103,6 +104,7 @@ struct DeliveryService: Sendable {
         guard request.signedTransactions.count <= 1000 else {
             throw DepotError(status: 413, code: "too-many-transactions", message: "restore at most 1000 transactions at once")
         }
+        let caller = try Self.callerAccount(request.appAccountToken)
         var seenJWS: Set<String> = []
         var verified: [SignedTransaction] = []
         var seenIds: Set<String> = []
@@ -113,10 +115,14 @@ struct DeliveryService: Sendable {
         let now = clock()
         var transactions: [TransactionBody] = []
         var byDigest: [String: DownloadBody] = [:]
+        // Non-renewing purchases of one product restored together are one customer's: they stack even
+        // without an appAccountToken.
+        let restoredTogether = Dictionary(grouping: verified.map(Self.purchase), by: \.productId)
         for signed in verified {
             guard let product = catalog.product(id: signed.productId), product.type != .consumable else { continue }
-            let stored = try await recordRedemption(signed, client: client, now: now)
-            guard let contents = try? await entitledContents(stored) else { continue }
+            let stored = try await recordRedemption(signed, client: client, callerAccount: caller, now: now)
+            let stacking = product.type == .nonRenewing ? restoredTogether[signed.productId] ?? [] : []
+            guard let contents = try? await entitledContents(stored, stackingWith: stacking) else { continue }
             let offers = contents.map { Offer(version: $0, delta: nil) }
             let granted = try await grantDownloads(offers, transactionId: stored.transaction.id, now: now)
             transactions.append(Self.body(stored, finishToken: grants.finishToken(transactionId: stored.transaction.id)))
@@ -131,16 +137,29 @@ struct DeliveryService: Sendable {
 
     // MARK: pieces
 
+    /// The account the app says is redeeming, as a canonical lowercase UUID; anything else is a 400.
+    static func callerAccount(_ token: String?) throws(DepotError) -> String? {
+        guard let token else { return nil }
+        guard token.utf8.count == 36, let uuid = UUID(uuidString: token) else {
+            throw DepotError(
+                status: 400, code: "invalid-account-token", message: "appAccountToken must be a UUID such as StoreKit's appAccountToken")
+        }
+        return uuid.uuidString.lowercased()
+    }
+
     /// Records a redemption attempt (redeem or restore) and the transaction, applies a revocation it carries
     /// to the grants already out at once, and slows the transaction down when its redemptions look like sharing.
-    private func recordRedemption(_ signed: SignedTransaction, client: String, now: Int64) async throws(DepotError)
-        -> LedgerTransaction
+    /// The attempt counts the caller's own account when the app sends one (the signed token is fixed at
+    /// purchase, so it cannot tell accounts apart), else the signed one.
+    private func recordRedemption(_ signed: SignedTransaction, client: String, callerAccount: String?, now: Int64)
+        async throws(DepotError) -> LedgerTransaction
     {
+        let account = callerAccount ?? signed.appAccountToken?.lowercased()
         let (stored, previousAttempt) = try await ledgerCall { () async throws(LedgerError) in
             // The previous attempt is read before this one is recorded, so attempts within one second count.
             let previous = try await ledger.lastAttempt(transactionId: signed.transactionId, before: Int64.max)
             try await ledger.recordAttempt(
-                transactionId: signed.transactionId, appAccountToken: signed.appAccountToken, client: client, now: now)
+                transactionId: signed.transactionId, appAccountToken: account, client: client, now: now)
             return (try await ledger.recordTransaction(Self.purchase(signed), now: now), previous)
         }
         if stored.transaction.isRevoked { revocations.revoke(stored.transaction.id) }
@@ -166,8 +185,11 @@ struct DeliveryService: Sendable {
         }
     }
 
-    /// The contents a stored transaction entitles now, or the refusal as an error.
-    func entitledContents(_ stored: LedgerTransaction) async throws(DepotError) -> [ContentVersion] {
+    /// The contents a stored transaction entitles now, or the refusal as an error. `stackingWith` adds
+    /// non-renewing purchases known to be the same customer's (presented together in one restore).
+    func entitledContents(_ stored: LedgerTransaction, stackingWith: [PurchaseTransaction] = []) async throws(DepotError)
+        -> [ContentVersion]
+    {
         let transaction = stored.transaction
         guard let product = catalog.product(id: transaction.productId) else {
             throw DepotError(status: 404, code: "unknown-product", message: "product \(transaction.productId) is not sold here")
@@ -182,6 +204,8 @@ struct DeliveryService: Sendable {
                     try await ledger.transactions(productId: transaction.productId, appAccountToken: token)
                 }
             }
+            let known = Set(related.map(\.id))
+            related += stackingWith.filter { $0.productId == transaction.productId && !known.contains($0.id) }
         case .consumable, .nonConsumable, .freeSubscription:
             break
         }

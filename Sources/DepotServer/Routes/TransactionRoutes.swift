@@ -8,11 +8,12 @@ import NIOCore
 /// `POST /v1/notifications/appstore`.
 struct TransactionRoutes: Sendable {
     let service: DeliveryService
+    let trustedProxies: TrustedProxies
 
     func register(on router: Router<DepotRequestContext>) {
         router.post("/v1/transactions") { request, context in
             let body = try await Self.decode(RedeemRequest.self, from: request, context: context)
-            return try Self.json(try await self.service.redeem(body, client: context.clientAddress))
+            return try Self.json(try await self.service.redeem(body, client: self.client(request, context)))
         }
         router.post("/v1/transactions/:id/finish") { request, context in
             let id = try context.transactionIdParameter()
@@ -21,12 +22,17 @@ struct TransactionRoutes: Sendable {
         }
         router.post("/v1/restore") { request, context in
             let body = try await Self.decode(RestoreRequest.self, from: request, context: context)
-            return try Self.json(try await self.service.restore(body, client: context.clientAddress))
+            return try Self.json(try await self.service.restore(body, client: self.client(request, context)))
         }
         router.post("/v1/notifications/appstore") { request, context in
             let body = try await Self.decode(NotificationRequest.self, from: request, context: context)
             return try Self.json(try await self.service.handleNotification(body))
         }
+    }
+
+    /// The client's address: the peer, or the one a trusted proxy forwarded for.
+    private func client(_ request: Request, _ context: DepotRequestContext) -> String {
+        trustedProxies.clientAddress(peer: context.clientAddress, forwardedFor: request.headers[values: .xForwardedFor])
     }
 
     /// Decodes a JSON body; anything unreadable is a 400 naming what is wrong, a body too large a 413.
@@ -58,4 +64,9 @@ struct TransactionRoutes: Sendable {
         headers[.cacheControl] = "no-store"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
+}
+
+extension HTTPField.Name {
+    /// `X-Forwarded-For`: the addresses a request was forwarded for, nearest proxy last.
+    static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
 }
