@@ -56,14 +56,16 @@ package protocol Ledger: Sendable {
     /// Records a notification by its UUID; false when it was already recorded (idempotency).
     func recordNotification(_ notification: NotificationRecord, now: Int64) async throws(LedgerError) -> Bool
 
-    /// Deliveries of unfinished transactions whose last activity is older than `before`.
-    func unfinished(before: Int64) async throws(LedgerError) -> [DeliveryStatus]
+    /// Deliveries of unfinished transactions whose last activity is older than `before`, ordered by
+    /// transaction, content and version: at most `limit` of them, starting after the key `after`.
+    func unfinished(before: Int64, after: DeliveryKey?, limit: Int) async throws(LedgerError) -> [DeliveryStatus]
 
     /// What is known of one transaction's deliveries.
     func deliveries(transactionId: String) async throws(LedgerError) -> [DeliveryStatus]
 
-    /// The audit trail of one transaction, oldest first.
-    func auditTrail(transactionId: String) async throws(LedgerError) -> [AuditEvent]
+    /// The audit trail of one transaction, oldest first: at most `limit` events with a sequence number
+    /// greater than `afterSequence`.
+    func auditTrail(transactionId: String, afterSequence: Int64, limit: Int) async throws(LedgerError) -> [AuditEvent]
 
     /// Distinct app account tokens and client addresses seen for a transaction since `since`.
     func activity(transactionId: String, since: Int64) async throws(LedgerError) -> RedemptionActivity
@@ -73,9 +75,32 @@ package protocol Ledger: Sendable {
 
     /// Transactions redeemed since `since` by more than `maxAccountTokens` distinct app account tokens or
     /// from more than `maxClientAddresses` distinct addresses, most distinct redeemers first.
-    func irregularTransactions(since: Int64, maxAccountTokens: Int, maxClientAddresses: Int) async throws(LedgerError)
-        -> [IrregularTransaction]
+    /// At most `limit` of them, skipping the first `offset`.
+    func irregularTransactions(
+        since: Int64, maxAccountTokens: Int, maxClientAddresses: Int, offset: Int, limit: Int
+    ) async throws(LedgerError) -> [IrregularTransaction]
 
     /// Records a redemption attempt's account token and client address (for irregular activity).
     func recordAttempt(transactionId: String, appAccountToken: String?, client: String, now: Int64) async throws(LedgerError)
+}
+
+extension Ledger {
+    /// Every delivery of unfinished transactions whose last activity is older than `before`.
+    package func unfinished(before: Int64) async throws(LedgerError) -> [DeliveryStatus] {
+        try await unfinished(before: before, after: nil, limit: Int.max)
+    }
+
+    /// The whole audit trail of one transaction, oldest first.
+    package func auditTrail(transactionId: String) async throws(LedgerError) -> [AuditEvent] {
+        try await auditTrail(transactionId: transactionId, afterSequence: 0, limit: Int.max)
+    }
+
+    /// Every transaction over the irregular-activity thresholds since `since`.
+    package func irregularTransactions(since: Int64, maxAccountTokens: Int, maxClientAddresses: Int)
+        async throws(LedgerError) -> [IrregularTransaction]
+    {
+        try await irregularTransactions(
+            since: since, maxAccountTokens: maxAccountTokens, maxClientAddresses: maxClientAddresses, offset: 0,
+            limit: Int.max)
+    }
 }

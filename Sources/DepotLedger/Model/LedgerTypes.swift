@@ -95,6 +95,8 @@ package struct DeliveryStatus: Sendable, Equatable {
 
 /// One entry of the audit trail.
 package struct AuditEvent: Sendable, Equatable {
+    /// Position in the ledger's audit log: increasing, for paging.
+    package var sequence: Int64
     /// Seconds since 1970.
     package var at: Int64
     /// The transaction concerned.
@@ -105,7 +107,8 @@ package struct AuditEvent: Sendable, Equatable {
     package var detail: String
 
     /// Creates an event.
-    package init(at: Int64, transactionId: String, event: String, detail: String) {
+    package init(sequence: Int64 = 0, at: Int64, transactionId: String, event: String, detail: String) {
+        self.sequence = sequence
         self.at = at
         self.transactionId = transactionId
         self.event = event
@@ -159,4 +162,21 @@ package struct LedgerError: Error, Sendable, CustomStringConvertible {
 
     /// `code: message`.
     package var description: String { "\(code): \(message)" }
+}
+
+/// Where a delivery sits in the unfinished list: the position a page continues after.
+package struct DeliveryKey: Sendable, Equatable, Codable {
+    /// The transaction.
+    package var transactionId: String
+    /// The content.
+    package var contentId: String
+    /// The version.
+    package var version: String
+
+    /// Creates a key.
+    package init(transactionId: String, contentId: String, version: String) {
+        self.transactionId = transactionId
+        self.contentId = contentId
+        self.version = version
+    }
 }

@@ -10,9 +10,9 @@ extension PostgresLedger {
         }
     }
 
-    package func irregularTransactions(since: Int64, maxAccountTokens: Int, maxClientAddresses: Int)
-        async throws(LedgerError) -> [IrregularTransaction]
-    {
+    package func irregularTransactions(
+        since: Int64, maxAccountTokens: Int, maxClientAddresses: Int, offset: Int, limit: Int
+    ) async throws(LedgerError) -> [IrregularTransaction] {
         let tokens = Int64(maxAccountTokens)
         let clients = Int64(maxClientAddresses)
         let rows = try await query(
@@ -22,7 +22,8 @@ extension PostgresLedger {
             FROM redemption_attempts WHERE at >= \(since)
             GROUP BY transaction_id
             HAVING COUNT(DISTINCT app_account_token) > \(tokens) OR COUNT(DISTINCT client) > \(clients)
-            ORDER BY COUNT(DISTINCT app_account_token) + COUNT(DISTINCT client) DESC, transaction_id
+            ORDER BY COUNT(DISTINCT app_account_token) + COUNT(DISTINCT client) DESC, transaction_id COLLATE "C"
+            LIMIT \(Int64(clamping: limit)) OFFSET \(Int64(clamping: offset))
             """)
         return try Self.decoding("listing irregular activity") {
             try rows.map { row in

@@ -140,7 +140,8 @@ extension PostgresLedger {
         }
     }
 
-    package func unfinished(before: Int64) async throws(LedgerError) -> [DeliveryStatus] {
+    package func unfinished(before: Int64, after: DeliveryKey?, limit: Int) async throws(LedgerError) -> [DeliveryStatus] {
+        let start = after ?? DeliveryKey(transactionId: "", contentId: "", version: "")
         let rows = try await query(
             "listing unfinished deliveries",
             """
@@ -149,7 +150,10 @@ extension PostgresLedger {
             LEFT JOIN served_coverage c ON c.transaction_id = d.transaction_id AND c.digest = d.digest
             WHERE t.state = 'pending'
                 AND GREATEST(d.last_activity_at, COALESCE(c.last_served_at, 0), t.last_seen_at) < \(before)
-            ORDER BY d.transaction_id, d.content_id, d.version
+                AND (d.transaction_id COLLATE "C", d.content_id COLLATE "C", d.version COLLATE "C")
+                    > (\(start.transactionId) COLLATE "C", \(start.contentId) COLLATE "C", \(start.version) COLLATE "C")
+            ORDER BY d.transaction_id COLLATE "C", d.content_id COLLATE "C", d.version COLLATE "C"
+            LIMIT \(Int64(clamping: limit))
             """)
         return try Self.decoding("listing unfinished deliveries") { try rows.map(Self.decodeDelivery) }
     }
@@ -166,18 +170,21 @@ extension PostgresLedger {
         return try Self.decoding("reading deliveries of \(transactionId)") { try rows.map(Self.decodeDelivery) }
     }
 
-    package func auditTrail(transactionId: String) async throws(LedgerError) -> [AuditEvent] {
+    package func auditTrail(transactionId: String, afterSequence: Int64, limit: Int) async throws(LedgerError)
+        -> [AuditEvent]
+    {
         let rows = try await query(
             "reading the audit trail of \(transactionId)",
             """
-            SELECT at, transaction_id, event, detail FROM audit_events
-            WHERE transaction_id = \(transactionId) ORDER BY id
+            SELECT id, at, transaction_id, event, detail FROM audit_events
+            WHERE transaction_id = \(transactionId) AND id > \(afterSequence) ORDER BY id
+            LIMIT \(Int64(clamping: limit))
             """
         )
         return try Self.decoding("reading the audit trail of \(transactionId)") {
             try rows.map { row in
-                let (at, id, event, detail) = try row.decode((Int64, String, String, String).self)
-                return AuditEvent(at: at, transactionId: id, event: event, detail: detail)
+                let (sequence, at, id, event, detail) = try row.decode((Int64, Int64, String, String, String).self)
+                return AuditEvent(sequence: sequence, at: at, transactionId: id, event: event, detail: detail)
             }
         }
     }

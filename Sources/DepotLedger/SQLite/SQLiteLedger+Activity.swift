@@ -9,9 +9,9 @@ extension SQLiteLedger {
         }
     }
 
-    package func irregularTransactions(since: Int64, maxAccountTokens: Int, maxClientAddresses: Int)
-        async throws(LedgerError) -> [IrregularTransaction]
-    {
+    package func irregularTransactions(
+        since: Int64, maxAccountTokens: Int, maxClientAddresses: Int, offset: Int, limit: Int
+    ) async throws(LedgerError) -> [IrregularTransaction] {
         try await read("listing irregular activity") { db in
             let rows = try Row.fetchAll(
                 db,
@@ -22,8 +22,9 @@ extension SQLiteLedger {
                     GROUP BY transaction_id
                     HAVING COUNT(DISTINCT app_account_token) > ? OR COUNT(DISTINCT client) > ?
                     ORDER BY tokens + clients DESC, transaction_id
+                    LIMIT ? OFFSET ?
                     """,
-                arguments: [since, maxAccountTokens, maxClientAddresses])
+                arguments: [since, maxAccountTokens, maxClientAddresses, Int64(clamping: limit), Int64(clamping: offset)])
             return try rows.map { row in
                 IrregularTransaction(
                     transactionId: try row.decode(atIndex: 0),

@@ -137,9 +137,10 @@ extension SQLiteLedger {
         }
     }
 
-    package func unfinished(before: Int64) async throws(LedgerError) -> [DeliveryStatus] {
+    package func unfinished(before: Int64, after: DeliveryKey?, limit: Int) async throws(LedgerError) -> [DeliveryStatus] {
         try await read("listing unfinished deliveries") { db in
-            try Row.fetchAll(
+            let start = after ?? DeliveryKey(transactionId: "", contentId: "", version: "")
+            return try Row.fetchAll(
                 db,
                 sql: """
                     SELECT \(Self.deliveryColumns) FROM deliveries d
@@ -147,9 +148,11 @@ extension SQLiteLedger {
                     LEFT JOIN served_coverage c ON c.transaction_id = d.transaction_id AND c.digest = d.digest
                     WHERE t.state = 'pending'
                         AND MAX(d.last_activity_at, COALESCE(c.last_served_at, 0), t.last_seen_at) < ?
+                        AND (d.transaction_id, d.content_id, d.version) > (?, ?, ?)
                     ORDER BY d.transaction_id, d.content_id, d.version
+                    LIMIT ?
                     """,
-                arguments: [before]
+                arguments: [before, start.transactionId, start.contentId, start.version, Int64(clamping: limit)]
             ).map(Self.decodeDelivery)
         }
     }
@@ -169,16 +172,22 @@ extension SQLiteLedger {
         }
     }
 
-    package func auditTrail(transactionId: String) async throws(LedgerError) -> [AuditEvent] {
+    package func auditTrail(transactionId: String, afterSequence: Int64, limit: Int) async throws(LedgerError)
+        -> [AuditEvent]
+    {
         try await read("reading the audit trail of \(transactionId)") { db in
             try Row.fetchAll(
                 db,
-                sql: "SELECT at, transaction_id, event, detail FROM audit_events WHERE transaction_id = ? ORDER BY id",
-                arguments: [transactionId]
+                sql: """
+                    SELECT id, at, transaction_id, event, detail FROM audit_events
+                    WHERE transaction_id = ? AND id > ? ORDER BY id LIMIT ?
+                    """,
+                arguments: [transactionId, afterSequence, Int64(clamping: limit)]
             ).map { row in
                 AuditEvent(
-                    at: try row.decode(atIndex: 0), transactionId: try row.decode(atIndex: 1),
-                    event: try row.decode(atIndex: 2), detail: try row.decode(atIndex: 3))
+                    sequence: try row.decode(atIndex: 0), at: try row.decode(atIndex: 1),
+                    transactionId: try row.decode(atIndex: 2), event: try row.decode(atIndex: 3),
+                    detail: try row.decode(atIndex: 4))
             }
         }
     }

@@ -93,7 +93,11 @@ package struct DepotApplication: Sendable {
         let service = DeliveryService(
             verifier: verifier, ledger: ledger, catalog: catalog, grants: grants,
             grantLifetime: configuration.grants.lifetimeSeconds, revocations: revocations,
-            irregular: configuration.irregularActivity, clock: clock, logger: logger)
+            irregular: configuration.irregularActivity,
+            restoreLimiter: ClientRateLimiter(
+                capacity: configuration.irregularActivity.restoresPerClient,
+                refillSeconds: configuration.irregularActivity.restoreWindowSeconds),
+            clock: clock, logger: logger)
         TransactionRoutes(service: service, trustedProxies: configuration.http.trustedProxies).register(on: router)
         AdminRoutes(service: service, tokenDigests: configuration.adminTokenDigests).register(on: router)
         router.get("/healthz") { _, _ in "ok\n" }

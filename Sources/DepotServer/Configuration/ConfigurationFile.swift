@@ -54,6 +54,8 @@ struct ConfigurationFile: Decodable {
         var maxAccountTokens: Int?
         var maxClientAddresses: Int?
         var slowDownSeconds: Int64?
+        var restoresPerClient: Int?
+        var restoreWindowSeconds: Int64?
     }
 
     struct Admin: Decodable {

@@ -64,7 +64,9 @@ package enum ConfigurationLoader {
                 windowSeconds: max(1, file.irregularActivity?.windowSeconds ?? 86_400),
                 maxAccountTokens: max(1, file.irregularActivity?.maxAccountTokens ?? 3),
                 maxClientAddresses: max(1, file.irregularActivity?.maxClientAddresses ?? 10),
-                slowDownSeconds: max(0, file.irregularActivity?.slowDownSeconds ?? 30)),
+                slowDownSeconds: max(0, file.irregularActivity?.slowDownSeconds ?? 30),
+                restoresPerClient: max(1, file.irregularActivity?.restoresPerClient ?? 20),
+                restoreWindowSeconds: max(1, file.irregularActivity?.restoreWindowSeconds ?? 60)),
             adminTokenDigests: try adminDigests(file.admin, in: mainFile)
         )
         if configuration.environment == .production, grants.keys.contains(where: \.isDevelopmentKey) {

@@ -64,6 +64,10 @@ package struct IrregularActivitySettings: Sendable {
     package var maxClientAddresses: Int
     /// Seconds a flagged transaction waits between redemptions.
     package var slowDownSeconds: Int64
+    /// Restores one client address may make per `restoreWindowSeconds` (each instance counts its own).
+    package var restoresPerClient: Int = 20
+    /// The window over which `restoresPerClient` refills.
+    package var restoreWindowSeconds: Int64 = 60
 }
 
 /// Where Depot runs: development accepts development keys; production refuses them.

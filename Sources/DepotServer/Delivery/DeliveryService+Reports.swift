@@ -27,11 +27,15 @@ struct TransactionReportBody: Encodable, Sendable {
     var evidence: String
     var deliveryStatus: String
     var audit: [Audit]
+    /// Continues the audit trail (`?cursor=`), when it is longer than this page.
+    var nextCursor: String?
 }
 
 /// Stuck deliveries.
 struct UnfinishedBody: Encodable, Sendable {
     var deliveries: [DeliveryReportBody]
+    /// The next page (`?cursor=`), when there is one.
+    var nextCursor: String?
 }
 
 /// Transactions flagged for irregular activity.
@@ -44,44 +48,59 @@ struct IrregularBody: Encodable, Sendable {
     }
     var windowSeconds: Int64
     var transactions: [Entry]
+    /// The next page (`?cursor=`), when there is one.
+    var nextCursor: String?
 }
 
 extension DeliveryService {
-    /// Transactions over the irregular-activity thresholds within the configured window.
-    func irregular() async throws(DepotError) -> IrregularBody {
+    /// Transactions over the irregular-activity thresholds within the configured window, one page.
+    func irregular(_ page: PageRequest<Int>) async throws(DepotError) -> IrregularBody {
+        let offset = page.after ?? 0
         let flagged = try await ledgerCall { () async throws(LedgerError) in
             try await ledger.irregularTransactions(
                 since: clock() - irregular.windowSeconds, maxAccountTokens: irregular.maxAccountTokens,
-                maxClientAddresses: irregular.maxClientAddresses)
+                maxClientAddresses: irregular.maxClientAddresses, offset: offset, limit: page.limit + 1)
         }
         return IrregularBody(
             windowSeconds: irregular.windowSeconds,
-            transactions: flagged.map {
+            transactions: flagged.prefix(page.limit).map {
                 .init(
                     transactionId: $0.transactionId, appAccountTokens: $0.activity.appAccountTokens,
                     clientAddresses: $0.activity.clientAddresses, lastAttemptAt: ISO8601.format($0.lastAttemptAt))
-            })
+            },
+            nextCursor: flagged.count > page.limit ? PageRequest<Int>.cursor(after: offset + page.limit) : nil)
     }
 
-    /// Deliveries of unfinished transactions idle for at least `olderThan` seconds.
-    func unfinished(olderThan: Int64) async throws(DepotError) -> UnfinishedBody {
-        let statuses = try await ledgerCall { () async throws(LedgerError) in try await ledger.unfinished(before: clock() - olderThan + 1) }
-        return UnfinishedBody(deliveries: statuses.map(report))
+    /// Deliveries of unfinished transactions idle for at least `olderThan` seconds, one page.
+    func unfinished(olderThan: Int64, page: PageRequest<DeliveryKey>) async throws(DepotError) -> UnfinishedBody {
+        let fetched = try await ledgerCall { () async throws(LedgerError) in
+            try await ledger.unfinished(before: clock() - olderThan + 1, after: page.after, limit: page.limit + 1)
+        }
+        let (statuses, next) = page.page(fetched) {
+            DeliveryKey(transactionId: $0.transactionId, contentId: $0.delivery.contentId, version: $0.delivery.version)
+        }
+        return UnfinishedBody(deliveries: statuses.map(report), nextCursor: next)
     }
 
-    /// The transaction, its deliveries, audit trail and delivery evidence.
-    func report(transactionId: String) async throws(DepotError) -> TransactionReportBody {
+    /// The transaction, its deliveries, delivery evidence and one page of its audit trail.
+    func report(transactionId: String, auditPage: PageRequest<Int64>? = nil) async throws(DepotError) -> TransactionReportBody {
         guard let stored = try await ledgerCall({ () async throws(LedgerError) in try await ledger.transaction(id: transactionId) }) else {
             throw DepotError(status: 404, code: "unknown-transaction", message: "no transaction \(transactionId) was redeemed here")
         }
-        let (statuses, audit) = try await ledgerCall { () async throws(LedgerError) in
-            (try await ledger.deliveries(transactionId: transactionId), try await ledger.auditTrail(transactionId: transactionId))
+        let limit = auditPage?.limit ?? 100
+        let (statuses, fetched) = try await ledgerCall { () async throws(LedgerError) in
+            (
+                try await ledger.deliveries(transactionId: transactionId),
+                try await ledger.auditTrail(transactionId: transactionId, afterSequence: auditPage?.after ?? 0, limit: limit + 1)
+            )
         }
+        let audit = Array(fetched.prefix(limit))
         let evidence = evidence(stored: stored, statuses: statuses)
         return TransactionReportBody(
             transaction: Self.body(stored), revoked: stored.transaction.isRevoked, deliveries: statuses.map(report),
             evidence: evidence.rawValue, deliveryStatus: evidence.deliveryStatus,
-            audit: audit.map { .init(at: ISO8601.format($0.at), event: $0.event, detail: $0.detail) })
+            audit: audit.map { .init(at: ISO8601.format($0.at), event: $0.event, detail: $0.detail) },
+            nextCursor: fetched.count > limit ? audit.last.map { PageRequest<Int64>.cursor(after: $0.sequence) } : nil)
     }
 
     /// Delivery evidence from the latest delivery of each content.

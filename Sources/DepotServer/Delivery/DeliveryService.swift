@@ -14,6 +14,8 @@ struct DeliveryService: Sendable {
     let grantLifetime: Int64
     let revocations: RevocationList
     let irregular: IrregularActivitySettings
+    /// Restores per client address: a restore verifies and records many transactions at once.
+    let restoreLimiter: ClientRateLimiter
     let clock: @Sendable () -> Int64
     let logger: Logger
 
@@ -105,6 +107,13 @@ struct DeliveryService: Sendable {
             throw DepotError(status: 413, code: "too-many-transactions", message: "restore at most 1000 transactions at once")
         }
         let caller = try Self.callerAccount(request.appAccountToken)
+        let distinctCount = Set(request.signedTransactions).count
+        // One restore costs one, and one more per hundred distinct transactions it carries.
+        if let wait = restoreLimiter.spend(client: client, cost: 1 + distinctCount / 100, now: Double(clock())) {
+            throw DepotError(
+                status: 429, code: "restore-rate-limited",
+                message: "too many restores from this address; try again in \(wait) seconds", retryAfterSeconds: wait)
+        }
         var seenJWS: Set<String> = []
         var verified: [SignedTransaction] = []
         var seenIds: Set<String> = []

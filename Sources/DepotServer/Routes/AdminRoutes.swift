@@ -3,7 +3,8 @@ import DepotLedger
 import Hummingbird
 
 /// Operator endpoints under `/v1/admin`, behind `AdminAuthMiddleware`: stuck deliveries and what is
-/// known of one transaction, with its delivery evidence.
+/// known of one transaction, with its delivery evidence. Lists and audit trails come in pages
+/// (`?limit=`, `?cursor=` from the previous page's `nextCursor`).
 struct AdminRoutes: Sendable {
     let service: DeliveryService
     let tokenDigests: [String]
@@ -13,14 +14,16 @@ struct AdminRoutes: Sendable {
         admin.get("/deliveries/unfinished") { request, _ in
             let olderThan = request.uri.queryParameters.get("olderThan", as: Int64.self) ?? 3600
             guard olderThan >= 0 else { throw DepotError.badRequest("olderThan must be a number of seconds") }
-            return try TransactionRoutes.json(try await self.service.unfinished(olderThan: olderThan))
+            let page = try PageRequest<DeliveryKey>(request)
+            return try TransactionRoutes.json(try await self.service.unfinished(olderThan: olderThan, page: page))
         }
-        admin.get("/irregular") { _, _ in
-            try TransactionRoutes.json(try await self.service.irregular())
+        admin.get("/irregular") { request, _ in
+            try TransactionRoutes.json(try await self.service.irregular(try PageRequest<Int>(request)))
         }
-        admin.get("/transactions/:id") { _, context in
+        admin.get("/transactions/:id") { request, context in
             let id = try context.transactionIdParameter()
-            return try TransactionRoutes.json(try await self.service.report(transactionId: id))
+            let page = try PageRequest<Int64>(request)
+            return try TransactionRoutes.json(try await self.service.report(transactionId: id, auditPage: page))
         }
     }
 }

@@ -1,0 +1,51 @@
+import DepotCore
+import Foundation
+import Hummingbird
+
+/// A page of an operator list: `?limit=N` (1-1000, 100 by default) and `?cursor=C`, the `nextCursor` of the
+/// page before. Cursors are opaque to callers: base64url of the position the next page starts after.
+struct PageRequest<Position: Codable>: Sendable where Position: Sendable {
+    /// The largest page a caller may ask for.
+    static var maxLimit: Int { 1000 }
+
+    var limit: Int
+    var after: Position?
+
+    init(_ request: Request) throws(DepotError) {
+        let query = request.uri.queryParameters
+        if let text = query.get("limit") {
+            guard let limit = Int(text), (1...Self.maxLimit).contains(limit) else {
+                throw DepotError.badRequest("limit must be a number from 1 to \(Self.maxLimit)")
+            }
+            self.limit = limit
+        } else {
+            limit = 100
+        }
+        guard let cursor = query.get("cursor") else { return }
+        guard let position = Self.decode(cursor) else {
+            throw DepotError(status: 400, code: "invalid-cursor", message: "cursor is not one this server handed out")
+        }
+        after = position
+    }
+
+    /// The cursor that continues after `position`.
+    static func cursor(after position: Position) -> String {
+        let data = (try? JSONEncoder().encode(position)) ?? Data()
+        return data.base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    private static func decode(_ cursor: String) -> Position? {
+        guard cursor.utf8.count <= 4096 else { return nil }
+        var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
+        guard let data = Data(base64Encoded: base64) else { return nil }
+        return try? JSONDecoder().decode(Position.self, from: data)
+    }
+
+    /// Splits `fetched` (asked for with `limit + 1`) into this page and the cursor of the next, if any.
+    func page<Item>(_ fetched: [Item], position: (Item) -> Position) -> (items: [Item], nextCursor: String?) {
+        guard fetched.count > limit, let last = fetched.prefix(limit).last else { return (fetched, nil) }
+        return (Array(fetched.prefix(limit)), Self.cursor(after: position(last)))
+    }
+}
