@@ -128,7 +128,10 @@ package struct DepotApplication: Sendable {
                 RevocationRefresh(
                     ledger: ledger, revocations: revocations, catalog: catalog,
                     grantLifetime: configuration.grants.lifetimeSeconds, clock: Self.systemClock, interval: .seconds(5),
-                    logger: logger),
+                    logger: logger,
+                    onNewlyRevoked: { ids in
+                        for id in ids { await service.refuseSiblingGrants(of: id) }
+                    }),
                 recorder,
             ],
             onServerRunning: { channel in

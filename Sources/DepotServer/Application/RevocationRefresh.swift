@@ -13,6 +13,8 @@ struct RevocationRefresh: Service {
     let clock: @Sendable () -> Int64
     let interval: Duration
     let logger: Logger
+    /// Called with transactions found revoked since the last refresh (by another instance sharing the ledger).
+    var onNewlyRevoked: @Sendable (Set<String>) async -> Void = { _ in }
 
     /// Refunded or revoked transactions, and consumables finished within the grant lifetime (a consumable's
     /// grants work until its transaction is finished; older grants have expired anyway).
@@ -30,9 +32,13 @@ struct RevocationRefresh: Service {
             while !Task.isCancelled {
                 try await Task.sleep(for: interval)
                 do {
-                    revocations.replace(
-                        with: try await Self.refusedTransactionIds(
-                            ledger: ledger, catalog: catalog, grantLifetime: grantLifetime, now: clock()))
+                    let now = clock()
+                    let refused = try await Self.refusedTransactionIds(
+                        ledger: ledger, catalog: catalog, grantLifetime: grantLifetime, now: now)
+                    let newlyRevoked = refused.filter { !revocations.isRevoked(transactionId: $0) }
+                    revocations.replace(with: refused)
+                    revocations.forgetBundleRefusals(before: now - grantLifetime)
+                    if !newlyRevoked.isEmpty { await onNewlyRevoked(newlyRevoked) }
                 } catch {
                     logger.warning("revocations not refreshed", metadata: ["error": "\(error)"])
                 }

@@ -47,7 +47,7 @@ struct BundleResponder: Sendable {
         do {
             let grant = try grantCache.verify(token, digest: digest, now: now, authority: grants)
             transactionId = grant.transactionId
-            if !grant.transactionId.isEmpty && revocations.isRevoked(transactionId: grant.transactionId) {
+            if !grant.transactionId.isEmpty && revocations.refuses(transactionId: grant.transactionId, digest: digest) {
                 return .error(
                     DepotError(status: 403, code: "grant-revoked", message: "the purchase behind this grant was refunded or revoked"),
                     extraHeaders: [])

@@ -44,6 +44,7 @@ extension DeliveryService {
                 if stored?.transaction.isRevoked == true {
                     revocations.revoke(transaction.id)
                     effect = reversed ? "stale-ignored" : "revoked"
+                    if !reversed { await refuseSiblingGrants(of: transaction.id) }
                 } else {
                     revocations.reinstate(transaction.id)
                     effect = reversed ? "reinstated" : "stale-ignored"

@@ -171,7 +171,10 @@ struct DeliveryService: Sendable {
                 transactionId: signed.transactionId, appAccountToken: account, client: client, now: now)
             return (try await ledger.recordTransaction(Self.purchase(signed), now: now), previous)
         }
-        if stored.transaction.isRevoked { revocations.revoke(stored.transaction.id) }
+        if stored.transaction.isRevoked, !revocations.isRevoked(transactionId: stored.transaction.id) {
+            revocations.revoke(stored.transaction.id)
+            await refuseSiblingGrants(of: stored.transaction.id)
+        }
         try await checkActivity(transactionId: signed.transactionId, previousAttempt: previousAttempt, now: now)
         return stored
     }
@@ -203,20 +206,10 @@ struct DeliveryService: Sendable {
         guard let product = catalog.product(id: transaction.productId) else {
             throw DepotError(status: 404, code: "unknown-product", message: "product \(transaction.productId) is not sold here")
         }
-        var related: [PurchaseTransaction] = []
-        switch product.type {
-        case .autoRenewable:
-            related = try await ledgerCall { () async throws(LedgerError) in try await ledger.transactions(originalId: transaction.originalId) }
-        case .nonRenewing:
-            if let token = transaction.appAccountToken {
-                related = try await ledgerCall { () async throws(LedgerError) in
-                    try await ledger.transactions(productId: transaction.productId, appAccountToken: token)
-                }
-            }
+        var related = try await relatedTransactions(transaction, type: product.type)
+        if product.type == .nonRenewing {
             let known = Set(related.map(\.id))
             related += stackingWith.filter { $0.productId == transaction.productId && !known.contains($0.id) }
-        case .consumable, .nonConsumable, .freeSubscription:
-            break
         }
         let result = EntitlementRules.entitledContents(
             of: transaction, related: related, isFinished: stored.state == .finished, catalog: catalog, now: clock() * 1000)
@@ -229,6 +222,24 @@ struct DeliveryService: Sendable {
             throw DepotError(status: 410, code: "revoked", message: "the App Store refunded or revoked this purchase")
         case .failure(.consumableFinished):
             throw DepotError(status: 409, code: "consumable-finished", message: "this consumable was already delivered and finished")
+        }
+    }
+
+    /// The known transactions whose periods bear on a subscription's entitlement: an auto-renewable one's
+    /// renewals (same original transaction), a non-renewing one's purchases stacking under its account token.
+    func relatedTransactions(_ transaction: PurchaseTransaction, type: ProductType) async throws(DepotError)
+        -> [PurchaseTransaction]
+    {
+        switch type {
+        case .autoRenewable:
+            return try await ledgerCall { () async throws(LedgerError) in try await ledger.transactions(originalId: transaction.originalId) }
+        case .nonRenewing:
+            guard let token = transaction.appAccountToken else { return [] }
+            return try await ledgerCall { () async throws(LedgerError) in
+                try await ledger.transactions(productId: transaction.productId, appAccountToken: token)
+            }
+        case .consumable, .nonConsumable, .freeSubscription:
+            return []
         }
     }
 
