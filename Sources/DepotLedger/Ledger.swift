@@ -48,9 +48,11 @@ package protocol Ledger: Sendable {
     func recordServed(transactionId: String, digest: String, range: Range<Int64>, client: String, now: Int64)
         async throws(LedgerError)
 
-    /// Confirms delivery and finishes the transaction when every expected content is confirmed with its
-    /// digest. Nothing changes unless the whole confirmation is right. Repeating a finish is harmless.
-    func finish(transactionId: String, expected: [PlannedDelivery], delivered: [ConfirmedDelivery], now: Int64)
+    /// Confirms delivery and finishes the transaction when the app's claims confirm every content its
+    /// redeems offered (`DeliveryConfirmation`, judged against the offers read in the same ledger transaction
+    /// as the update). Nothing changes unless the whole confirmation is right. Repeating a finish is harmless.
+    /// `requiresDelivery` (consumables) refuses a finish when nothing was ever offered.
+    func finish(transactionId: String, claims: [ConfirmedDelivery], requiresDelivery: Bool, now: Int64)
         async throws(LedgerError) -> FinishOutcome
 
     /// Records a notification by its UUID; false when it was already recorded (idempotency).

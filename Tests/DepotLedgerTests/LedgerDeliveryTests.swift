@@ -92,7 +92,7 @@ import Testing
             try await ledger.recordGrants(transactionId: "done", deliveries: [Sample.level1], now: 100)
             #expect(
                 try await ledger.finish(
-                    transactionId: "done", expected: [Sample.level1], delivered: [Sample.confirmed(Sample.level1)],
+                    transactionId: "done", claims: [Sample.confirmed(Sample.level1)], requiresDelivery: false,
                     now: 110)
                     == .finished(firstTime: true))
             // Pending, never granted: no delivery to list.

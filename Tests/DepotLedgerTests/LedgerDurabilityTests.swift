@@ -51,7 +51,7 @@ import Testing
                 transactionId: "3000", digest: Sample.level1.digest, range: 0..<4_096, client: "192.0.2.1", now: 30)
             #expect(
                 try await ledger.finish(
-                    transactionId: "3000", expected: expected, delivered: expected.map { Sample.confirmed($0) }, now: 40
+                    transactionId: "3000", claims: expected.map { Sample.confirmed($0) }, requiresDelivery: false, now: 40
                 )
                     == .finished(firstTime: true))
             #expect(
@@ -74,7 +74,7 @@ import Testing
             #expect(try await reopened.recordNotification(notification, now: 60) == false)
             #expect(
                 try await reopened.finish(
-                    transactionId: "3000", expected: expected, delivered: expected.map { Sample.confirmed($0) }, now: 70
+                    transactionId: "3000", claims: expected.map { Sample.confirmed($0) }, requiresDelivery: false, now: 70
                 )
                     == .finished(firstTime: false))
         }

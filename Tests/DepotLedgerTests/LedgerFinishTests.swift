@@ -9,7 +9,7 @@ import Testing
     func unknownTransaction(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             let outcome = try await ledger.finish(
-                transactionId: "nope", expected: [Sample.level1], delivered: [Sample.confirmed(Sample.level1)], now: 1)
+                transactionId: "nope", claims: [Sample.confirmed(Sample.level1)], requiresDelivery: false, now: 1)
             #expect(outcome == .unknownTransaction)
             #expect(try await ledger.auditTrail(transactionId: "nope").isEmpty)
         }
@@ -54,7 +54,7 @@ import Testing
             ]
             for (step, (delivered, outcome)) in cases.enumerated() {
                 let answer = try await ledger.finish(
-                    transactionId: "1000", expected: expected, delivered: delivered, now: 100 + Int64(step))
+                    transactionId: "1000", claims: delivered, requiresDelivery: false, now: 100 + Int64(step))
                 #expect(answer == outcome)
             }
             let stored = try await ledger.transaction(id: "1000")
@@ -77,7 +77,7 @@ import Testing
                 ConfirmedDelivery(contentId: "bonus", digest: Sample.digest("e")),
             ]
             #expect(
-                try await ledger.finish(transactionId: "2000", expected: expected, delivered: delivered, now: 100)
+                try await ledger.finish(transactionId: "2000", claims: delivered, requiresDelivery: false, now: 100)
                     == .finished(firstTime: true))
 
             let stored = try await ledger.transaction(id: "2000")
@@ -89,13 +89,13 @@ import Testing
 
             // Repeating: harmless, reported as not the first time, nothing rewritten.
             #expect(
-                try await ledger.finish(transactionId: "2000", expected: expected, delivered: delivered, now: 200)
+                try await ledger.finish(transactionId: "2000", claims: delivered, requiresDelivery: false, now: 200)
                     == .finished(firstTime: false))
             #expect(try await ledger.transaction(id: "2000")?.finishedAt == 100)
             #expect(try await ledger.deliveries(transactionId: "2000") == deliveries)
             // A wrong confirmation after the finish is still answered as such and changes nothing.
             #expect(
-                try await ledger.finish(transactionId: "2000", expected: expected, delivered: [], now: 300)
+                try await ledger.finish(transactionId: "2000", claims: [], requiresDelivery: false, now: 300)
                     == .mismatch(missing: ["level1", "level2"], wrongDigest: []))
             #expect(try await ledger.transaction(id: "2000")?.state == .finished)
 
@@ -106,23 +106,45 @@ import Testing
     }
 
     @Test(arguments: Engine.allCases)
-    func finishingWithoutGrantsOrContentsStillRecords(engine: Engine) async throws {
+    func withNothingOfferedOnlyProductsThatNeedNoDeliveryFinish(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
+            // A consumable must deliver something: with no offer recorded, nothing finishes or changes.
             _ = try await ledger.recordTransaction(Sample.transaction("3000"), now: 10)
-            // Confirmed without any recorded grant (e.g. grants recorded by a lost request).
             #expect(
                 try await ledger.finish(
-                    transactionId: "3000", expected: [Sample.level1], delivered: [Sample.confirmed(Sample.level1)],
-                    now: 20)
-                    == .finished(firstTime: true))
-            let delivery = try await ledger.delivery("3000", "level1")
-            #expect(delivery?.confirmedAt == 20)
-            #expect(delivery?.grantsIssued == 0)
+                    transactionId: "3000", claims: [Sample.confirmed(Sample.level1)], requiresDelivery: true, now: 20)
+                    == .nothingOffered)
+            #expect(try await ledger.transaction(id: "3000")?.state == .pending)
+            #expect(try await ledger.deliveries(transactionId: "3000").isEmpty)
 
-            // A transaction that entitles no content finishes on an empty confirmation.
+            // A subscription period without issues finishes on an empty confirmation; a claim of something
+            // never offered confirms nothing.
             _ = try await ledger.recordTransaction(Sample.transaction("3001"), now: 10)
             #expect(
-                try await ledger.finish(transactionId: "3001", expected: [], delivered: [], now: 30)
+                try await ledger.finish(
+                    transactionId: "3001", claims: [Sample.confirmed(Sample.level1)], requiresDelivery: false, now: 30)
+                    == .finished(firstTime: true))
+            #expect(try await ledger.deliveries(transactionId: "3001").isEmpty)
+            #expect(try await ledger.events("3001") == ["redeemed", "finished"])
+        }
+    }
+
+    /// An offer recorded by a later redeem counts at once: the finish reads the offers in its own ledger
+    /// transaction.
+    @Test(arguments: Engine.allCases)
+    func aLaterOfferMustBeConfirmedToo(engine: Engine) async throws {
+        try await LedgerFixture.with(engine) { _, ledger in
+            _ = try await ledger.recordTransaction(Sample.transaction("3100"), now: 10)
+            try await ledger.recordGrants(transactionId: "3100", deliveries: [Sample.level1], now: 20)
+            try await ledger.recordGrants(transactionId: "3100", deliveries: [Sample.level1, Sample.level2], now: 30)
+            #expect(
+                try await ledger.finish(
+                    transactionId: "3100", claims: [Sample.confirmed(Sample.level1)], requiresDelivery: false, now: 40)
+                    == .mismatch(missing: ["level2"], wrongDigest: []))
+            #expect(
+                try await ledger.finish(
+                    transactionId: "3100", claims: [Sample.confirmed(Sample.level1), Sample.confirmed(Sample.level2)],
+                    requiresDelivery: false, now: 50)
                     == .finished(firstTime: true))
         }
     }
@@ -143,7 +165,7 @@ import Testing
                     let ledger = i.isMultiple(of: 2) ? first : second
                     group.addTask {
                         try await ledger.finish(
-                            transactionId: "4000", expected: expected, delivered: delivered, now: 100 + Int64(i))
+                            transactionId: "4000", claims: delivered, requiresDelivery: false, now: 100 + Int64(i))
                     }
                 }
                 var outcomes: [FinishOutcome] = []

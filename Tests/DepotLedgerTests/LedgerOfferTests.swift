@@ -31,7 +31,7 @@ import Testing
                 _ = try await ledger.recordTransaction(Sample.transaction(id, product: product), now: 10)
                 try await ledger.recordGrants(transactionId: id, deliveries: [coins], now: 20)
                 _ = try await ledger.finish(
-                    transactionId: id, expected: [coins], delivered: [Sample.confirmed(coins)], now: finishAt)
+                    transactionId: id, claims: [Sample.confirmed(coins)], requiresDelivery: false, now: finishAt)
             }
             _ = try await ledger.recordTransaction(Sample.transaction("5004", product: "coins"), now: 10)
             #expect(try await ledger.finishedTransactionIds(productIds: ["coins"], finishedSince: 150) == ["5002"])

@@ -42,6 +42,8 @@ package enum FinishOutcome: Sendable, Equatable {
     case mismatch(missing: [String], wrongDigest: [String])
     /// The transaction is not known.
     case unknownTransaction
+    /// Nothing was ever offered for a transaction that must deliver something (a consumable); nothing changed.
+    case nothingOffered
 }
 
 /// A verified App Store Server Notification as recorded.

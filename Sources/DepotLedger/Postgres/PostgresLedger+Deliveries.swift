@@ -7,7 +7,7 @@ extension PostgresLedger {
         async throws(LedgerError)
     {
         // Sorted: concurrent writers lock delivery rows in one order, so they cannot deadlock.
-        let deliveries = FinishCheck.confirmations(of: deliveries)
+        let deliveries = PlannedDelivery.inLockOrder(deliveries)
         guard !deliveries.isEmpty else { return }
         try await transact("recording grants for \(transactionId)") { c, logger in
             for d in deliveries {
@@ -86,12 +86,10 @@ extension PostgresLedger {
         }
     }
 
-    package func finish(transactionId: String, expected: [PlannedDelivery], delivered: [ConfirmedDelivery], now: Int64)
+    package func finish(transactionId: String, claims: [ConfirmedDelivery], requiresDelivery: Bool, now: Int64)
         async throws(LedgerError) -> FinishOutcome
     {
-        let check = FinishCheck(expected: expected, delivered: delivered)
-        let confirmed = FinishCheck.confirmations(of: expected)
-        return try await transact("finishing \(transactionId)") { c, logger in
+        try await transact("finishing \(transactionId)") { c, logger in
             // FOR UPDATE: concurrent finishes (any instance) queue on the transaction row; the first commits
             // `finished`, the others then read it (READ COMMITTED re-reads the locked row) and answer
             // `firstTime: false`.
@@ -100,7 +98,21 @@ extension PostgresLedger {
             ).collect()
             guard let row = rows.first else { return .unknownTransaction }
             let state = try row.decode(String.self)
-            guard check.isComplete else { return check.mismatch }
+            let offered = try await c.query(
+                """
+                SELECT content_id, version, digest FROM offers WHERE transaction_id = \(transactionId)
+                ORDER BY content_id, version, digest
+                """, logger: logger
+            ).collect().map { row in
+                let (contentId, version, digest) = try row.decode((String, String, String).self)
+                return PlannedDelivery(contentId: contentId, version: version, digest: digest)
+            }
+            let confirmed: [PlannedDelivery]
+            switch DeliveryConfirmation.judge(offered: offered, claims: claims, requiresDelivery: requiresDelivery) {
+            case .complete(let offers): confirmed = offers
+            case .incomplete(let missing, let wrongDigest): return .mismatch(missing: missing, wrongDigest: wrongDigest)
+            case .nothingOffered: return .nothingOffered
+            }
             for d in confirmed {
                 try await c.query(
                     """

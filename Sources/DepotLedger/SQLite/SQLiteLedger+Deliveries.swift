@@ -5,7 +5,7 @@ extension SQLiteLedger {
     package func recordGrants(transactionId: String, deliveries: [PlannedDelivery], now: Int64)
         async throws(LedgerError)
     {
-        let deliveries = FinishCheck.confirmations(of: deliveries)
+        let deliveries = PlannedDelivery.inLockOrder(deliveries)
         guard !deliveries.isEmpty else { return }
         try await write("recording grants for \(transactionId)") { db in
             for delivery in deliveries {
@@ -83,7 +83,7 @@ extension SQLiteLedger {
         }
     }
 
-    package func finish(transactionId: String, expected: [PlannedDelivery], delivered: [ConfirmedDelivery], now: Int64)
+    package func finish(transactionId: String, claims: [ConfirmedDelivery], requiresDelivery: Bool, now: Int64)
         async throws(LedgerError) -> FinishOutcome
     {
         // BEGIN IMMEDIATE: the state read below and the update after it hold the write lock throughout, so
@@ -93,9 +93,13 @@ extension SQLiteLedger {
                 let stateName = try String.fetchOne(
                     db, sql: "SELECT state FROM transactions WHERE id = ?", arguments: [transactionId])
             else { return .unknownTransaction }
-            let check = FinishCheck(expected: expected, delivered: delivered)
-            guard check.isComplete else { return check.mismatch }
-            let confirmed = FinishCheck.confirmations(of: expected)
+            let offered = try Self.fetchOffers(db, transactionId: transactionId)
+            let confirmed: [PlannedDelivery]
+            switch DeliveryConfirmation.judge(offered: offered, claims: claims, requiresDelivery: requiresDelivery) {
+            case .complete(let offers): confirmed = offers
+            case .incomplete(let missing, let wrongDigest): return .mismatch(missing: missing, wrongDigest: wrongDigest)
+            case .nothingOffered: return .nothingOffered
+            }
             for delivery in confirmed {
                 try db.execute(
                     sql: """
@@ -123,17 +127,19 @@ extension SQLiteLedger {
     }
 
     package func offers(transactionId: String) async throws(LedgerError) -> [PlannedDelivery] {
-        try await read("reading the offers of \(transactionId)") { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT content_id, version, digest FROM offers WHERE transaction_id = ?
-                    ORDER BY content_id, version, digest
-                    """,
-                arguments: [transactionId]
-            ).map { row in
-                PlannedDelivery(contentId: try row.decode(atIndex: 0), version: try row.decode(atIndex: 1), digest: try row.decode(atIndex: 2))
-            }
+        try await read("reading the offers of \(transactionId)") { db in try Self.fetchOffers(db, transactionId: transactionId) }
+    }
+
+    static func fetchOffers(_ db: Database, transactionId: String) throws -> [PlannedDelivery] {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT content_id, version, digest FROM offers WHERE transaction_id = ?
+                ORDER BY content_id, version, digest
+                """,
+            arguments: [transactionId]
+        ).map { row in
+            PlannedDelivery(contentId: try row.decode(atIndex: 0), version: try row.decode(atIndex: 1), digest: try row.decode(atIndex: 2))
         }
     }
 

@@ -55,23 +55,10 @@ struct DeliveryService: Sendable {
         if stored.state == .finished {
             return FinishBody(transaction: Self.body(stored), finishStoreKitTransaction: true)
         }
-        let offered = try await ledgerCall { () async throws(LedgerError) in try await ledger.offers(transactionId: transactionId) }
         let delivered = request.delivered.map { ConfirmedDelivery(contentId: $0.contentId, digest: $0.digest) }
         let isConsumable = catalog.product(id: stored.transaction.productId)?.type == .consumable
-        let verdict = DeliveryConfirmation.judge(offered: offered, claims: delivered, requiresDelivery: isConsumable)
-        let expected: [PlannedDelivery]
-        switch verdict {
-        case .complete(let confirmed):
-            expected = confirmed
-        case .incomplete(let missing, let wrongDigest):
-            throw Self.mismatch(missing: missing, wrongDigest: wrongDigest)
-        case .nothingOffered:
-            throw DepotError(
-                status: 409, code: "nothing-delivered",
-                message: "nothing was offered for this transaction yet; redeem it and download its content before finishing")
-        }
         let outcome = try await ledgerCall { () async throws(LedgerError) in
-            try await ledger.finish(transactionId: transactionId, expected: expected, delivered: delivered, now: clock())
+            try await ledger.finish(transactionId: transactionId, claims: delivered, requiresDelivery: isConsumable, now: clock())
         }
         switch outcome {
         case .finished:
@@ -86,6 +73,10 @@ struct DeliveryService: Sendable {
             throw Self.mismatch(missing: missing, wrongDigest: wrongDigest)
         case .unknownTransaction:
             throw unknown
+        case .nothingOffered:
+            throw DepotError(
+                status: 409, code: "nothing-delivered",
+                message: "nothing was offered for this transaction yet; redeem it and download its content before finishing")
         }
     }
 

@@ -51,7 +51,7 @@ struct LiveServer {
 
     /// Starts a server over `packs`, runs `body`, then shuts the server down and removes the files.
     static func with(
-        _ name: String = #function, packs: [PackSpec] = standardPacks, idleTimeoutSeconds: Int = 5,
+        _ name: String = #function, packs: [PackSpec] = standardPacks, idleTimeoutSeconds: Int = 120,
         requestTimeoutSeconds: Int = 30, body: (LiveServer) async throws -> Void
     ) async throws {
         let scratch = try ScratchDirectory(name)
