@@ -8,7 +8,7 @@ import ServiceLifecycle
 struct RevocationRefresh: Service {
     let ledger: any Ledger
     let revocations: RevocationList
-    let catalog: Catalog
+    let catalogs: CatalogHolder
     let grantLifetime: Int64
     let clock: @Sendable () -> Int64
     let interval: Duration
@@ -32,7 +32,7 @@ struct RevocationRefresh: Service {
                 do {
                     revocations.replace(
                         with: try await Self.refusedTransactionIds(
-                            ledger: ledger, catalog: catalog, grantLifetime: grantLifetime, now: clock()))
+                            ledger: ledger, catalog: catalogs.current, grantLifetime: grantLifetime, now: clock()))
                 } catch {
                     logger.warning("revocations not refreshed", metadata: ["error": "\(error)"])
                 }

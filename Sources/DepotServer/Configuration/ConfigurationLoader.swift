@@ -64,7 +64,10 @@ package enum ConfigurationLoader {
                 maxAccountTokens: max(1, file.irregularActivity?.maxAccountTokens ?? 3),
                 maxClientAddresses: max(1, file.irregularActivity?.maxClientAddresses ?? 10),
                 slowDownSeconds: max(0, file.irregularActivity?.slowDownSeconds ?? 30)),
-            adminTokenDigests: try adminDigests(file.admin, in: mainFile)
+            adminTokenDigests: try adminDigests(file.admin, in: mainFile),
+            catalog: CatalogSettings(
+                pollIntervalMilliseconds: min(60_000, max(100, file.catalog?.pollIntervalMilliseconds ?? 1_000)),
+                deltaBaseCount: min(20, max(0, file.catalog?.deltaBaseCount ?? 3)))
         )
         if configuration.environment == .production, grants.keys.contains(where: \.isDevelopmentKey) {
             throw ConfigurationError("\(mainFile): a production configuration must not accept the development grant key")
