@@ -1,5 +1,6 @@
 import ArgumentParser
 import DepotBundles
+import DepotCore
 import DepotLedger
 import DepotServer
 import Foundation
@@ -34,7 +35,7 @@ struct DevStage: AsyncParsableCommand {
                 compressionLevel: configuration.bundles.compressionLevel, clock: { Int64(Date().timeIntervalSince1970) })
             do {
                 return try await stager.stage(directory: directory, VersionStager.Request(productId: product, version: version))
-            } catch {
+            } catch let error as StageError {
                 throw ValidationError(error.message)
             }
         }

@@ -45,7 +45,7 @@ import Testing
             let snapshot = try await ledger.catalogSnapshot()
             #expect(snapshot.products == [renamed, tickets])
             #expect(snapshot.changedAt == 50)
-            #expect(snapshot.catalog().product(id: "com.example.pass")?.periodSeconds == 30 * 86_400)
+            #expect(snapshot.catalog().product(id: "com.example.pass")?.periodSeconds == Int64(30 * 86_400))
             #expect(try await ledger.catalogProduct(id: "com.example.none") == nil)
         }
     }
@@ -161,11 +161,16 @@ import Testing
             let delta = DeltaBundle(
                 productId: Self.level.id, contentId: Self.level.id, baseVersion: "1.0", targetVersion: "1.1",
                 digest: Sample.digest("d"), size: 10)
-            #expect(try await ledger.recordDelta(delta))
-            #expect(try await ledger.catalogRevision() == 1)
-            #expect(try await !ledger.recordDelta(delta))
-            #expect(try await ledger.catalogRevision() == 1)
-            #expect(try await ledger.catalogSnapshot().deltas == [delta])
+            let first = try await ledger.recordDelta(delta)
+            #expect(first)
+            let revision = try await ledger.catalogRevision()
+            #expect(revision == 1)
+            let again = try await ledger.recordDelta(delta)
+            #expect(!again)
+            let unchanged = try await ledger.catalogRevision()
+            #expect(unchanged == 1)
+            let deltas = try await ledger.catalogSnapshot().deltas
+            #expect(deltas == [delta])
         }
     }
 

@@ -40,7 +40,7 @@ struct PublisherProductTests {
             let after = try await client.request(RawHTTPClient.get("/v1/products"))
             #expect(after.value("ETag") != before.value("ETag"))
             #expect(after.text.contains("Season pass 2027"))
-            #expect(server.application.catalog.product(id: "com.example.pass")?.periodSeconds == 365 * 86_400)
+            #expect(server.application.catalog.product(id: "com.example.pass")?.periodSeconds == Int64(365 * 86_400))
             let stale = try await client.request(RawHTTPClient.get("/v1/products", ["If-None-Match: \(before.value("ETag") ?? "")"]))
             #expect(stale.status == 200)
         }

@@ -12,8 +12,10 @@ extension PostgresLedger {
         try await transact("reading the catalog") { c, logger in
             // One snapshot for every table read below.
             try await c.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
-            let revision = try await c.query("SELECT revision, changed_at FROM catalog_revision WHERE id = 1", logger: logger)
-                .collect().first?.decode((Int64, Int64).self) ?? (0, 0)
+            let revisionRows = try await c.query("SELECT revision, changed_at FROM catalog_revision WHERE id = 1", logger: logger)
+                .collect()
+            var revision: (Int64, Int64) = (0, 0)
+            if let row = revisionRows.first { revision = try row.decode((Int64, Int64).self) }
             let products = try await c.query(
                 "SELECT id, type, title, period_days FROM catalog_products ORDER BY id", logger: logger
             ).collect().map(Self.decodeProduct)
@@ -134,11 +136,8 @@ extension PostgresLedger {
                     publishing: version,
                     among: versions.map { .init(version: $0.content.version, state: $0.state, publishedAt: $0.content.publishedAt) },
                     now: now)
-            } catch {
-                switch error {
-                case .unknownVersion: return .unknownVersion
-                case .failedVersion: return .failedVersion
-                }
+            } catch let refusal as PublishPlan.Refusal {
+                return refusal == .unknownVersion ? .unknownVersion : .failedVersion
             }
             for change in plan.changes {
                 let isTarget = change.version == version

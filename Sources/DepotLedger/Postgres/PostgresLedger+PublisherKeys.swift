@@ -3,7 +3,7 @@ import PostgresNIO
 extension PostgresLedger {
     package func createPublisherKey(_ key: PublisherKeyRecord) async throws(LedgerError) {
         try await transact("recording publisher key \(key.id)") { c, logger in
-            try await c.query(
+            _ = try await c.query(
                 """
                 INSERT INTO publisher_keys (id, publisher, product_prefixes, key_sha256, created_at, revoked_at)
                 VALUES (\(key.id), \(key.publisher), \(key.productPrefixes.joined(separator: "\n")),

@@ -121,11 +121,8 @@ extension SQLiteLedger {
                     publishing: version,
                     among: versions.map { .init(version: $0.content.version, state: $0.state, publishedAt: $0.content.publishedAt) },
                     now: now)
-            } catch {
-                switch error {
-                case .unknownVersion: return .unknownVersion
-                case .failedVersion: return .failedVersion
-                }
+            } catch let refusal as PublishPlan.Refusal {
+                return refusal == .unknownVersion ? .unknownVersion : .failedVersion
             }
             for change in plan.changes {
                 try db.execute(

@@ -1,6 +1,7 @@
 import DepotCore
 import DepotLedger
 import Hummingbird
+import Logging
 
 /// Opens `/v1/publisher/...` to publishers: `Authorization: Bearer dpk_...` whose SHA-256 the ledger holds.
 /// Puts the authenticated publisher into the request context; routes check each product against its scope.

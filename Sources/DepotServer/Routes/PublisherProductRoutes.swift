@@ -3,6 +3,7 @@ import DepotLedger
 import Foundation
 import Hummingbird
 import HTTPTypes
+import Logging
 
 /// The publisher's product and version routes, behind `PublisherAuthMiddleware`:
 /// - `PUT /v1/publisher/products/{productId}` creates or updates a product (201 when created);
