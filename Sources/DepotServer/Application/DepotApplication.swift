@@ -67,6 +67,12 @@ package struct DepotApplication: Sendable {
             try await deltas.build(towards: version, olderOnly: true)
         }
         try await refresher.reload()
+        // Deltas towards the current versions that a publish asked for but a stop (or a kill) cut short are
+        // built again in the background: what is recorded already is skipped.
+        let now = systemClock()
+        for product in catalogs.current.products {
+            for version in catalogs.current.currentContents(of: product.id, at: now) { deltas.enqueue(version) }
+        }
         let revocations = RevocationList(
             try await RevocationRefresh.refusedTransactionIds(
                 ledger: ledger, catalog: catalogs.current, grantLifetime: configuration.grants.lifetimeSeconds,

@@ -1,11 +1,18 @@
 import DepotBundles
 import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Synchronization
 
 /// Where the packs of recorded versions are kept, by bundle digest, so delta bundles can be built between
 /// versions later: a staged pack is copied to `<data>/packs/<digest>/` (copied beside it, then renamed
 /// into place, so a crash leaves no half pack under a digest); packs imported from the content directory
-/// are read where they are.
+/// are read where they are. A copy cut short (kill -9) leaves `.partial-<pid>-<n>`, removed by the next
+/// shelf opened once that process is gone.
 package final class PackShelf: Sendable {
     /// `<data>/packs`.
     package let root: String
@@ -16,6 +23,17 @@ package final class PackShelf: Sendable {
         self.root = root
         imported = Mutex([:])
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        removeAbandonedCopies()
+    }
+
+    /// Removes the partial copies of processes that no longer run.
+    private func removeAbandonedCopies() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+        for name in names where name.hasPrefix(".partial-") {
+            let fields = name.split(separator: "-")
+            guard fields.count == 3, let pid = Int32(fields[1]), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(atPath: (root as NSString).appendingPathComponent(name))
+        }
     }
 
     /// Remembers where an imported pack lives.
@@ -36,7 +54,8 @@ package final class PackShelf: Sendable {
         let target = (root as NSString).appendingPathComponent(digest)
         let files = FileManager.default
         guard !files.fileExists(atPath: target) else { return }
-        let partial = (root as NSString).appendingPathComponent(".partial-\(UInt64.random(in: 0...UInt64.max))")
+        let partial = (root as NSString).appendingPathComponent(
+            ".partial-\(getpid())-\(UInt64.random(in: 0...UInt64.max))")
         do {
             try files.copyItem(atPath: directory, toPath: partial)
             try files.moveItem(atPath: partial, toPath: target)
