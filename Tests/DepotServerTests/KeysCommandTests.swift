@@ -31,7 +31,7 @@ struct KeysCommandTests {
             #expect(row.hasSuffix("\t-"))
             #expect(!listed.output.contains(key))
 
-            let client = try RawHTTPClient(port: server.port)
+            let client = Endpoint(port: server.port)
             let path = "/v1/publisher/products/com.example.monthly"
             #expect(try await client.request(PublisherRequests.request("GET", path, key: key)).status == 200)
 

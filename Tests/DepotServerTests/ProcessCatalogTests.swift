@@ -34,8 +34,8 @@ struct ProcessCatalogTests {
         defer { a.killIfRunning() }
         let b = try await DepotProcess.start(binary: binary, arguments: arguments, environment: environment)
         defer { b.killIfRunning() }
-        let clientA = try RawHTTPClient(port: try #require(a.port))
-        let clientB = try RawHTTPClient(port: try #require(b.port))
+        let clientA = Endpoint(port: try #require(a.port))
+        let clientB = Endpoint(port: try #require(b.port))
         let depot = DepotCommand(scratch: scratch, databaseURL: databaseURL)
 
         let key = try await depot.makeKey()

@@ -43,10 +43,11 @@ struct PublishKillNineTests {
         let originalDigest = try #require(try JSONAnswer(initial)["products.0.contents.0.digest"]?.string)
 
         // 1. SIGKILL while `depot dev stage` writes the bundle.
-        var random = SeededBytes(seed: 88)
+        // Random bytes from the system: 32 MiB of them quickly, so the test spends its time bundling.
+        let noise = try #require(FileHandle(forReadingAtPath: "/dev/urandom")).readData(ofLength: 32 << 20)
         let directory = try PublisherRequests.writePack(
             in: scratch, at: "uploads/level1-2.0", productId: Self.level1, version: "2.0",
-            files: ["media/big.bin": random.bytes(32 << 20), "notes.txt": Array("Big second edition.".utf8)])
+            files: ["media/big.bin": Array(noise), "notes.txt": Array("Big second edition.".utf8)])
         let stage = Process()
         stage.executableURL = URL(fileURLWithPath: binary)
         stage.arguments = ["dev", "stage", directory, "--product", Self.level1] + depot.place

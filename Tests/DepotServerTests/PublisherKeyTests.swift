@@ -10,7 +10,7 @@ struct PublisherKeyTests {
     @Test func wrongMissingRevokedAndOutOfScopeKeysAreRefused() async throws {
         try await LiveServer.with { server in
             let ledger = server.application.ledger
-            let client = try RawHTTPClient(port: server.port)
+            let client = Endpoint(port: server.port)
             let path = "/v1/publisher/products/com.example.level1"
             let (all, _) = try await PublisherRequests.makeKey(ledger)
             let (scoped, _) = try await PublisherRequests.makeKey(ledger, publisher: "magazine", prefixes: ["com.example.month"])

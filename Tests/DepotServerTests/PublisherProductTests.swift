@@ -10,7 +10,7 @@ import Testing
 struct PublisherProductTests {
     @Test func productsAreCreatedUpdatedAndRead() async throws {
         try await LiveServer.with(packs: []) { server in
-            let client = try RawHTTPClient(port: server.port)
+            let client = Endpoint(port: server.port)
             let (key, _) = try await PublisherRequests.makeKey(server.application.ledger)
             let path = "/v1/publisher/products/com.example.pass"
             let before = try await client.request(RawHTTPClient.get("/v1/products"))
@@ -63,7 +63,7 @@ struct PublisherProductTests {
     ])
     func badProductsAreRefusedAndChangeNothing(json: String, code: String) async throws {
         try await LiveServer.with(packs: []) { server in
-            let client = try RawHTTPClient(port: server.port)
+            let client = Endpoint(port: server.port)
             let (key, _) = try await PublisherRequests.makeKey(server.application.ledger)
             let revision = try await server.application.ledger.catalogRevision()
             let response = try await client.request(PublisherRequests.request("PUT", "/v1/publisher/products/com.example.new", key: key, json: json))
@@ -76,7 +76,7 @@ struct PublisherProductTests {
 
     @Test func badProductIdsAreRefused() async throws {
         try await LiveServer.with(packs: []) { server in
-            let client = try RawHTTPClient(port: server.port)
+            let client = Endpoint(port: server.port)
             let (key, _) = try await PublisherRequests.makeKey(server.application.ledger)
             for id in ["com%20example", "a%2Fb", String(repeating: "a", count: 256), "%FF", "caf%C3%A9"] {
                 let response = try await client.request(

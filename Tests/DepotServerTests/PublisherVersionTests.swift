@@ -14,7 +14,7 @@ struct PublisherVersionTests {
 
     @Test func stagePublishRollBackAndDelete() async throws {
         try await LiveServer.with { server in
-            let client = try RawHTTPClient(port: server.port)
+            let client = Endpoint(port: server.port)
             let (key, _) = try await PublisherRequests.makeKey(server.application.ledger)
             let original = try server.version(Self.level1)
             let oldGrant = server.grant(original.digest)

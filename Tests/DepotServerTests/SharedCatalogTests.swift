@@ -11,7 +11,7 @@ struct SharedCatalogTests {
     static let level1 = "com.example.level1"
 
     /// Waits until `client`'s `/v1/products` answers with an ETag other than `etag`; returns the answer.
-    static func listChanged(_ client: RawHTTPClient, from etag: String?) async throws -> RawHTTPClient.Response {
+    static func listChanged(_ client: Endpoint, from etag: String?) async throws -> RawHTTPClient.Response {
         var latest: RawHTTPClient.Response?
         try await PublisherRequests.eventually("the other instance's list changing") {
             let response = try await client.request(RawHTTPClient.get("/v1/products"))
@@ -25,8 +25,8 @@ struct SharedCatalogTests {
     func publishAndRollbackThroughOneAreServedByTheOther(engine: LedgerEngine) async throws {
         try await SharedInstances.with(engine: engine) { shared in
             let (a, b) = (shared.servers[0], shared.servers[1])
-            let clientA = try RawHTTPClient(port: a.port)
-            let clientB = try RawHTTPClient(port: b.port)
+            let clientA = Endpoint(port: a.port)
+            let clientB = Endpoint(port: b.port)
             let (key, _) = try await PublisherRequests.makeKey(a.application.ledger)
             let original = try b.version(Self.level1)
             let initial = try await clientB.request(RawHTTPClient.get("/v1/products"))
@@ -64,7 +64,7 @@ struct SharedCatalogTests {
             let rolledBack = try await Self.listChanged(clientB, from: published.value("ETag"))
             #expect(rolledBack.text.contains(original.digest) && !rolledBack.text.contains(staged.content.digest))
             let (jws, _) = try SharedLedgerInstanceTests.sign(shared)
-            let redeemed = try await SharedLedgerInstanceTests.redeem(clientB, jws)
+            let redeemed = try await SharedLedgerInstanceTests.redeem(try RawHTTPClient(port: b.port), jws)
             #expect(redeemed["downloads.0.digest"]?.string == original.digest)
         }
     }

@@ -34,15 +34,13 @@ struct PublisherVersionBody: Encodable {
     var activatedAt: String?
     var failureReason: String?
 
-    /// The bodies of a product's versions; `current` per content as `Catalog.currentContents` decides it.
+    /// The bodies of one product's versions; `current` per content as `Catalog.currentContents` decides it.
     static func list(_ versions: [CatalogVersion], now: Int64) -> [PublisherVersionBody] {
+        let published = versions.filter { $0.state == .published }.map(\.content)
+        let offered = Catalog(products: [], versions: published)
         let current = Set(
-            Catalog(products: [], versions: versions.filter { $0.state == .published }.map(\.content))
-                .versions.reduce(into: [String: ContentVersion]()) { latest, version in
-                    guard version.publishedAt <= now else { return }
-                    if let known = latest[version.contentId], known.publishedAt > version.publishedAt { return }
-                    latest[version.contentId] = version
-                }.values.map { "\($0.contentId)\n\($0.version)" })
+            Set(published.map(\.productId)).flatMap { offered.currentContents(of: $0, at: now) }
+                .map { "\($0.contentId)\n\($0.version)" })
         return versions.map { record in
             let content = record.content
             return PublisherVersionBody(

@@ -58,3 +58,15 @@ enum PublisherRequests {
         throw CancellationError()
     }
 }
+
+/// A server's port, with one new connection per request: a test whose steps between requests may take
+/// longer than the server's idle timeout (processes to run, bundles to build on a loaded machine) never
+/// finds its connection closed.
+struct Endpoint {
+    let port: Int
+
+    /// Sends `text` on a new connection and reads the answer.
+    func request(_ text: String) async throws -> RawHTTPClient.Response {
+        try await RawHTTPClient(port: port).request(text)
+    }
+}
