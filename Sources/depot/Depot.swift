@@ -6,7 +6,7 @@ struct Depot: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "depot",
         abstract: "Delivers purchased in-app content: verifies transactions, serves bundles, records deliveries.",
-        subcommands: [Serve.self, Transactions.self, Dev.self],
+        subcommands: [Serve.self, Transactions.self, Keys.self, Dev.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -14,7 +14,7 @@ struct Depot: AsyncParsableCommand {
 /// `depot dev ...`: helpers for local development and testing.
 struct Dev: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Tools for local development: a development root, signed transactions and notifications, grants.",
-        subcommands: [DevInit.self, DevGrant.self, DevSignTransaction.self, DevSignNotification.self]
+        abstract: "Tools for local development: a development root, signed transactions and notifications, grants, staging a pack.",
+        subcommands: [DevInit.self, DevGrant.self, DevSignTransaction.self, DevSignNotification.self, DevStage.self]
     )
 }

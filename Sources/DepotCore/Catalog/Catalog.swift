@@ -5,22 +5,36 @@
 public struct Catalog: Sendable {
     /// Products in configuration order.
     public let products: [Product]
-    /// Every known version, sorted by product, content, then publication time.
+    /// The published versions (current, or scheduled for later), sorted by product, content, then
+    /// publication time: what the lists and redeems choose from.
     public let versions: [ContentVersion]
-    /// Delta bundles from each older version of a content to each newer one.
+    /// Versions that were published and then replaced (by a newer one or by a rollback): no longer offered,
+    /// still served by digest so that grants handed out for them keep working.
+    public let superseded: [ContentVersion]
+    /// Delta bundles from older versions of a content to newer ones.
     public let deltas: [DeltaBundle]
+    /// When the catalog last changed through a publish, a rollback or a product edit (seconds since 1970),
+    /// or 0: the lists' Last-Modified is never older than this.
+    public let changedAt: Int64
     private let versionsByDigest: [String: ContentVersion]
     private let productsById: [String: Product]
 
     /// Creates a catalog; versions are sorted so the catalog's listings do not depend on load order.
-    public init(products: [Product], versions: [ContentVersion], deltas: [DeltaBundle] = []) {
+    public init(
+        products: [Product], versions: [ContentVersion], superseded: [ContentVersion] = [], deltas: [DeltaBundle] = [],
+        changedAt: Int64 = 0
+    ) {
         self.products = products
         self.deltas = deltas
-        self.versions = versions.sorted {
+        self.changedAt = changedAt
+        let order: (ContentVersion, ContentVersion) -> Bool = {
             ($0.productId, $0.contentId, $0.publishedAt, $0.version)
                 < ($1.productId, $1.contentId, $1.publishedAt, $1.version)
         }
+        self.versions = versions.sorted(by: order)
+        self.superseded = superseded.sorted(by: order)
         var byDigest: [String: ContentVersion] = [:]
+        for version in self.superseded { byDigest[version.digest] = version }
         for version in self.versions { byDigest[version.digest] = version }
         self.versionsByDigest = byDigest
         var byId: [String: Product] = [:]
@@ -69,12 +83,15 @@ public struct Catalog: Sendable {
     /// When a content was first published (its issue date), whatever version is current: a subscription
     /// period entitles an issue by this date, so a corrected issue stays with the period it appeared in.
     public func firstPublishedAt(productId: String, contentId: String) -> Int64? {
-        versions.lazy.filter { $0.productId == productId && $0.contentId == contentId }.map(\.publishedAt).min()
+        (versions + superseded).lazy.filter { $0.productId == productId && $0.contentId == contentId }.map(\.publishedAt).min()
     }
 
-    /// The latest publication time at or before `now`, or nil when nothing is published yet.
+    /// The latest publication time at or before `now`, or nil when nothing is published yet; never older than
+    /// the catalog's last change, so a rollback to an older version moves it forward too.
     public func lastPublishedAt(at now: Int64) -> Int64? {
-        versions.lazy.map(\.publishedAt).filter { $0 <= now }.max()
+        let published = versions.lazy.map(\.publishedAt).filter { $0 <= now }.max()
+        guard changedAt > 0, changedAt <= now else { return published }
+        return max(published ?? changedAt, changedAt)
     }
 
     /// The earliest publication time after `now`: when what the catalog shows next changes.

@@ -158,6 +158,7 @@ extension PostgresLedger {
                 "CREATE INDEX audit_events_by_transaction ON audit_events(transaction_id, id)",
             ]),
         Migration(version: 2, name: "offers", statements: offersSchema),
+        Migration(version: 3, name: "catalog", statements: CatalogSchema.statements(integer: "BIGINT")),
     ]
 
     /// Every bundle a redeem offered per transaction and content (full or delta), which a finish is judged

@@ -17,6 +17,11 @@ extension SQLiteLedger {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration("v3-catalog") { db in
+            for statement in CatalogSchema.statements(integer: "INTEGER") {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
     }()
 

@@ -9,12 +9,15 @@ import HummingbirdCore
 import Logging
 import NIOCore
 
-/// A Depot server ready to run: configuration loaded, content imported, bundles built.
+/// A Depot server ready to run: configuration loaded, content imported into the ledger's catalog, bundles
+/// built, the catalog loaded from the ledger.
 package struct DepotApplication: Sendable {
     /// The configuration in force.
     package let configuration: DepotConfiguration
-    /// What is served.
-    package let catalog: Catalog
+    /// The catalog served now (it changes when the ledger's catalog does).
+    package var catalog: Catalog { catalogs.current }
+    /// The catalog being served, swapped whole on change.
+    package let catalogs: CatalogHolder
     /// Served bundle files by digest.
     package let index: BundleIndex
     /// Grant signing and checking.
@@ -29,42 +32,58 @@ package struct DepotApplication: Sendable {
     package let revocations: RevocationList
     /// The App Store signed-data verifier.
     package let verifier: AppStoreVerifier
-    private let listing: ScheduledListing
+    /// Loads the ledger's catalog into `catalogs` and `index` when it changed.
+    package let refresher: CatalogRefresher
+    /// Bundles pack directories and stages them as versions.
+    package let stager: VersionStager
+    /// Builds delta bundles towards newly published versions, in the background.
+    package let deltas: DeltaBuilder
 
     /// Seconds since 1970, now.
     package static let systemClock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
 
-    /// Loads everything the server needs before it listens.
+    /// Loads everything the server needs before it listens: opens the ledger, imports the configured
+    /// products and the content directory into its catalog, builds the missing deltas, and loads the catalog.
     package static func prepare(_ configuration: DepotConfiguration, logger: Logger) async throws -> DepotApplication {
         try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
         let store = try LocalBundleStore(
             root: (configuration.dataDirectory as NSString).appendingPathComponent("bundles"))
-        let loaded = try await CatalogLoader.load(configuration, store: store, logger: logger)
+        let shelf = try PackShelf(root: (configuration.dataDirectory as NSString).appendingPathComponent("packs"))
         let verifier = try TrustSetup.verifier(configuration, logger: logger)
         let ledger = try await LedgerOpener.open(configuration.ledgerURL, logger: logger)
+        let imported = try await CatalogImporter.run(
+            configuration, ledger: ledger, store: store, shelf: shelf, now: systemClock(), logger: logger)
+        let catalogs = try CatalogHolder(catalog: .empty, revision: -1, now: systemClock())
+        let index = BundleIndex()
+        let refresher = CatalogRefresher(
+            ledger: ledger, holder: catalogs, index: index, store: store, productOrder: configuration.products.map(\.id),
+            clock: systemClock, logger: logger)
+        let deltas = DeltaBuilder(
+            ledger: ledger, store: store, shelf: shelf, limits: configuration.bundles.packLimits,
+            compressionLevel: configuration.bundles.compressionLevel, baseCount: configuration.catalog.deltaBaseCount,
+            logger: logger, onRecorded: { _ = try? await refresher.refresh() })
+        // Deltas between the imported versions are built before the server listens, as they always were.
+        for version in imported.imported {
+            try await deltas.build(towards: version, olderOnly: true)
+        }
+        try await refresher.reload()
+        // Deltas towards the current versions that a publish asked for but a stop (or a kill) cut short are
+        // built again in the background: what is recorded already is skipped.
+        let now = systemClock()
+        for product in catalogs.current.products {
+            for version in catalogs.current.currentContents(of: product.id, at: now) { deltas.enqueue(version) }
+        }
         let revocations = RevocationList(
             try await RevocationRefresh.refusedTransactionIds(
-                ledger: ledger, catalog: loaded.catalog, grantLifetime: configuration.grants.lifetimeSeconds,
+                ledger: ledger, catalog: catalogs.current, grantLifetime: configuration.grants.lifetimeSeconds,
                 now: systemClock()))
-        return try DepotApplication(
-            configuration: configuration, loaded: loaded, ledger: ledger, verifier: verifier, revocations: revocations,
-            logger: logger)
-    }
-
-    private init(
-        configuration: DepotConfiguration, loaded: CatalogLoader.Result, ledger: any Ledger, verifier: AppStoreVerifier,
-        revocations: RevocationList, logger: Logger
-    ) throws {
-        self.configuration = configuration
-        self.ledger = ledger
-        self.verifier = verifier
-        self.revocations = revocations
-        self.catalog = loaded.catalog
-        self.index = BundleIndex(loaded.bundles)
-        self.grants = try Self.grantAuthority(configuration.grants)
-        self.logger = logger
-        self.listing = try ScheduledListing(catalog: loaded.catalog, now: Self.systemClock())
-        self.refusedPacks = loaded.refused.map { "\($0.directory): \($0.reason)" }
+        let stager = VersionStager(
+            ledger: ledger, store: store, shelf: shelf, limits: configuration.bundles.packLimits,
+            compressionLevel: configuration.bundles.compressionLevel, clock: systemClock)
+        return DepotApplication(
+            configuration: configuration, catalogs: catalogs, index: index, grants: try grantAuthority(configuration.grants),
+            logger: logger, refusedPacks: imported.refused.map { "\($0.directory): \($0.reason)" }, ledger: ledger,
+            revocations: revocations, verifier: verifier, refresher: refresher, stager: stager, deltas: deltas)
     }
 
     /// Closes the ledger after the server stopped.
@@ -88,10 +107,10 @@ package struct DepotApplication: Sendable {
         let clock = Self.systemClock
         let router = Router(context: DepotRequestContext.self)
         router.middlewares.add(ErrorBodyMiddleware())
-        ProductRoutes(listing: listing, cacheControl: configuration.http.productListCacheControl, clock: clock)
+        ProductRoutes(catalogs: catalogs, cacheControl: configuration.http.productListCacheControl, clock: clock)
             .register(on: router)
         let service = DeliveryService(
-            verifier: verifier, ledger: ledger, catalog: catalog, grants: grants,
+            verifier: verifier, ledger: ledger, catalogs: catalogs, grants: grants,
             grantLifetime: configuration.grants.lifetimeSeconds, revocations: revocations,
             irregular: configuration.irregularActivity,
             restoreLimiter: ClientRateLimiter(
@@ -100,6 +119,9 @@ package struct DepotApplication: Sendable {
             clock: clock, logger: logger)
         TransactionRoutes(service: service, trustedProxies: configuration.http.trustedProxies).register(on: router)
         AdminRoutes(service: service, tokenDigests: configuration.adminTokenDigests).register(on: router)
+        PublisherProductRoutes(
+            ledger: ledger, refresher: refresher, deltas: deltas, clock: clock
+        ).register(on: router.group("/v1/publisher").add(middleware: PublisherAuthMiddleware(ledger: ledger)))
         router.get("/healthz") { _, _ in "ok\n" }
         router.get("/readyz") { _, _ in "ready\n" }
 
@@ -125,8 +147,12 @@ package struct DepotApplication: Sendable {
             server: server,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
             services: [
+                CatalogWatcher(
+                    refresher: refresher, interval: .milliseconds(configuration.catalog.pollIntervalMilliseconds),
+                    logger: logger),
+                deltas,
                 RevocationRefresh(
-                    ledger: ledger, revocations: revocations, catalog: catalog,
+                    ledger: ledger, revocations: revocations, catalogs: catalogs,
                     grantLifetime: configuration.grants.lifetimeSeconds, clock: Self.systemClock, interval: .seconds(5),
                     logger: logger,
                     onNewlyRevoked: { ids in

@@ -19,3 +19,14 @@ package enum LedgerOpener {
         throw ConfigurationError("the ledger URL must start with sqlite: or postgres://")
     }
 }
+
+extension LedgerOpener {
+    /// Closes a ledger `open` returned (stops a PostgreSQL client, closes a SQLite file).
+    package static func close(_ ledger: any Ledger) async {
+        if let postgres = ledger as? PostgresLedger {
+            await postgres.shutdown()
+        } else if let sqlite = ledger as? SQLiteLedger {
+            try? sqlite.close()
+        }
+    }
+}

@@ -8,7 +8,7 @@ import ServiceLifecycle
 struct RevocationRefresh: Service {
     let ledger: any Ledger
     let revocations: RevocationList
-    let catalog: Catalog
+    let catalogs: CatalogHolder
     let grantLifetime: Int64
     let clock: @Sendable () -> Int64
     let interval: Duration
@@ -34,7 +34,7 @@ struct RevocationRefresh: Service {
                 do {
                     let now = clock()
                     let refused = try await Self.refusedTransactionIds(
-                        ledger: ledger, catalog: catalog, grantLifetime: grantLifetime, now: now)
+                        ledger: ledger, catalog: catalogs.current, grantLifetime: grantLifetime, now: now)
                     let newlyRevoked = refused.filter { !revocations.isRevoked(transactionId: $0) }
                     revocations.replace(with: refused)
                     revocations.forgetBundleRefusals(before: now - grantLifetime)

@@ -63,7 +63,13 @@ struct ConfigurationFile: Decodable {
         var tokenSHA256: [String]?
     }
 
+    struct CatalogSection: Decodable {
+        var pollIntervalMilliseconds: Int?
+        var deltaBaseCount: Int?
+    }
+
     var environment: DeploymentEnvironment?
+    var catalog: CatalogSection?
     var admin: Admin?
     var appStore: AppStore?
     var ledger: LedgerSection?

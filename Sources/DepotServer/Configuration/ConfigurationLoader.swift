@@ -67,7 +67,10 @@ package enum ConfigurationLoader {
                 slowDownSeconds: max(0, file.irregularActivity?.slowDownSeconds ?? 30),
                 restoresPerClient: max(1, file.irregularActivity?.restoresPerClient ?? 20),
                 restoreWindowSeconds: max(1, file.irregularActivity?.restoreWindowSeconds ?? 60)),
-            adminTokenDigests: try adminDigests(file.admin, in: mainFile)
+            adminTokenDigests: try adminDigests(file.admin, in: mainFile),
+            catalog: CatalogSettings(
+                pollIntervalMilliseconds: min(60_000, max(100, file.catalog?.pollIntervalMilliseconds ?? 1_000)),
+                deltaBaseCount: min(20, max(0, file.catalog?.deltaBaseCount ?? 3)))
         )
         if configuration.environment == .production, grants.keys.contains(where: \.isDevelopmentKey) {
             throw ConfigurationError("\(mainFile): a production configuration must not accept the development grant key")

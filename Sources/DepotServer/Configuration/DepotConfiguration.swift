@@ -31,6 +31,18 @@ package struct DepotConfiguration: Sendable {
     package var irregularActivity: IrregularActivitySettings
     /// SHA-256 digests (lowercase hex) of the bearer tokens that open `/v1/admin/...`.
     package var adminTokenDigests: [String]
+    /// How the catalog in the ledger is followed and extended.
+    package var catalog: CatalogSettings
+}
+
+/// How often the ledger's catalog revision is polled, and how many earlier versions get deltas.
+package struct CatalogSettings: Sendable {
+    /// Milliseconds between two polls of the catalog revision (a change made through another instance is
+    /// served here within about this long).
+    package var pollIntervalMilliseconds: Int
+    /// How many of the most recent earlier versions of a content a newly published version gets delta
+    /// bundles from.
+    package var deltaBaseCount: Int
 }
 
 /// Which App Store signed data Depot accepts.

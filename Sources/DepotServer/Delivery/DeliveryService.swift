@@ -9,7 +9,8 @@ import Logging
 struct DeliveryService: Sendable {
     let verifier: AppStoreVerifier
     let ledger: any Ledger
-    let catalog: Catalog
+    /// The catalog being served; read anew by every call, so a publish is seen at once.
+    let catalogs: CatalogHolder
     let grants: GrantAuthority
     let grantLifetime: Int64
     let revocations: RevocationList
@@ -18,6 +19,9 @@ struct DeliveryService: Sendable {
     let restoreLimiter: ClientRateLimiter
     let clock: @Sendable () -> Int64
     let logger: Logger
+
+    /// The catalog served now.
+    var catalog: Catalog { catalogs.current }
 
     // MARK: redeem
 

@@ -9,10 +9,13 @@ struct DepotRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     /// The peer's IP address, or `unknown`.
     let clientAddress: String
+    /// The publisher `PublisherAuthMiddleware` authenticated, on `/v1/publisher/...` routes.
+    var publisher: AuthenticatedPublisher?
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         clientAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
+        publisher = nil
     }
 
     /// JSON requests are small; a restore of many transactions is the largest.

@@ -6,15 +6,15 @@ import NIOCore
 
 /// `GET /products_v1.json` and `GET /v1/products`, answering If-None-Match and If-Modified-Since with 304.
 struct ProductRoutes: Sendable {
-    let listing: ScheduledListing
+    let catalogs: CatalogHolder
     let cacheControl: String
     let clock: @Sendable () -> Int64
 
     func register(on router: Router<DepotRequestContext>) {
-        router.on("/products_v1.json", method: .get) { request, _ in try self.respond(to: request, with: try self.listing.listing(at: self.clock()).identifiers) }
-        router.on("/products_v1.json", method: .head) { request, _ in try self.respond(to: request, with: try self.listing.listing(at: self.clock()).identifiers) }
-        router.on("/v1/products", method: .get) { request, _ in try self.respond(to: request, with: try self.listing.listing(at: self.clock()).products) }
-        router.on("/v1/products", method: .head) { request, _ in try self.respond(to: request, with: try self.listing.listing(at: self.clock()).products) }
+        router.on("/products_v1.json", method: .get) { request, _ in try self.respond(to: request, with: try self.catalogs.listing(at: self.clock()).identifiers) }
+        router.on("/products_v1.json", method: .head) { request, _ in try self.respond(to: request, with: try self.catalogs.listing(at: self.clock()).identifiers) }
+        router.on("/v1/products", method: .get) { request, _ in try self.respond(to: request, with: try self.catalogs.listing(at: self.clock()).products) }
+        router.on("/v1/products", method: .head) { request, _ in try self.respond(to: request, with: try self.catalogs.listing(at: self.clock()).products) }
     }
 
     /// The list, or 304/412 per RFC 9110 §13.2.2. Ranges are not offered on lists (they are small).

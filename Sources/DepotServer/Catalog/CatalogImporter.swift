@@ -1,0 +1,108 @@
+import DepotBundles
+import DepotCore
+import DepotLedger
+import Foundation
+import Logging
+
+/// Imports `Config/products.json` and the content directory into the ledger's catalog at start, idempotently.
+///
+/// Products missing from the ledger are added (a product the ledger already holds keeps the ledger's
+/// values: a publisher's edit is never overwritten). Every pack is read and validated, bundled (or found
+/// already bundled), and recorded as a published version: the same pack at the same version is the same
+/// record and changes nothing; a changed pack at a recorded version is refused with a message naming the
+/// product, the content and the version. Refused packs are logged and listed; the rest is imported.
+package enum CatalogImporter {
+    /// What the import did.
+    package struct Result: Sendable {
+        /// Packs refused, with the reason for each.
+        package var refused: [(directory: String, reason: String)]
+        /// Versions recorded by this import (new to the ledger).
+        package var added: [ContentVersion]
+        /// Every version the content directory holds that the ledger has (new or already recorded).
+        package var imported: [ContentVersion]
+    }
+
+    /// Imports products and packs; records each pack's directory on the shelf for later delta builds.
+    package static func run(
+        _ configuration: DepotConfiguration, ledger: any Ledger, store: LocalBundleStore, shelf: PackShelf,
+        now: Int64, logger: Logger
+    ) async throws -> Result {
+        for product in configuration.products {
+            let record = CatalogProduct(
+                id: product.id, type: product.type, title: product.title,
+                periodDays: product.periodSeconds.map { Int($0 / 86_400) })
+            if case .kept(let kept) = try await ledger.writeProduct(record, keepExisting: true, now: now), kept != record {
+                logger.notice(
+                    "product differs from products.json; the ledger's record is kept",
+                    metadata: ["product": "\(product.id)", "ledger": "\(kept.type.rawValue) \"\(kept.title)\""])
+            }
+        }
+        var result = Result(refused: [], added: [], imported: [])
+        func refuse(_ directory: String, _ reason: String) {
+            result.refused.append((directory, reason))
+            logger.error("pack refused", metadata: ["pack": "\(directory)", "reason": "\(reason)"])
+        }
+        for directory in try packDirectories(configuration, logger: logger) {
+            let pack: Pack
+            do {
+                pack = try PackReader.read(directory: directory, limits: configuration.bundles.packLimits)
+            } catch {
+                refuse(directory, error.description)
+                continue
+            }
+            if !pack.ignored.isEmpty {
+                logger.notice(
+                    "pack clutter ignored",
+                    metadata: ["pack": "\(directory)", "ignored": "\(pack.ignored.joined(separator: ", "))"])
+            }
+            let manifest = pack.manifest
+            guard try await ledger.catalogProduct(id: manifest.productId) != nil else {
+                refuse(directory, "product \(manifest.productId) is not in products.json nor in the ledger's catalog")
+                continue
+            }
+            let record = try await store.build(pack, compressionLevel: configuration.bundles.compressionLevel)
+            let version = ContentVersion(
+                productId: manifest.productId, contentId: manifest.contentId, version: manifest.version,
+                publishedAt: manifest.publishedAt, digest: record.digest, size: record.size, unpackedSize: pack.unpackedSize)
+            switch try await ledger.addVersion(version, state: .published, now: now) {
+            case .added:
+                result.added.append(version)
+                result.imported.append(version)
+            case .unchanged:
+                result.imported.append(version)
+            case .conflict(let existing):
+                refuse(
+                    directory,
+                    "product \(manifest.productId), content \(manifest.contentId), version \(manifest.version) is already "
+                        + "recorded with another pack (bundle \(existing.content.digest), published "
+                        + "\(ISO8601.format(existing.content.publishedAt))); a recorded version never changes: give the changed pack a new version")
+                continue
+            case .contentOwnedByOtherProduct(let owner):
+                refuse(
+                    directory,
+                    "content id \(manifest.contentId) already belongs to product \(owner); a content id names one product's content")
+                continue
+            case .unknownProduct:
+                refuse(directory, "product \(manifest.productId) is not in products.json nor in the ledger's catalog")
+                continue
+            }
+            shelf.noteImported(digest: record.digest, directory: directory)
+        }
+        return result
+    }
+
+    private static func packDirectories(_ configuration: DepotConfiguration, logger: Logger) throws -> [String] {
+        guard FileManager.default.fileExists(atPath: configuration.contentDirectory) else {
+            logger.warning("no content directory", metadata: ["path": "\(configuration.contentDirectory)"])
+            return []
+        }
+        return try PackReader.discover(root: configuration.contentDirectory)
+    }
+}
+
+extension BundleSettings {
+    /// The limits packs are read with.
+    package var packLimits: PackLimits {
+        PackLimits(maxFileCount: maxFileCount, maxFileSize: maxFileSize, maxTotalSize: maxTotalSize)
+    }
+}

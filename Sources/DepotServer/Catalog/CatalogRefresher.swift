@@ -1,0 +1,74 @@
+import DepotBundles
+import DepotCore
+import DepotLedger
+import Logging
+import Synchronization
+
+/// Loads the ledger's catalog when its revision moved and installs it: the catalog and lists in the
+/// `CatalogHolder`, the served bundles in the `BundleIndex`. Versions whose bundle is missing from the
+/// store are left out (and logged): nothing is offered that cannot be served.
+package struct CatalogRefresher: Sendable {
+    let ledger: any Ledger
+    let holder: CatalogHolder
+    let index: BundleIndex
+    let store: LocalBundleStore
+    /// Product ids in the configuration's order: the lists show these first.
+    let productOrder: [String]
+    let clock: @Sendable () -> Int64
+    let logger: Logger
+
+    /// Installs the ledger's catalog if its revision differs from the one served. Returns whether it did.
+    @discardableResult
+    package func refresh() async throws(LedgerError) -> Bool {
+        let revision = try await ledger.catalogRevision()
+        guard revision != holder.revision else { return false }
+        return try await reload()
+    }
+
+    /// Reads the whole catalog and installs it, whatever revision is served.
+    @discardableResult
+    package func reload() async throws(LedgerError) -> Bool {
+        let snapshot = try await ledger.catalogSnapshot()
+        let (catalog, bundles) = servable(snapshot.catalog(productOrder: productOrder))
+        do {
+            guard try holder.install(catalog, revision: snapshot.revision, now: clock()) else { return false }
+        } catch {
+            throw LedgerError.corrupt("the catalog at revision \(snapshot.revision) cannot be listed: \(error)")
+        }
+        index.replace(with: bundles)
+        logger.debug("catalog installed", metadata: ["revision": "\(snapshot.revision)", "bundles": "\(bundles.count)"])
+        return true
+    }
+
+    /// The catalog without the versions and deltas whose bundle file is not in the store, and the served
+    /// bundles of what remains.
+    func servable(_ catalog: Catalog) -> (Catalog, [ServedBundle]) {
+        var bundles: [ServedBundle] = []
+        func keep(_ version: ContentVersion) -> Bool {
+            guard let path = store.path(for: version.digest) else {
+                logger.error(
+                    "bundle missing from the store",
+                    metadata: ["content": "\(version.contentId)", "version": "\(version.version)", "digest": "\(version.digest)"])
+                return false
+            }
+            bundles.append(ServedBundle(version: version, path: path))
+            return true
+        }
+        let versions = catalog.versions.filter(keep)
+        let superseded = catalog.superseded.filter(keep)
+        let byVersion = Dictionary(
+            (versions + superseded).map { ("\($0.productId)\n\($0.contentId)\n\($0.version)", $0) },
+            uniquingKeysWith: { first, _ in first })
+        let deltas = catalog.deltas.filter { delta in
+            guard let target = byVersion["\(delta.productId)\n\(delta.contentId)\n\(delta.targetVersion)"] else { return false }
+            var version = target
+            version.digest = delta.digest
+            version.size = delta.size
+            return keep(version)
+        }
+        return (
+            Catalog(products: catalog.products, versions: versions, superseded: superseded, deltas: deltas, changedAt: catalog.changedAt),
+            bundles
+        )
+    }
+}

@@ -1,0 +1,28 @@
+import DepotLedger
+import Logging
+import ServiceLifecycle
+
+/// Polls the ledger's catalog revision every `interval` and installs the new catalog when it moved, so a
+/// publish, a rollback or a product edit made through any instance sharing the ledger is served here
+/// within one interval, without a restart.
+struct CatalogWatcher: Service {
+    let refresher: CatalogRefresher
+    let interval: Duration
+    let logger: Logger
+
+    func run() async throws {
+        // A graceful shutdown cancels the wait; that is the normal end, not an error.
+        try? await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                try await Task.sleep(for: interval)
+                do {
+                    if try await refresher.refresh() {
+                        logger.info("catalog changed", metadata: ["revision": "\(refresher.holder.revision)"])
+                    }
+                } catch {
+                    logger.warning("catalog not refreshed", metadata: ["error": "\(error)"])
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import DepotCore
+import DepotLedger
+
+/// The rules a publisher's product must follow, each with its own error code (400).
+enum ProductValidation {
+    /// 1-255 characters: ASCII letters, digits, `.`, `_`, `-` (App Store product identifiers).
+    static func isValidProductId(_ id: String) -> Bool {
+        (1...255).contains(id.utf8.count)
+            && id.utf8.allSatisfy { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E || $0 == 0x5F || $0 == 0x2D }
+    }
+
+    /// 1-64 printable ASCII characters, no space or `/`.
+    static func isValidVersion(_ version: String) -> Bool {
+        (1...64).contains(version.utf8.count) && version.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != 0x2F }
+    }
+
+    /// The product a `PUT` body describes, or a 400 naming the first problem.
+    static func product(id: String, _ body: ProductRequest) throws(DepotError) -> CatalogProduct {
+        guard let typeText = body.type, let type = ProductType(rawValue: typeText) else {
+            throw DepotError(
+                status: 400, code: "invalid-type",
+                message: "\"type\" must be one of \(ProductType.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard let title = body.title, !title.allSatisfy(\.isWhitespace), title.count <= 200,
+            title.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F })
+        else {
+            throw DepotError(status: 400, code: "invalid-title", message: "\"title\" must be 1-200 characters without control characters")
+        }
+        switch (type, body.periodDays) {
+        case (.nonRenewing, .some(let days)) where (1...36_500).contains(days):
+            return CatalogProduct(id: id, type: type, title: title, periodDays: days)
+        case (.nonRenewing, _):
+            throw DepotError(
+                status: 400, code: "invalid-period", message: "a nonRenewing product needs \"periodDays\" between 1 and 36500")
+        case (_, .some):
+            throw DepotError(
+                status: 400, code: "invalid-period", message: "\"periodDays\" is only for nonRenewing products")
+        case (_, .none):
+            return CatalogProduct(id: id, type: type, title: title)
+        }
+    }
+}

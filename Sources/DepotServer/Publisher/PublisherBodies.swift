@@ -1,0 +1,71 @@
+import DepotCore
+import DepotLedger
+
+/// `PUT /v1/publisher/products/{productId}`'s body. Fields are read loosely and validated one by one, so
+/// each mistake gets its own error code.
+struct ProductRequest: Decodable {
+    var type: String?
+    var title: String?
+    var periodDays: Int?
+}
+
+/// A product as the publisher routes answer it.
+struct PublisherProductBody: Encodable {
+    var id: String
+    var type: String
+    var title: String
+    var periodDays: Int?
+    var versions: [PublisherVersionBody]
+}
+
+/// One version as the publisher routes answer it: `state` is `staged`, `published`, `superseded` or
+/// `failed`; `current` says whether apps are offered it now.
+struct PublisherVersionBody: Encodable {
+    var productId: String
+    var contentId: String
+    var version: String
+    var state: String
+    var current: Bool
+    var digest: String
+    var size: Int64
+    var unpackedSize: Int64
+    var publishedAt: String
+    var stagedAt: String
+    var activatedAt: String?
+    var failureReason: String?
+
+    /// The bodies of one product's versions; `current` per content as `Catalog.currentContents` decides it.
+    static func list(_ versions: [CatalogVersion], now: Int64) -> [PublisherVersionBody] {
+        let published = versions.filter { $0.state == .published }.map(\.content)
+        let offered = Catalog(products: [], versions: published)
+        let current = Set(
+            Set(published.map(\.productId)).flatMap { offered.currentContents(of: $0, at: now) }
+                .map { "\($0.contentId)\n\($0.version)" })
+        return versions.map { record in
+            let content = record.content
+            return PublisherVersionBody(
+                productId: content.productId, contentId: content.contentId, version: content.version,
+                state: record.state.rawValue, current: current.contains("\(content.contentId)\n\(content.version)"),
+                digest: content.digest, size: content.size, unpackedSize: content.unpackedSize,
+                publishedAt: ISO8601.format(content.publishedAt), stagedAt: ISO8601.format(record.stagedAt),
+                activatedAt: record.activatedAt.map(ISO8601.format), failureReason: record.failureReason)
+        }
+    }
+}
+
+/// `GET .../versions`.
+struct PublisherVersionsBody: Encodable {
+    var versions: [PublisherVersionBody]
+}
+
+/// `POST .../versions/{version}/publish`.
+struct PublishBody: Encodable {
+    var version: PublisherVersionBody
+    var rollback: Bool
+    var changed: Bool
+}
+
+/// `GET|PUT /v1/publisher/products/{productId}`.
+struct PublisherProductEnvelope: Encodable {
+    var product: PublisherProductBody
+}

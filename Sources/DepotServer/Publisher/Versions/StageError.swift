@@ -1,0 +1,47 @@
+import DepotCore
+
+/// Why a pack directory could not be staged as a version. Nothing is recorded when staging fails.
+package struct StageError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, as a stable code.
+    package enum Code: String, Sendable {
+        /// The pack is not valid (layout, manifest, limits, links); the message says what.
+        case invalidPack = "invalid-pack"
+        /// The pack's manifest names another product, content or version than the request.
+        case packMismatch = "pack-mismatch"
+        /// The product is not in the catalog.
+        case unknownProduct = "unknown-product"
+        /// Another pack is already recorded at this version of this content.
+        case versionExists = "version-exists"
+        /// The content id belongs to another product.
+        case contentOwned = "content-owned-by-other-product"
+        /// The bundle could not be built or kept, or the ledger could not be reached.
+        case unavailable = "unavailable"
+    }
+
+    /// The code.
+    package let code: Code
+    /// What happened, for people.
+    package let message: String
+
+    /// Creates an error.
+    package init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// `code: message`.
+    package var description: String { "\(code.rawValue): \(message)" }
+
+    /// The HTTP answer for the error (the one place staging failures meet statuses).
+    package var depotError: DepotError {
+        let status =
+            switch code {
+            case .invalidPack: 422
+            case .packMismatch: 400
+            case .unknownProduct: 404
+            case .versionExists, .contentOwned: 409
+            case .unavailable: 503
+            }
+        return DepotError(status: status, code: code.rawValue, message: message)
+    }
+}
