@@ -20,6 +20,8 @@ struct CatalogWatcher: Service {
                         logger.info("catalog changed", metadata: ["revision": "\(refresher.holder.revision)"])
                     }
                 } catch {
+                    // A refresh cut by the shutdown is no failure.
+                    if Task.isCancelled { break }
                     logger.warning("catalog not refreshed", metadata: ["error": "\(error)"])
                 }
             }
