@@ -108,7 +108,7 @@ struct SharedInstances {
              "bundles": {"maxRanges": 8}, "app": {"bundleId": "com.example.depot.test"},
              "appStore": {"trustDevelopmentRoot": true},
              "admin": {"tokenSHA256": ["\(hexSHA256(adminToken))"]},
-             "server": {"idleTimeoutSeconds": 10, "shutdownGraceSeconds": 5}}
+             "server": {"idleTimeoutSeconds": 120, "shutdownGraceSeconds": 5}}
             """)
         try scratch.write(
             "Config/products.json",
