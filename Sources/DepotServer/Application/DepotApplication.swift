@@ -29,6 +29,8 @@ package struct DepotApplication: Sendable {
     package let revocations: RevocationList
     /// The App Store signed-data verifier.
     package let verifier: AppStoreVerifier
+    /// Bundle answers and bytes sent to edges filling their caches with the shared secret.
+    package let edgeFills = EdgeFillCounter()
     private let listing: ScheduledListing
 
     /// Seconds since 1970, now.
@@ -60,7 +62,7 @@ package struct DepotApplication: Sendable {
         self.verifier = verifier
         self.revocations = revocations
         self.catalog = loaded.catalog
-        self.index = BundleIndex(loaded.bundles)
+        self.index = BundleIndex(loaded.bundles, originHeaders: OriginHeaders(settings: configuration.edge))
         self.grants = try Self.grantAuthority(configuration.grants)
         self.logger = logger
         self.listing = try ScheduledListing(catalog: loaded.catalog, now: Self.systemClock())
@@ -88,7 +90,9 @@ package struct DepotApplication: Sendable {
         let clock = Self.systemClock
         let router = Router(context: DepotRequestContext.self)
         router.middlewares.add(ErrorBodyMiddleware())
-        ProductRoutes(listing: listing, cacheControl: configuration.http.productListCacheControl, clock: clock)
+        ProductRoutes(
+            listing: listing, cacheControl: configuration.http.productListCacheControl,
+            originFields: OriginHeaders(settings: configuration.edge).productListFields, clock: clock)
             .register(on: router)
         let service = DeliveryService(
             verifier: verifier, ledger: ledger, catalog: catalog, grants: grants,
@@ -99,8 +103,12 @@ package struct DepotApplication: Sendable {
         router.get("/healthz") { _, _ in "ok\n" }
         router.get("/readyz") { _, _ in "ready\n" }
 
+        let access = BundleAccess(
+            grants: grants, revocations: revocations, edgeSecrets: EdgeSecrets(settings: configuration.edge))
         let responder = BundleResponder(
-            index: index, grants: grants, revocations: revocations, rangeLimits: RangeLimits(maxRanges: configuration.bundles.maxRanges))
+            index: index, access: access, rangeLimits: RangeLimits(maxRanges: configuration.bundles.maxRanges))
+        let checker = GrantCheckResponder(access: access, cacheSeconds: configuration.edge.grantCheckCacheSeconds)
+        let edgeFills = access.edgeSecrets.isEnabled ? self.edgeFills : nil
         let registry = FileCacheRegistry()
         let recorder = ServedBytesRecorder(ledger: ledger, logger: logger)
         let idle = TimeAmount.seconds(configuration.http.idleTimeoutSeconds)
@@ -111,7 +119,8 @@ package struct DepotApplication: Sendable {
                 http1: HTTP1Channel(responder: httpResponder, configuration: .init(idleTimeout: nil)),
                 makeHandler: { channel in
                     BundleChannelHandler(
-                        responder: responder, recorder: recorder, files: registry.cache(for: channel.eventLoop), idleTimeout: idle,
+                        responder: responder, checker: checker, recorder: recorder, edgeFills: edgeFills,
+                        files: registry.cache(for: channel.eventLoop), idleTimeout: idle,
                         requestTimeout: requestTimeout, shutdownGrace: grace, clock: clock)
                 })
         }
