@@ -15,7 +15,8 @@ struct ProductListTests {
             let etag = try #require(response.value("ETag"))
             #expect(etag.hasPrefix("\"") && !etag.hasPrefix("W/"))
             #expect(response.value("Last-Modified") == "Tue, 01 Sep 2026 06:00:00 GMT")
-            #expect(response.value("Cache-Control") == "public, max-age=60, must-revalidate")
+            #expect(response.value("Cache-Control") == "public, max-age=60, s-maxage=5, stale-while-revalidate=30")
+            #expect(response.value("Surrogate-Key") == "product-lists")
             #expect(response.value("Content-Type") == "application/json")
 
             let revalidated = try await client.request(RawHTTPClient.get("/products_v1.json", ["If-None-Match: \(etag)"]))

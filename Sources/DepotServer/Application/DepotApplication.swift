@@ -38,6 +38,8 @@ package struct DepotApplication: Sendable {
     package let stager: VersionStager
     /// Builds delta bundles towards newly published versions, in the background.
     package let deltas: DeltaBuilder
+    /// Bundle answers and bytes sent to edges filling their caches with the shared secret.
+    package let edgeFills = EdgeFillCounter()
 
     /// Seconds since 1970, now.
     package static let systemClock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
@@ -54,7 +56,7 @@ package struct DepotApplication: Sendable {
         let imported = try await CatalogImporter.run(
             configuration, ledger: ledger, store: store, shelf: shelf, now: systemClock(), logger: logger)
         let catalogs = try CatalogHolder(catalog: .empty, revision: -1, now: systemClock())
-        let index = BundleIndex()
+        let index = BundleIndex(originHeaders: OriginHeaders(settings: configuration.edge))
         let refresher = CatalogRefresher(
             ledger: ledger, holder: catalogs, index: index, store: store, productOrder: configuration.products.map(\.id),
             clock: systemClock, logger: logger)
@@ -107,7 +109,9 @@ package struct DepotApplication: Sendable {
         let clock = Self.systemClock
         let router = Router(context: DepotRequestContext.self)
         router.middlewares.add(ErrorBodyMiddleware())
-        ProductRoutes(catalogs: catalogs, cacheControl: configuration.http.productListCacheControl, clock: clock)
+        ProductRoutes(
+            catalogs: catalogs, cacheControl: configuration.http.productListCacheControl,
+            originFields: OriginHeaders(settings: configuration.edge).productListFields, clock: clock)
             .register(on: router)
         let service = DeliveryService(
             verifier: verifier, ledger: ledger, catalogs: catalogs, grants: grants,
@@ -125,8 +129,12 @@ package struct DepotApplication: Sendable {
         router.get("/healthz") { _, _ in "ok\n" }
         router.get("/readyz") { _, _ in "ready\n" }
 
+        let access = BundleAccess(
+            grants: grants, revocations: revocations, edgeSecrets: EdgeSecrets(settings: configuration.edge))
         let responder = BundleResponder(
-            index: index, grants: grants, revocations: revocations, rangeLimits: RangeLimits(maxRanges: configuration.bundles.maxRanges))
+            index: index, access: access, rangeLimits: RangeLimits(maxRanges: configuration.bundles.maxRanges))
+        let checker = GrantCheckResponder(access: access, cacheSeconds: configuration.edge.grantCheckCacheSeconds)
+        let edgeFills = access.edgeSecrets.isEnabled ? self.edgeFills : nil
         let registry = FileCacheRegistry()
         let recorder = ServedBytesRecorder(ledger: ledger, logger: logger)
         let idle = TimeAmount.seconds(configuration.http.idleTimeoutSeconds)
@@ -137,7 +145,8 @@ package struct DepotApplication: Sendable {
                 http1: HTTP1Channel(responder: httpResponder, configuration: .init(idleTimeout: nil)),
                 makeHandler: { channel in
                     BundleChannelHandler(
-                        responder: responder, recorder: recorder, files: registry.cache(for: channel.eventLoop), idleTimeout: idle,
+                        responder: responder, checker: checker, recorder: recorder, edgeFills: edgeFills,
+                        files: registry.cache(for: channel.eventLoop), idleTimeout: idle,
                         requestTimeout: requestTimeout, shutdownGrace: grace, clock: clock)
                 })
         }

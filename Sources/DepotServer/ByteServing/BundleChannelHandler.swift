@@ -23,7 +23,9 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     private enum CurrentRequest { case none, ours, forwarded }
 
     private let responder: BundleResponder
+    private let checker: GrantCheckResponder
     private let recorder: ServedBytesRecorder?
+    private let edgeFills: EdgeFillCounter?
     private let files: LoopFileCache
     private let idleTimeout: TimeAmount
     private let requestTimeout: TimeAmount
@@ -55,12 +57,15 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     private var closeAfterResponse = false
 
     init(
-        responder: BundleResponder, recorder: ServedBytesRecorder?, files: LoopFileCache, idleTimeout: TimeAmount,
-        requestTimeout: TimeAmount, shutdownGrace: TimeAmount, clock: @escaping @Sendable () -> Int64
+        responder: BundleResponder, checker: GrantCheckResponder, recorder: ServedBytesRecorder?,
+        edgeFills: EdgeFillCounter? = nil, files: LoopFileCache, idleTimeout: TimeAmount, requestTimeout: TimeAmount,
+        shutdownGrace: TimeAmount, clock: @escaping @Sendable () -> Int64
     ) {
         self.requestTimeout = requestTimeout
         self.responder = responder
+        self.checker = checker
         self.recorder = recorder
+        self.edgeFills = edgeFills
         self.files = files
         self.idleTimeout = idleTimeout
         self.shutdownGrace = shutdownGrace
@@ -177,8 +182,13 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     private func canProcess(_ part: HTTPServerRequestPart) -> Bool {
         guard case .head(let head) = part else { return true }
         if answering { return false }
-        if forwardedInFlight > 0 && BundleRequestTarget(uri: head.uri) != nil { return false }
+        if forwardedInFlight > 0 && Self.claims(head.uri) { return false }
         return true
+    }
+
+    /// Whether this handler answers a request target itself: a bundle, or the grant check.
+    private static func claims(_ uri: String) -> Bool {
+        BundleRequestTarget(uri: uri) != nil || GrantCheckResponder.isCheck(uri: uri)
     }
 
     /// Answers or hands on one part; returns whether it was handed on to Hummingbird.
@@ -189,6 +199,11 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
             if let target = BundleRequestTarget(uri: head.uri) {
                 current = .ours
                 answer(head, target: target, context: context)
+                return false
+            }
+            if GrantCheckResponder.isCheck(uri: head.uri) {
+                current = .ours
+                answerCheck(head, context: context)
                 return false
             }
             current = .forwarded
@@ -226,11 +241,33 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
         let now = clock()
         let keepAlive = head.isKeepAlive && !quiescing
         let decision = responder.answer(head, target: target, now: now, grantCache: &files.grantCache)
-        let served = head.method == .GET ? servedEvent(decision, client: context.channel.remoteAddress, now: now) : nil
+        let served = head.method == .GET && recorder != nil
+            ? AnswerEvidence.servedEvent(decision, client: context.channel.remoteAddress, now: now) : nil
+        let edgeBytes = edgeFills == nil ? nil : AnswerEvidence.edgeFillBytes(decision, method: head.method)
         let (responseHead, body) = BundleResponseWriter.render(
             decision, request: head,
             date: files.dateCache.value(now: now), keepAlive: keepAlive, files: files,
             allocator: context.channel.allocator)
+        send(responseHead, body, keepAlive: keepAlive, context: context, served: served, edgeBytes: edgeBytes)
+    }
+
+    private func answerCheck(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
+        answering = true
+        let now = clock()
+        let keepAlive = head.isKeepAlive && !quiescing
+        let decision = checker.answer(head, now: now, grantCache: &files.grantCache)
+        let (responseHead, body) = BundleResponseWriter.renderCheck(
+            decision, request: head, date: files.dateCache.value(now: now), keepAlive: keepAlive,
+            allocator: context.channel.allocator)
+        send(responseHead, body, keepAlive: keepAlive, context: context, served: nil, edgeBytes: nil)
+    }
+
+    /// Writes an answer's bytes; once they all went out, records `served` with the ledger and counts
+    /// `edgeBytes` as sent to an edge filling its cache.
+    private func send(
+        _ responseHead: ByteBuffer, _ body: [BundleResponseWriter.BodyPart], keepAlive: Bool,
+        context: ChannelHandlerContext, served: ServedBytesRecorder.Event?, edgeBytes: Int64?
+    ) {
         // Written from the response encoder's place in the pipeline, so the bytes go straight to the socket:
         // the head is already serialized, and file regions pass untouched.
         guard let raw = rawOutput else {
@@ -255,7 +292,10 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
         raw.writeAndFlush(NIOAny(last), promise: promise)
         promise.futureResult.assumeIsolated().whenComplete { result in
             self.answering = false
-            if case .success = result, let served { self.recorder?.record(served) }
+            if case .success = result {
+                if let served { self.recorder?.record(served) }
+                if let edgeBytes { self.edgeFills?.record(bodyBytes: edgeBytes) }
+            }
             switch result {
             case .success where keepAlive && !self.quiescing && !self.closeAfterResponse:
                 if self.completingInline {
@@ -272,35 +312,6 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
                 context.close(promise: nil)
             }
         }
-    }
-
-    /// The ledger event for a response that sends bundle bytes under a transaction's grant.
-    private func servedEvent(_ decision: BundleAnswer, client: SocketAddress?, now: Int64) -> ServedBytesRecorder.Event? {
-        guard recorder != nil else { return nil }
-        let plan: ResponsePlan
-        let bundle: ServedBundle
-        let transactionId: String
-        switch decision {
-        case .error: return nil
-        case .complete(let served, let id):
-            guard !id.isEmpty else { return nil }
-            return ServedBytesRecorder.Event(
-                transactionId: id, digest: served.version.digest, ranges: [0..<served.version.size],
-                client: client?.ipAddress ?? "unknown", at: now)
-        case .bytes(let planned, let served, let id):
-            (plan, bundle, transactionId) = (planned, served, id)
-        }
-        guard !transactionId.isEmpty else { return nil }
-        var ranges: [Range<Int64>] = []
-        switch plan.body {
-        case .none: return nil
-        case .file(let offset, let length): ranges = [offset..<(offset + length)]
-        case .segments(let segments):
-            for case .file(let offset, let length) in segments { ranges.append(offset..<(offset + length)) }
-        }
-        return ServedBytesRecorder.Event(
-            transactionId: transactionId, digest: bundle.version.digest, ranges: ranges,
-            client: client?.ipAddress ?? "unknown", at: now)
     }
 
     private var isIdle: Bool {

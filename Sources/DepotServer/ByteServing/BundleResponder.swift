@@ -1,27 +1,24 @@
 import DepotCore
 import DepotHTTP
-import DepotTrust
 import NIOHTTP1
 
 /// What to answer to one bundle request: an error, or a plan for the bundle's bytes.
 enum BundleAnswer {
     /// An error with its JSON body and any extra header fields.
     case error(DepotError, extraHeaders: [(String, String)])
-    /// The bundle's bytes (or a 304/412/416) as DepotHTTP planned them, for the grant's transaction
-    /// (empty for a grant made by `depot dev grant`).
-    case bytes(ResponsePlan, ServedBundle, transactionId: String)
+    /// The bundle's bytes (or a 304/412/416) as DepotHTTP planned them, for the admitted requester.
+    case bytes(ResponsePlan, ServedBundle, requester: BundleAccess.Requester)
     /// The whole bundle for a request without conditional or range fields: the precomputed 200.
-    case complete(ServedBundle, transactionId: String)
+    case complete(ServedBundle, requester: BundleAccess.Requester)
 }
 
 /// Decides the answer to `GET`/`HEAD /v1/bundles/{digest}` from the request head alone: grant check,
 /// bundle lookup and RFC 9110 evaluation are all in memory and synchronous, so they run on the event loop.
 ///
-/// Reads `Authorization` (Bearer) or the `grant` query parameter, and the conditional and range fields.
+/// Reads what ``BundleAccess`` reads (the grant, or an edge's secret), and the conditional and range fields.
 struct BundleResponder: Sendable {
     let index: BundleIndex
-    let grants: GrantAuthority
-    let revocations: RevocationList
+    let access: BundleAccess
     let rangeLimits: RangeLimits
 
     func answer(_ head: HTTPRequestHead, target: BundleRequestTarget, now: Int64, grantCache: inout GrantCache)
@@ -38,35 +35,26 @@ struct BundleResponder: Sendable {
             return .error(.notFound("no bundle at this address: a bundle is named by the lowercase hex SHA-256 of its bytes"), extraHeaders: [])
         }
         let digest = String(target.digest)
-        guard let token = grantToken(head, target: target) else {
-            return .error(
-                DepotError(status: 401, code: "grant-required", message: "a grant is required: send Authorization: Bearer GRANT or ?grant=GRANT"),
-                extraHeaders: [("WWW-Authenticate", "Bearer realm=\"depot\"")])
-        }
-        let transactionId: String
-        do {
-            let grant = try grantCache.verify(token, digest: digest, now: now, authority: grants)
-            transactionId = grant.transactionId
-            if !grant.transactionId.isEmpty && revocations.refuses(transactionId: grant.transactionId, digest: digest) {
-                return .error(
-                    DepotError(status: 403, code: "grant-revoked", message: "the purchase behind this grant was refunded or revoked"),
-                    extraHeaders: [])
-            }
-        } catch {
-            return .error(DepotError(status: 403, code: error.code.description, message: error.message), extraHeaders: [])
+        let requester: BundleAccess.Requester
+        switch access.decide(
+            head.headers, grantParameter: target.grantParameter, digest: digest, now: now, allowEdge: true,
+            grantCache: &grantCache)
+        {
+        case .admitted(let admitted): requester = admitted
+        case .refused(let error, let extraHeaders): return .error(error, extraHeaders: extraHeaders)
         }
         guard let bundle = index.bundle(digest: digest) else {
             return .error(.notFound("no bundle with this digest"), extraHeaders: [])
         }
         if !Self.hasConditionalFields(head.headers) {
-            return .complete(bundle, transactionId: transactionId)
+            return .complete(bundle, requester: requester)
         }
         var conditions = RequestConditions(method: method)
         for field in head.headers { conditions.add(name: field.name, value: field.value) }
         let plan = ConditionalEvaluator.plan(
             for: conditions, representation: bundle.representation, now: now, limits: rangeLimits,
             boundary: "depot-" + digest.prefix(32))
-        return .bytes(plan, bundle, transactionId: transactionId)
+        return .bytes(plan, bundle, requester: requester)
     }
 
     /// Whether any field that can change the answer (RFC 9110 §13.1, §14.2) is present.
@@ -80,15 +68,6 @@ struct BundleResponder: Sendable {
                 || name.caseInsensitiveEquals("if-none-match") || name.caseInsensitiveEquals("if-modified-since")
                 || name.caseInsensitiveEquals("if-unmodified-since") || name.caseInsensitiveEquals("if-range")
         }
-    }
-
-    /// The grant from a single `Authorization: Bearer` field, else from the query.
-    private func grantToken(_ head: HTTPRequestHead, target: BundleRequestTarget) -> String? {
-        let authorization = head.headers["authorization"]
-        if authorization.count == 1, let token = Self.bearerToken(authorization[0]) {
-            return token
-        }
-        return target.grantParameter
     }
 
     /// The token of a `Bearer` credential (RFC 6750 §2.1; the scheme is case-insensitive).

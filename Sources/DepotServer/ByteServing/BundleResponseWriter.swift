@@ -74,6 +74,9 @@ struct BundleResponseWriter {
             headers.reserveCapacity(plan.headers.count + 3)
             headers.add(name: "Date", value: date)
             for field in plan.headers { headers.add(name: field.name, value: field.value) }
+            if plan.status == 200 || plan.status == 206 || plan.status == 304 {
+                for field in bundle.originFields { headers.add(name: field.name, value: field.value) }
+            }
             var body: [BodyPart] = []
             switch plan.body {
             case .none:
@@ -112,17 +115,17 @@ struct BundleResponseWriter {
             allocator: allocator)
     }
 
-    /// An error answer: Depot's JSON body, `Cache-Control: no-store`, Date and Connection.
+    /// An error answer: Depot's JSON body, `Cache-Control` (`no-store` unless told), Date and Connection.
     static func renderError(
         _ error: DepotError, extraHeaders: [(String, String)], request: HTTPRequestHead, date: String, keepAlive: Bool,
-        allocator: ByteBufferAllocator
+        cacheControl: String = "no-store", allocator: ByteBufferAllocator
     ) -> (HTTPResponseHead, [BodyPart]) {
         let buffer = allocator.buffer(string: error.jsonBody)
         var headers = HTTPHeaders()
         headers.add(name: "Date", value: date)
         headers.add(name: "Content-Type", value: "application/json")
         headers.add(name: "Content-Length", value: String(buffer.readableBytes))
-        headers.add(name: "Cache-Control", value: "no-store")
+        headers.add(name: "Cache-Control", value: cacheControl)
         for (name, value) in extraHeaders { headers.add(name: name, value: value) }
         addConnection(&headers, request: request, keepAlive: keepAlive)
         let head = HTTPResponseHead(version: request.version, status: .init(statusCode: error.status), headers: headers)
@@ -130,7 +133,7 @@ struct BundleResponseWriter {
     }
 
     /// RFC 9112 §9.3: HTTP/1.0 needs an explicit keep-alive; any version needs `close` when we close.
-    private static func addConnection(_ headers: inout HTTPHeaders, request: HTTPRequestHead, keepAlive: Bool) {
+    static func addConnection(_ headers: inout HTTPHeaders, request: HTTPRequestHead, keepAlive: Bool) {
         if !keepAlive {
             headers.add(name: "Connection", value: "close")
         } else if request.version.major == 1 && request.version.minor == 0 {

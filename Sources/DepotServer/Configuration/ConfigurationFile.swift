@@ -39,6 +39,15 @@ struct ConfigurationFile: Decodable {
     struct Caching: Decodable {
         var productListCacheControl: String?
     }
+    struct Edge: Decodable {
+        var lifetimeHeader: String?
+        var lifetimeSeconds: Int64?
+        var purgeTagHeader: String?
+        var purgeTagSeparator: String?
+        var grantCheckCacheSeconds: Int64?
+        var fillSecretHeader: String?
+        var fillSecrets: [String]?
+    }
 
     struct AppStore: Decodable {
         var environments: [String]?
@@ -80,6 +89,7 @@ struct ConfigurationFile: Decodable {
     var grants: Grants?
     var bundles: Bundles?
     var caching: Caching?
+    var edge: Edge?
 }
 
 /// The JSON shape of `Config/products.json`.

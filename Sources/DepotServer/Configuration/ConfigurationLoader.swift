@@ -29,7 +29,7 @@ package enum ConfigurationLoader {
         }
         let dataDirectory = overrides.dataDirectory ?? file.storage?.dataDir ?? "data"
         let deployment = file.environment ?? .development
-        let configuration = DepotConfiguration(
+        var configuration = DepotConfiguration(
             environment: deployment,
             host: overrides.host ?? file.server?.host ?? "127.0.0.1",
             port: port,
@@ -48,7 +48,7 @@ package enum ConfigurationLoader {
                 idleTimeoutSeconds: max(1, file.server?.idleTimeoutSeconds ?? 60),
                 requestTimeoutSeconds: max(1, file.server?.requestTimeoutSeconds ?? 30),
                 shutdownGraceSeconds: max(0, file.server?.shutdownGraceSeconds ?? 30),
-                productListCacheControl: file.caching?.productListCacheControl ?? "public, max-age=60, must-revalidate",
+                productListCacheControl: try productListCacheControl(file.caching, in: mainFile),
                 trustedProxies: try TrustedProxies(file.server?.trustedProxies ?? [])
             ),
             products: try products(productsFile, in: productsPath),
@@ -72,6 +72,7 @@ package enum ConfigurationLoader {
                 pollIntervalMilliseconds: min(60_000, max(100, file.catalog?.pollIntervalMilliseconds ?? 1_000)),
                 deltaBaseCount: min(20, max(0, file.catalog?.deltaBaseCount ?? 3)))
         )
+        configuration.edge = try edgeSettings(file.edge, in: mainFile)
         if configuration.environment == .production, grants.keys.contains(where: \.isDevelopmentKey) {
             throw ConfigurationError("\(mainFile): a production configuration must not accept the development grant key")
         }
@@ -89,6 +90,18 @@ package enum ConfigurationLoader {
             throw ConfigurationError("\(mainFile): appStore.trustedRoots must name at least one root certificate")
         }
         return configuration
+    }
+
+    /// The product lists' Cache-Control: browsers and apps revalidate after a minute, shared caches (edges)
+    /// after a few seconds and may answer from a stale copy while they revalidate (RFC 5861).
+    static let defaultProductListCacheControl = "public, max-age=60, s-maxage=5, stale-while-revalidate=30"
+
+    private static func productListCacheControl(_ caching: ConfigurationFile.Caching?, in file: String) throws(ConfigurationError) -> String {
+        guard let value = caching?.productListCacheControl else { return defaultProductListCacheControl }
+        guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
+            throw ConfigurationError("\(file): caching.productListCacheControl must be a non-empty Cache-Control value in printable ASCII")
+        }
+        return value
     }
 
     private static func adminDigests(_ admin: ConfigurationFile.Admin?, in file: String) throws(ConfigurationError) -> [String] {

@@ -31,6 +31,8 @@ package struct DepotConfiguration: Sendable {
     package var irregularActivity: IrregularActivitySettings
     /// SHA-256 digests (lowercase hex) of the bearer tokens that open `/v1/admin/...`.
     package var adminTokenDigests: [String]
+    /// How Depot answers as a CDN's origin.
+    package var edge: EdgeSettings = .defaults
     /// How the catalog in the ledger is followed and extended.
     package var catalog: CatalogSettings
 }

@@ -8,6 +8,8 @@ import NIOCore
 struct ProductRoutes: Sendable {
     let catalogs: CatalogHolder
     let cacheControl: String
+    /// Fields added as a CDN's origin (the lists' purge tag).
+    let originFields: [(name: String, value: String)]
     let clock: @Sendable () -> Int64
 
     func register(on router: Router<DepotRequestContext>) {
@@ -32,6 +34,11 @@ struct ProductRoutes: Sendable {
         var headers = HTTPFields()
         for field in plan.headers where field.name.lowercased() != "accept-ranges" {
             if let name = HTTPField.Name(field.name) { headers.append(HTTPField(name: name, value: field.value)) }
+        }
+        if plan.status == 200 || plan.status == 304 {
+            for field in originFields {
+                if let name = HTTPField.Name(field.name) { headers.append(HTTPField(name: name, value: field.value)) }
+            }
         }
         switch plan.status {
         case 200:

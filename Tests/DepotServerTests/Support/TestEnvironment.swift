@@ -29,7 +29,7 @@ enum ExternalTool {
     /// The tool's path, or nil. In CI (`CI` set) a missing tool is a test failure, never a silent pass;
     /// elsewhere the test is skipped with a message saying how to enable it.
     static func require(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) -> String? {
-        for directory in ["/usr/bin", "/usr/local/bin", "/bin"] + (ProcessInfo.processInfo.environment["PATH"] ?? "")
+        for directory in ["/usr/bin", "/usr/local/bin", "/bin", "/usr/sbin"] + (ProcessInfo.processInfo.environment["PATH"] ?? "")
             .split(separator: ":").map(String.init)
         {
             let candidate = (directory as NSString).appendingPathComponent(name)
@@ -38,7 +38,8 @@ enum ExternalTool {
         if ProcessInfo.processInfo.environment["CI"] != nil {
             Issue.record("\(name) is required in CI but was not found on PATH", sourceLocation: sourceLocation)
         } else {
-            print("skipping: \(name) not installed (apt-get install \(name == "aria2c" ? "aria2" : name) to run this test)")
+            let package = ["aria2c": "aria2", "envsubst": "gettext-base"][name] ?? name
+            print("skipping: \(name) not installed (apt-get install \(package) to run this test)")
         }
         return nil
     }

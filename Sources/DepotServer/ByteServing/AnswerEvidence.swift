@@ -1,0 +1,45 @@
+import DepotCore
+import DepotHTTP
+import NIOCore
+import NIOHTTP1
+
+/// What a bundle answer leaves behind once sent: the delivery evidence the ledger records for a grant's
+/// transaction, and the bytes counted as sent to an edge filling its cache.
+enum AnswerEvidence {
+    /// The body bytes an answer sends to an edge filling its cache, or nil when it is not such an answer.
+    static func edgeFillBytes(_ decision: BundleAnswer, method: HTTPMethod) -> Int64? {
+        switch decision {
+        case .complete(let bundle, .edge): return method == .GET ? bundle.version.size : 0
+        case .bytes(let plan, _, .edge): return method == .GET ? plan.contentLength : 0
+        default: return nil
+        }
+    }
+
+    /// The ledger event for a response that sends bundle bytes under a transaction's grant.
+    static func servedEvent(_ decision: BundleAnswer, client: SocketAddress?, now: Int64) -> ServedBytesRecorder.Event? {
+        let plan: ResponsePlan
+        let bundle: ServedBundle
+        let transactionId: String
+        switch decision {
+        case .error, .complete(_, .edge), .bytes(_, _, .edge): return nil
+        case .complete(let served, .grant(let id, _)):
+            guard !id.isEmpty else { return nil }
+            return ServedBytesRecorder.Event(
+                transactionId: id, digest: served.version.digest, ranges: [0..<served.version.size],
+                client: client?.ipAddress ?? "unknown", at: now)
+        case .bytes(let planned, let served, .grant(let id, _)):
+            (plan, bundle, transactionId) = (planned, served, id)
+        }
+        guard !transactionId.isEmpty else { return nil }
+        var ranges: [Range<Int64>] = []
+        switch plan.body {
+        case .none: return nil
+        case .file(let offset, let length): ranges = [offset..<(offset + length)]
+        case .segments(let segments):
+            for case .file(let offset, let length) in segments { ranges.append(offset..<(offset + length)) }
+        }
+        return ServedBytesRecorder.Event(
+            transactionId: transactionId, digest: bundle.version.digest, ranges: ranges,
+            client: client?.ipAddress ?? "unknown", at: now)
+    }
+}

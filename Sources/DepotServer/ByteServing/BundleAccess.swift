@@ -1,0 +1,71 @@
+import DepotCore
+import DepotTrust
+import NIOHTTP1
+
+/// Who may fetch a bundle: the holder of a grant for it whose purchase is not revoked, or (when configured)
+/// an edge presenting a shared secret. Decided in memory: the grant's MAC, its expiry and the revocation
+/// list, never the ledger.
+///
+/// Reads `Authorization` (Bearer), the `grant` query parameter and the edge secret's field.
+struct BundleAccess: Sendable {
+    /// Who is asking, once admitted.
+    enum Requester: Equatable {
+        /// A grant's holder; the grant's transaction (empty for a grant made by `depot dev grant`).
+        case grant(transactionId: String, expiresAt: Int64)
+        /// An edge filling its cache with the shared secret.
+        case edge
+    }
+
+    /// The decision for one request.
+    enum Decision {
+        case admitted(Requester)
+        case refused(DepotError, extraHeaders: [(String, String)])
+    }
+
+    let grants: GrantAuthority
+    let revocations: RevocationList
+    let edgeSecrets: EdgeSecrets
+
+    /// Admits or refuses a request for bundle `digest`; `allowEdge` says whether the edge secret is looked at.
+    func decide(
+        _ headers: HTTPHeaders, grantParameter: @autoclosure () -> String?, digest: String, now: Int64,
+        allowEdge: Bool, grantCache: inout GrantCache
+    ) -> Decision {
+        if allowEdge, edgeSecrets.isEnabled {
+            let presented = headers[edgeSecrets.headerName]
+            if !presented.isEmpty {
+                guard presented.count == 1, edgeSecrets.accepts(presented[0]) else {
+                    return .refused(
+                        DepotError(status: 403, code: "edge-secret-refused", message: "the edge secret is not one this server accepts"),
+                        extraHeaders: [])
+                }
+                return .admitted(.edge)
+            }
+        }
+        guard let token = Self.grantToken(headers, grantParameter: grantParameter()) else {
+            return .refused(
+                DepotError(status: 401, code: "grant-required", message: "a grant is required: send Authorization: Bearer GRANT or ?grant=GRANT"),
+                extraHeaders: [("WWW-Authenticate", "Bearer realm=\"depot\"")])
+        }
+        do {
+            let grant = try grantCache.verify(token, digest: digest, now: now, authority: grants)
+            if !grant.transactionId.isEmpty && revocations.refuses(transactionId: grant.transactionId, digest: digest) {
+                return .refused(
+                    DepotError(status: 403, code: "grant-revoked", message: "the purchase behind this grant was refunded or revoked"),
+                    extraHeaders: [])
+            }
+            return .admitted(.grant(transactionId: grant.transactionId, expiresAt: grant.expiresAt))
+        } catch {
+            return .refused(DepotError(status: 403, code: error.code.description, message: error.message), extraHeaders: [])
+        }
+    }
+
+    /// The grant from a single `Authorization: Bearer` field, else from the query.
+    static func grantToken(_ headers: HTTPHeaders, grantParameter: @autoclosure () -> String?) -> String? {
+        let authorization = headers["authorization"]
+        if authorization.count == 1, let token = BundleResponder.bearerToken(authorization[0]) {
+            return token
+        }
+        return grantParameter()
+    }
+}

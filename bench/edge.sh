@@ -1,0 +1,259 @@
+#!/usr/bin/env bash
+# The edge benchmark: cache hits through the nginx edge of deploy/nginx/depot-edge.conf.template, against
+# Depot answering directly and against nginx serving the bundle file itself, in one run on one machine.
+# See BENCHMARKS.md ("Edge").
+#
+#   bash bench/edge.sh
+#
+# Scenarios (wrk, two threads, 64 connections, each server in turn, warm-up first):
+#   (a) whole ~16 KiB bundle: req/s, MB/s, p99
+#   (b) 64 KiB ranges at random 64 KiB-aligned offsets of a 16 MiB bundle: req/s, MB/s, p99
+# The edge's cache is filled before it is measured, so every measured answer is a cache hit; each still
+# passes the edge's auth_request, answered from the edge's grant-check cache (edge.grantCheckCacheSeconds,
+# 10 s: the origin sees one check per grant every 10 s).
+#
+# Environment knobs: BENCH_DURATION=10 (seconds per measured run), BENCH_WARMUP=2, BENCH_SEED=20260301,
+# BENCH_TIME_LIMIT=300 (hard limit after the build), BENCH_RESULTS_DIR=bench/results, BENCH_SKIP_BUILD=1.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+DURATION=${BENCH_DURATION:-10}
+WARMUP=${BENCH_WARMUP:-2}
+SEED=${BENCH_SEED:-20260301}
+TIME_LIMIT=${BENCH_TIME_LIMIT:-300}
+RESULTS_DIR=${BENCH_RESULTS_DIR:-$ROOT/bench/results}
+NGINX=${NGINX:-/usr/sbin/nginx}
+WRK=${WRK:-/usr/bin/wrk}
+DEPOT=$ROOT/.build/release/depot
+LUA=$ROOT/bench/wrk-bench.lua
+SMALL_FILE_BYTES=15851             # a bundle of about 16 KiB, as in bench/byte-path.sh
+MEDIUM_FILE_BYTES=$((16 << 20))    # 16 MiB: sixteen 1 MiB slices at the edge
+RANGE_BYTES=65536
+SECRET=bench-edge-secret-$(date +%s)-0123456789abcdef
+
+log() { printf '[%s] %s\n' "$(date +%T)" "$*" >&2; }
+die() {
+    log "FAIL: $*"
+    exit 1
+}
+for tool in "$NGINX" "$WRK" curl openssl envsubst sha256sum ss python3; do
+    command -v "$tool" >/dev/null || die "$tool is not installed"
+done
+
+TMP=""
+PIDS=()
+cleanup() {
+    local rc=$? pid
+    trap - EXIT INT TERM
+    for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+    for pid in "${PIDS[@]}"; do
+        local waited=0
+        while kill -0 "$pid" 2>/dev/null && ((waited < 50)); do
+            sleep 0.1
+            waited=$((waited + 1))
+        done
+        kill -KILL "$pid" 2>/dev/null || true
+    done
+    wait 2>/dev/null || true
+    if [[ -n $TMP && -d $TMP ]]; then rm -rf "$TMP"; fi
+    exit "$rc"
+}
+trap cleanup EXIT
+trap 'log "interrupted"; exit 130' INT TERM
+
+if [[ ${BENCH_SKIP_BUILD:-0} == 1 ]]; then
+    [[ -x $DEPOT ]] || die "BENCH_SKIP_BUILD=1 but $DEPOT does not exist"
+else
+    log "building depot (release)"
+    (cd "$ROOT" && swift build -c release --product depot) >&2 || die "release build failed"
+fi
+
+(
+    sleep "$TIME_LIMIT"
+    echo "[watchdog] time limit of ${TIME_LIMIT}s reached, stopping" >&2
+    kill -TERM $$
+) &
+PIDS+=($!)
+
+TMP=$(mktemp -d /tmp/depot-edgebench.XXXXXX)
+chmod 755 "$TMP"
+keystream() { head -c "$1" /dev/zero | openssl enc -aes-128-ctr -nosalt -K "$2" -iv 00000000000000000000000000000000 >"$3"; }
+make_pack() { # directory product-id bytes key-hex
+    mkdir -p "$1/Contents"
+    printf '{"productId": "%s", "version": "1.0", "publishedAt": "2026-03-01T09:00:00Z"}\n' "$2" >"$1/pack.json"
+    keystream "$3" "$4" "$1/Contents/payload.bin"
+}
+make_pack "$TMP/content/small-1.0" bench.small "$SMALL_FILE_BYTES" 101112131415161718191a1b1c1d1e1f
+make_pack "$TMP/content/medium-1.0" bench.medium "$MEDIUM_FILE_BYTES" 202122232425262728292a2b2c2d2e2f
+cp -R "$ROOT/Config" "$TMP/config"
+cat >"$TMP/config/products.json" <<'EOF'
+{"products": [
+  {"id": "bench.small", "type": "nonConsumable", "title": "Edge bench: 16 KiB"},
+  {"id": "bench.medium", "type": "nonConsumable", "title": "Edge bench: 16 MiB"}
+]}
+EOF
+python3 - "$TMP/config/depot.json" "$SECRET" <<'EOF'
+import json, sys
+path, secret = sys.argv[1], sys.argv[2]
+config = json.load(open(path))
+config.setdefault("edge", {})["fillSecrets"] = [secret]
+json.dump(config, open(path, "w"), indent=2)
+EOF
+
+free_port() {
+    local port=$((20000 + RANDOM % 20000))
+    while ss -Hltn "sport = :$port" | grep -q . || [[ " ${USED[*]:-} " == *" $port "* ]]; do port=$((port + 1)); done
+    USED+=("$port")
+    echo "$port"
+}
+USED=()
+DEPOT_PORT=$(free_port)
+EDGE_PORT=$(free_port)
+NGINX_PORT=$(free_port)
+
+log "starting depot on 127.0.0.1:$DEPOT_PORT"
+DEPOT_LOG_LEVEL=info "$DEPOT" serve --config "$TMP/config" --data-dir "$TMP/data" --content-dir "$TMP/content" \
+    --host 127.0.0.1 --port "$DEPOT_PORT" >"$TMP/depot.out" 2>"$TMP/depot.log" &
+DEPOT_PID=$!
+PIDS+=("$DEPOT_PID")
+for ((i = 0; i < 1200; i++)); do
+    kill -0 "$DEPOT_PID" 2>/dev/null || die "depot exited during start: $(cat "$TMP/depot.log")"
+    grep -q 'listening' "$TMP/depot.log" && break
+    sleep 0.1
+done
+grep -q 'listening' "$TMP/depot.log" || die "depot did not start listening"
+digest_of() { grep " bundle" "$TMP/depot.log" | grep "content=$1 " | grep -o 'digest=[0-9a-f]\{64\}' | head -n1 | cut -d= -f2; }
+SMALL_DIGEST=$(digest_of bench.small)
+MEDIUM_DIGEST=$(digest_of bench.medium)
+[[ -n $SMALL_DIGEST && -n $MEDIUM_DIGEST ]] || die "depot did not log both bundles"
+SMALL_FILE=$TMP/data/bundles/${SMALL_DIGEST:0:2}/$SMALL_DIGEST.zip
+MEDIUM_FILE=$TMP/data/bundles/${MEDIUM_DIGEST:0:2}/$MEDIUM_DIGEST.zip
+SMALL_SIZE=$(stat -c %s "$SMALL_FILE")
+MEDIUM_SIZE=$(stat -c %s "$MEDIUM_FILE")
+grant() { "$DEPOT" dev grant --config "$TMP/config" --data-dir "$TMP/data" --digest "$1" --ttl 7200 2>/dev/null | tail -n1; }
+SMALL_GRANT=$(grant "$SMALL_DIGEST")
+MEDIUM_GRANT=$(grant "$MEDIUM_DIGEST")
+log "bundles: small $SMALL_SIZE bytes, medium $MEDIUM_SIZE bytes"
+
+# The edge, exactly as deploy/nginx/README.md runs it.
+mkdir -p "$TMP/edge"
+EDGE_PORT=127.0.0.1:$EDGE_PORT DEPOT_ORIGIN=127.0.0.1:$DEPOT_PORT CACHE_DIR=$TMP/edge EDGE_SECRET=$SECRET \
+    envsubst '${EDGE_PORT} ${DEPOT_ORIGIN} ${CACHE_DIR} ${EDGE_SECRET}' \
+    <"$ROOT/deploy/nginx/depot-edge.conf.template" >"$TMP/edge.conf"
+EDGE_PORT=${EDGE_PORT##*:}
+"$NGINX" -c "$TMP/edge.conf" -g 'daemon off;' 2>"$TMP/edge.stderr" &
+PIDS+=($!)
+EDGE_PID=$!
+
+# nginx serving the bundle files itself (the byte-path benchmark's configuration, 2 workers).
+mkdir -p "$TMP/direct/tmp"
+USER_LINE=""
+if [[ $EUID -eq 0 ]]; then USER_LINE="user root root;"; fi
+cat >"$TMP/direct/nginx.conf" <<EOF
+$USER_LINE
+daemon off;
+worker_processes 2;
+pid $TMP/direct/nginx.pid;
+error_log $TMP/direct/error.log warn;
+events { worker_connections 4096; }
+http {
+    access_log off;
+    sendfile on;
+    tcp_nopush on;
+    tcp_nodelay on;
+    keepalive_requests 100000;
+    open_file_cache max=64 inactive=600s;
+    open_file_cache_valid 600s;
+    types { }
+    default_type application/zip;
+    client_body_temp_path $TMP/direct/tmp/body;
+    proxy_temp_path $TMP/direct/tmp/proxy;
+    fastcgi_temp_path $TMP/direct/tmp/fastcgi;
+    uwsgi_temp_path $TMP/direct/tmp/uwsgi;
+    scgi_temp_path $TMP/direct/tmp/scgi;
+    server {
+        listen 127.0.0.1:$NGINX_PORT reuseport;
+        location ~ "^/v1/bundles/([0-9a-f]{2})([0-9a-f]{62})\$" { alias $TMP/data/bundles/\$1/\$1\$2.zip; }
+    }
+}
+EOF
+"$NGINX" -p "$TMP/direct/" -c "$TMP/direct/nginx.conf" -e "$TMP/direct/error.log" &
+PIDS+=($!)
+for port in "$EDGE_PORT" "$NGINX_PORT"; do
+    for ((i = 0; i < 100; i++)); do
+        curl -s -o /dev/null "http://127.0.0.1:$port/" && break
+        sleep 0.1
+    done
+done
+
+base_of() { case $1 in edge) echo "http://127.0.0.1:$EDGE_PORT" ;; depot) echo "http://127.0.0.1:$DEPOT_PORT" ;; nginx) echo "http://127.0.0.1:$NGINX_PORT" ;; esac; }
+
+# Fill the edge, then check every server answers the right bytes (and the edge from its cache).
+for server in edge depot nginx; do
+    base=$(base_of "$server")
+    for pair in "$SMALL_DIGEST:$SMALL_GRANT:$SMALL_SIZE" "$MEDIUM_DIGEST:$MEDIUM_GRANT:$MEDIUM_SIZE"; do
+        IFS=: read -r digest grant size <<<"$pair"
+        for attempt in 1 2; do
+            out=$(curl -sS -D "$TMP/h" -o "$TMP/body" -w '%{http_code} %{size_download}' -H "Authorization: Bearer $grant" "$base/v1/bundles/$digest")
+            [[ $out == "200 $size" ]] || die "$server answered '$out' for $digest"
+            [[ $(sha256sum <"$TMP/body" | cut -c1-64) == "$digest" ]] || die "$server: bytes differ"
+        done
+        if [[ $server == edge ]]; then
+            grep -qi '^x-cache-status: HIT' "$TMP/h" || die "the edge did not answer $digest from its cache: $(cat "$TMP/h")"
+        fi
+    done
+done
+RANGE_OFFSET=$((100 * RANGE_BYTES))
+out=$(curl -sS -D "$TMP/h" -o "$TMP/body" -w '%{http_code} %{size_download}' -H "Authorization: Bearer $MEDIUM_GRANT" \
+    -H "Range: bytes=$RANGE_OFFSET-$((RANGE_OFFSET + RANGE_BYTES - 1))" "$(base_of edge)/v1/bundles/$MEDIUM_DIGEST")
+[[ $out == "206 $RANGE_BYTES" ]] || die "edge range answered '$out'"
+cmp -s "$TMP/body" <(tail -c +$((RANGE_OFFSET + 1)) "$MEDIUM_FILE" | head -c "$RANGE_BYTES") || die "edge range bytes differ"
+out=$(curl -sS -o /dev/null -w '%{http_code}' "$(base_of edge)/v1/bundles/$SMALL_DIGEST?grant=forged")
+[[ $out == 403 ]] || die "the edge answered $out to a forged grant"
+log "checked: every server answers both bundles (sha256), the edge from its cache, ranges right, forged grants refused"
+
+run_wrk() { # server scenario seconds
+    local base digest grant
+    base=$(base_of "$1")
+    if [[ $2 == small ]]; then digest=$SMALL_DIGEST grant=$SMALL_GRANT; else digest=$MEDIUM_DIGEST grant=$MEDIUM_GRANT; fi
+    local range=0
+    [[ $2 == range ]] && range=$RANGE_BYTES
+    BENCH_RANGE_SIZE=$range BENCH_RANGE_FILE_SIZE=$MEDIUM_SIZE BENCH_SEED=$SEED \
+        "$WRK" -t2 -c64 -d"${3}s" --latency -s "$LUA" -H "Authorization: Bearer $grant" "$base/v1/bundles/$digest" |
+        grep '^BENCH '
+}
+field() { sed -n "s/.* $1=\([0-9]*\).*/\1/p" <<<"$2"; }
+
+mkdir -p "$RESULTS_DIR"
+REPORT=$RESULTS_DIR/edge-$(date -u +%Y%m%dT%H%M%SZ).md
+{
+    echo "| scenario | server | requests/s | MB/s | p99 ms | errors |"
+    echo "|---|---|---:|---:|---:|---:|"
+} >"$REPORT"
+for scenario in small range; do
+    for server in edge depot nginx; do
+        run_wrk "$server" "$scenario" "$WARMUP" >/dev/null
+        hits_before=$(grep -c 'cache=HIT' "$TMP/edge/access.log" || true)
+        lines_before=$(wc -l <"$TMP/edge/access.log")
+        line=$(run_wrk "$server" "$scenario" "$DURATION")
+        requests=$(field requests "$line")
+        bytes=$(field bytes "$line")
+        us=$(field duration_us "$line")
+        p99=$(field p99_us "$line")
+        errors=$(($(field status_errors "$line") + $(field read_errors "$line") + $(field timeouts "$line")))
+        rps=$(awk -v r="$requests" -v d="$us" 'BEGIN { printf "%.0f", r / (d / 1e6) }')
+        mbs=$(awk -v b="$bytes" -v d="$us" 'BEGIN { printf "%.1f", b / (d / 1e6) / 1e6 }')
+        p99ms=$(awk -v p="$p99" 'BEGIN { printf "%.2f", p / 1000 }')
+        label=$([[ $scenario == small ]] && echo "16 KiB bundle" || echo "64 KiB range")
+        name=$(case $server in edge) echo "nginx edge (cache hit)" ;; depot) echo "Depot direct" ;; nginx) echo "nginx, file itself" ;; esac)
+        echo "| $label | $name | $rps | $mbs | $p99ms | $errors |" >>"$REPORT"
+        if [[ $server == edge ]]; then
+            hits=$(($(grep -c 'cache=HIT' "$TMP/edge/access.log" || true) - hits_before))
+            lines=$(($(wc -l <"$TMP/edge/access.log") - lines_before))
+            log "edge $scenario: $hits of $lines answers logged in the measured run were cache hits"
+        fi
+        log "$scenario $server: $rps req/s, $mbs MB/s, p99 $p99ms ms, $errors errors"
+    done
+done
+log "report: $REPORT"
+cat "$REPORT"
