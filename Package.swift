@@ -39,6 +39,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .target(name: "DepotArchives", dependencies: ["CZlib"], swiftSettings: swiftSettings),
         .target(
             name: "DepotTrust",
             dependencies: [
@@ -88,6 +89,7 @@ let package = Package(
         .testTarget(name: "DepotCoreTests", dependencies: ["DepotCore"], swiftSettings: swiftSettings),
         .testTarget(name: "DepotLedgerTests", dependencies: ["DepotLedger", "DepotCore"], swiftSettings: swiftSettings),
         .testTarget(name: "DepotHTTPTests", dependencies: ["DepotHTTP"], swiftSettings: swiftSettings),
+        .testTarget(name: "DepotArchivesTests", dependencies: ["DepotArchives"], swiftSettings: swiftSettings),
         .testTarget(name: "DepotBundlesTests", dependencies: ["DepotBundles"], swiftSettings: swiftSettings),
         .testTarget(
             name: "DepotTrustTests",
