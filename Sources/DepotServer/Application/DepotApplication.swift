@@ -29,6 +29,8 @@ package struct DepotApplication: Sendable {
     package let revocations: RevocationList
     /// The App Store signed-data verifier.
     package let verifier: AppStoreVerifier
+    /// Where upload bytes live (`<dataDirectory>/uploads`).
+    let uploadStore: UploadStore
     private let listing: ScheduledListing
 
     /// Seconds since 1970, now.
@@ -65,6 +67,11 @@ package struct DepotApplication: Sendable {
         self.logger = logger
         self.listing = try ScheduledListing(catalog: loaded.catalog, now: Self.systemClock())
         self.refusedPacks = loaded.refused.map { "\($0.directory): \($0.reason)" }
+        do {
+            self.uploadStore = try UploadStore(dataDirectory: configuration.dataDirectory)
+        } catch {
+            throw ConfigurationError("cannot prepare the uploads directory under \(configuration.dataDirectory): \(error)")
+        }
     }
 
     /// Closes the ledger after the server stopped.
@@ -83,8 +90,12 @@ package struct DepotApplication: Sendable {
     }
 
     /// The Hummingbird application: routes for lists and health, with the bundle handler in its pipeline.
-    /// `onRunning` receives the bound port once the server listens.
-    package func makeApplication(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+    /// `onRunning` receives the bound port once the server listens; `uploadClock` is the time uploads
+    /// expire by (the system clock unless a test moves time itself).
+    package func makeApplication(
+        uploadClock: @escaping @Sendable () -> Int64 = DepotApplication.systemClock,
+        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
         let clock = Self.systemClock
         let router = Router(context: DepotRequestContext.self)
         router.middlewares.add(ErrorBodyMiddleware())
@@ -96,6 +107,13 @@ package struct DepotApplication: Sendable {
             irregular: configuration.irregularActivity, clock: clock, logger: logger)
         TransactionRoutes(service: service).register(on: router)
         AdminRoutes(service: service, tokenDigests: configuration.adminTokenDigests).register(on: router)
+        let uploads = UploadService(
+            ledger: ledger, store: uploadStore, settings: configuration.uploads, clock: uploadClock, logger: logger)
+        // Interim authentication: the operator token, until publisher keys exist.
+        let uploadGroup = router.group(RouterPath(UploadRoutes.path))
+            .add(middleware: TusMiddleware())
+            .add(middleware: AdminAuthMiddleware(hexDigests: configuration.adminTokenDigests))
+        UploadRoutes(service: uploads).register(on: uploadGroup)
         router.get("/healthz") { _, _ in "ok\n" }
         router.get("/readyz") { _, _ in "ready\n" }
 
@@ -126,6 +144,9 @@ package struct DepotApplication: Sendable {
                     grantLifetime: configuration.grants.lifetimeSeconds, clock: Self.systemClock, interval: .seconds(5),
                     logger: logger),
                 recorder,
+                UploadReaper(
+                    ledger: ledger, store: uploadStore, clock: uploadClock,
+                    interval: .seconds(configuration.uploads.reaperIntervalSeconds), logger: logger),
             ],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0

@@ -64,7 +64,11 @@ package enum ConfigurationLoader {
                 maxAccountTokens: max(1, file.irregularActivity?.maxAccountTokens ?? 3),
                 maxClientAddresses: max(1, file.irregularActivity?.maxClientAddresses ?? 10),
                 slowDownSeconds: max(0, file.irregularActivity?.slowDownSeconds ?? 30)),
-            adminTokenDigests: try adminDigests(file.admin, in: mainFile)
+            adminTokenDigests: try adminDigests(file.admin, in: mainFile),
+            uploads: UploadSettings(
+                maxSize: max(1, file.uploads?.maxSize ?? 8 << 30),
+                expirySeconds: max(1, file.uploads?.expirySeconds ?? 86_400),
+                reaperIntervalSeconds: max(1, file.uploads?.reaperIntervalSeconds ?? 60))
         )
         if configuration.environment == .production, grants.keys.contains(where: \.isDevelopmentKey) {
             throw ConfigurationError("\(mainFile): a production configuration must not accept the development grant key")
