@@ -6,16 +6,12 @@ import DepotCore
 ///
 /// Strict: an empty or non-ASCII key, a key with a space or a comma, a value that is not canonical
 /// standard base64, or a key given twice is refused (400). Spaces around a comma are allowed.
-struct UploadMetadata: Equatable {
+struct UploadMetadata {
     /// The pairs in header order; a value is nil when only the key was sent.
     let pairs: [(key: String, value: [UInt8]?)]
 
     /// Most bytes a header may hold.
     static let maxHeaderBytes = 4096
-
-    static func == (lhs: UploadMetadata, rhs: UploadMetadata) -> Bool {
-        lhs.pairs.map(\.key) == rhs.pairs.map(\.key) && lhs.pairs.map(\.value) == rhs.pairs.map(\.value)
-    }
 
     /// Parses a header value (the empty string is no metadata).
     init(header: String) throws(DepotError) {

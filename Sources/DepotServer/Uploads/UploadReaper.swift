@@ -45,7 +45,7 @@ struct UploadReaper: Service {
                 // A writer still holding the file keeps it; its PATCH fails to move the offset and the next run
                 // removes it. The record goes last, so a failure here leaves the upload to be found again.
                 do {
-                    let writer = try await store.openWriter(id, at: 0)
+                    let writer = try await store.openWriter(id)
                     try await store.remove(id)
                     writer.close()
                 } catch .missing {

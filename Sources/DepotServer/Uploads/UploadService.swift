@@ -39,7 +39,7 @@ struct UploadService: Sendable {
         do {
             try await store.create(id)
         } catch {
-            throw failure(error, id: id)
+            throw failure(error)
         }
         do {
             try await ledger.createUpload(record)
@@ -66,14 +66,20 @@ struct UploadService: Sendable {
         let expected = try checksum.map { header throws(DepotError) in try UploadChecksum(header: header) }
         let writer: UploadWriter
         do {
-            writer = try await store.openWriter(id, at: write.start)
+            writer = try await store.openWriter(id)
         } catch {
-            throw failure(error, id: id)
+            throw failure(error)
         }
         defer { writer.close() }
-        // The record read before the lock may be stale: another writer may have finished in between.
+        // The record read before the lock may be stale: another writer may have finished in between. Only
+        // once the lock is held and the offset confirmed is the file touched.
         let locked = try UploadRules.live(try await record(id), now: clock())
         guard locked.offset == write.start else { throw .offsetMismatch(expected: locked.offset, given: write.start) }
+        do {
+            try await writer.start(at: write.start)
+        } catch {
+            throw failure(error)
+        }
 
         let received = try await receive(body, into: writer, write: write, checksum: expected, contentLength: contentLength)
         let now = clock()
@@ -130,7 +136,7 @@ struct UploadService: Sendable {
             throw error
         } catch let failure as UploadStore.Failure {
             try? await writer.truncate(to: write.start)
-            throw self.failure(failure, id: "")
+            throw self.failure(failure)
         } catch {
             // The connection was cut (or the body could not be read): keep what arrived.
             cut = true
@@ -150,7 +156,7 @@ struct UploadService: Sendable {
             try await writer.sync()
         } catch {
             try? await writer.truncate(to: write.start)
-            throw failure(error, id: "")
+            throw failure(error)
         }
         return received
     }
@@ -160,12 +166,12 @@ struct UploadService: Sendable {
         guard try await record(id) != nil else { throw .uploadNotFound }
         let writer: UploadWriter
         do {
-            writer = try await store.openWriter(id, at: 0)
+            writer = try await store.openWriter(id)
         } catch .missing {
             _ = try? await ledger.deleteUpload(id: id)
             return
         } catch {
-            throw failure(error, id: id)
+            throw failure(error)
         }
         defer { writer.close() }
         do {
@@ -187,7 +193,7 @@ struct UploadService: Sendable {
         }
     }
 
-    private func failure(_ failure: UploadStore.Failure, id: String) -> DepotError {
+    private func failure(_ failure: UploadStore.Failure) -> DepotError {
         switch failure {
         case .locked:
             return .uploadLocked

@@ -9,9 +9,10 @@ import NIOPosix
 /// The bytes of uploads on disk: `<dataDirectory>/uploads/<id>`, one file per upload.
 ///
 /// Which of a file's bytes count is the ledger's record (its offset); bytes past it (a writer that died
-/// before recording them) are cut off when the next writer opens the file. One writer at a time: opening
-/// for writing takes an exclusive `flock` without waiting, which also holds between processes sharing the
-/// directory, and is released by the kernel if the process dies. Blocking calls run on NIO's thread pool.
+/// before recording them) are cut off when the next writer starts at the recorded offset. One writer at a
+/// time: opening for writing takes an exclusive `flock` without waiting, which also holds between processes
+/// sharing the directory, and is released by the kernel if the process dies. Blocking calls run on NIO's
+/// thread pool.
 struct UploadStore: Sendable {
     /// Why the store could not do what was asked.
     enum Failure: Error, Equatable {
@@ -59,9 +60,9 @@ struct UploadStore: Sendable {
         }
     }
 
-    /// Opens upload `id` for writing at `offset`, holding its lock: `locked` when another writer has it,
-    /// `missing` when the file is gone or shorter than `offset`. Bytes past `offset` are cut off.
-    func openWriter(_ id: String, at offset: Int64) async throws(Failure) -> UploadWriter {
+    /// Opens upload `id` for writing, holding its lock: `locked` when another writer has it, `missing` when
+    /// the file is gone. Nothing is changed until the writer is told where to `start`.
+    func openWriter(_ id: String) async throws(Failure) -> UploadWriter {
         let path = path(id)
         let descriptor = try await run { () throws(Failure) -> Int32 in
             let descriptor = open(path, O_WRONLY | O_CLOEXEC)
@@ -75,15 +76,9 @@ struct UploadStore: Sendable {
                 if code == EWOULDBLOCK { throw Failure.locked }
                 throw Failure.io("cannot lock an upload file: \(String(cString: strerror(code)))")
             }
-            var status = stat()
-            guard fstat(descriptor, &status) == 0, Int64(status.st_size) >= offset, ftruncate(descriptor, off_t(offset)) == 0
-            else {
-                close(descriptor)
-                throw Failure.missing
-            }
             return descriptor
         }
-        return UploadWriter(descriptor: descriptor, position: offset, store: self)
+        return UploadWriter(descriptor: descriptor, store: self)
     }
 
     /// Runs a blocking call on the thread pool.
@@ -104,13 +99,24 @@ final class UploadWriter: @unchecked Sendable {
     private let descriptor: Int32
     private let store: UploadStore
     /// Where the next byte goes.
-    private(set) var position: Int64
+    private(set) var position: Int64 = 0
     private var closed = false
 
-    fileprivate init(descriptor: Int32, position: Int64, store: UploadStore) {
+    fileprivate init(descriptor: Int32, store: UploadStore) {
         self.descriptor = descriptor
-        self.position = position
         self.store = store
+    }
+
+    /// Starts writing at `offset` (the ledger's, read while holding the lock): `missing` when the file holds
+    /// fewer bytes; bytes past it (never counted) are cut off.
+    func start(at offset: Int64) async throws(UploadStore.Failure) {
+        let descriptor = descriptor
+        try await store.run { () throws(UploadStore.Failure) in
+            var status = stat()
+            guard fstat(descriptor, &status) == 0, Int64(status.st_size) >= offset, ftruncate(descriptor, off_t(offset)) == 0
+            else { throw UploadStore.Failure.missing }
+        }
+        position = offset
     }
 
     deinit {
