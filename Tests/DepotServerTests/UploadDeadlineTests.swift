@@ -15,15 +15,15 @@ struct UploadDeadlineTests {
 
     @Test(arguments: LedgerEngine.allCases)
     func aSlowUploadThatKeepsSendingOutlivesTheRequestTimeout(engine: LedgerEngine) async throws {
-        try await UploadServer.with(engine: engine, requestTimeoutSeconds: 2) { server in
-            let chunk = 32 << 10
-            let chunks = 16
+        try await UploadServer.with(engine: engine, requestTimeoutSeconds: 3) { server in
+            let chunk = 16 << 10
+            let chunks = 24
             var random = SeededBytes(seed: 31)
             let data = random.bytes(chunk * chunks)
             let path = try await server.create(length: Int64(data.count))
             let client = try RawHTTPClient(port: server.port)
             try await client.send(Self.patchHead(path, length: data.count))
-            // Paced so the body takes about twice the two-second request timeout, with pauses far shorter than it.
+            // Paced so the body takes about twice the three-second request timeout, with pauses far shorter than it.
             for index in 0..<chunks {
                 try await client.send(bytes: Array(data[(index * chunk)..<((index + 1) * chunk)]))
                 try await Task.sleep(for: .milliseconds(250))
@@ -36,7 +36,7 @@ struct UploadDeadlineTests {
 
     @Test(arguments: LedgerEngine.allCases)
     func anUploadThatStopsSendingIsCutAndKeepsItsBytes(engine: LedgerEngine) async throws {
-        try await UploadServer.with(engine: engine, requestTimeoutSeconds: 1) { server in
+        try await UploadServer.with(engine: engine, requestTimeoutSeconds: 3) { server in
             var random = SeededBytes(seed: 32)
             let data = random.bytes(300_000)
             let path = try await server.create(length: Int64(data.count))
