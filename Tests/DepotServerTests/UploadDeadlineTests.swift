@@ -1,4 +1,5 @@
 import Foundation
+import NIOHTTP1
 import Testing
 
 @testable import DepotServer
@@ -50,5 +51,41 @@ struct UploadDeadlineTests {
             try await eventually("the stalled PATCH's bytes are counted") { try await server.offset(path) == 100_000 }
             #expect(try await server.patch(path, offset: 100_000, Array(data[100_000...])).status == 204)
         }
+    }
+}
+
+/// `Expect: 100-continue` on an upload is answered at once, so a client such as `curl -T` does not wait.
+@Suite("Upload 100-continue")
+struct UploadContinueTests {
+    @Test func anUploadThatExpectsContinueGetsItBeforeSendingItsBody() async throws {
+        try await UploadServer.with(engine: .sqlite) { server in
+            let body = Array("expected body".utf8)
+            let path = try await server.create(length: Int64(body.count))
+            let client = try RawHTTPClient(port: server.port)
+            var head = UploadDeadlineTests.patchHead(path, length: body.count)
+            head = String(head.dropLast()) + "Expect: 100-continue\r\n\r\n"  // "\r\n" is one Character
+            try await client.send(head)
+            // Nothing of the body was sent: only the interim answer can arrive now.
+            let interim = try await client.readResponse(head: true)
+            #expect(interim.status == 100)
+            try await client.send(bytes: body)
+            let answer = try await client.readResponse()
+            #expect(answer.status == 204)
+            #expect(answer.value("Upload-Offset") == String(body.count))
+        }
+    }
+
+    @Test(arguments: [
+        ("PATCH", "/v1/publisher/uploads/ab", "100-continue", HTTPVersion.http1_1, false, true),
+        ("POST", "/v1/publisher/uploads", "100-Continue", .http1_1, false, true),
+        ("PATCH", "/v1/publisher/uploads/ab", "100-continue", .http1_1, true, false),
+        ("PATCH", "/v1/publisher/uploads/ab", "100-continue", .http1_0, false, false),
+        ("PATCH", "/v1/publisher/uploads/ab", "", .http1_1, false, false),
+        ("POST", "/v1/transactions", "100-continue", .http1_1, false, false),
+    ] as [(String, String, String, HTTPVersion, Bool, Bool)])
+    func continueRule(method: String, uri: String, expect: String, version: HTTPVersion, pending: Bool, sends: Bool) {
+        var head = HTTPRequestHead(version: version, method: HTTPMethod(rawValue: method), uri: uri)
+        if !expect.isEmpty { head.headers.add(name: "Expect", value: expect) }
+        #expect(RequestDeadline.sendsContinue(head, earlierAnswersPending: pending) == sends)
     }
 }

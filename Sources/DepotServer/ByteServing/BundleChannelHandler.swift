@@ -187,6 +187,9 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
 
     // MARK: request flow
 
+    /// The interim answer to `Expect: 100-continue`.
+    private static let continueBytes = ByteBuffer(string: "HTTP/1.1 100 Continue\r\n\r\n")
+
     private func canProcess(_ part: HTTPServerRequestPart) -> Bool {
         guard case .head(let head) = part else { return true }
         if answering { return false }
@@ -203,6 +206,10 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
                 current = .ours
                 answer(head, target: target, context: context)
                 return false
+            }
+            if RequestDeadline.sendsContinue(head, earlierAnswersPending: answering || forwardedInFlight > 0) {
+                // RFC 9110 §10.1.1: the client waits for this before sending an upload's body (curl -T does).
+                rawOutput?.writeAndFlush(NIOAny(IOData.byteBuffer(Self.continueBytes)), promise: nil)
             }
             current = .forwarded
             forwardedInFlight += 1

@@ -29,6 +29,15 @@ enum RequestDeadline {
         return .wholeRequest
     }
 
+    /// Whether to answer `100 Continue` at once (RFC 9110 §10.1.1): for an HTTP/1.1 upload body (the progress
+    /// policy) sent with `Expect: 100-continue`, when no earlier answer on the connection is still due (an
+    /// interim answer may not overtake one). The route's own answer follows as usual.
+    static func sendsContinue(_ head: HTTPRequestHead, earlierAnswersPending: Bool) -> Bool {
+        guard head.version == .http1_1, !earlierAnswersPending, policy(method: head.method, uri: head.uri) == .progress
+        else { return false }
+        return head.headers["expect"].contains { $0.lowercased() == "100-continue" }
+    }
+
     /// What to do when the deadline passes while the request is still arriving.
     enum Decision: Equatable {
         /// Nothing was answered on the request: answer 408 `request-timeout` and close.
