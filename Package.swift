@@ -40,6 +40,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .target(name: "DepotArchives", dependencies: ["CZlib"], swiftSettings: swiftSettings),
         .target(
             name: "DepotTrust",
             dependencies: [
@@ -111,6 +112,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "DepotHTTPTests", dependencies: ["DepotHTTP"], swiftSettings: swiftSettings),
+        .testTarget(name: "DepotArchivesTests", dependencies: ["DepotArchives"], swiftSettings: swiftSettings),
         .testTarget(name: "DepotBundlesTests", dependencies: ["DepotBundles"], swiftSettings: swiftSettings),
         .testTarget(
             name: "DepotTrustTests",

@@ -1,15 +1,24 @@
 import DepotCore
+import GRDB
 import Testing
 
 @testable import DepotLedger
 
 /// Conformance: migrations that run once, and data that outlives the ledger instance that wrote it.
 @Suite struct LedgerDurabilityTests {
+    /// How many migrations this build registers for an engine: every one of them is applied on opening.
+    static func registeredMigrations(_ engine: Engine) -> Int {
+        switch engine {
+        case .sqlite: SQLiteLedger.migrator.migrations.count
+        case .postgres: PostgresLedger.migrations.count
+        }
+    }
+
     @Test(arguments: Engine.allCases)
     func migrationsAreIdempotent(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { fixture, ledger in
             let applied = try await fixture.appliedMigrations(ledger)
-            #expect(applied == (engine == .sqlite ? ["v1-ledger", "v2-offers", "v3-catalog"] : ["1 ledger", "2 offers", "3 catalog"]))
+            #expect(applied.count == Self.registeredMigrations(engine))
             _ = try await ledger.recordTransaction(Sample.transaction("1000"), now: 1)
 
             // Opening again (twice) migrates nothing and keeps the data.
@@ -34,7 +43,7 @@ import Testing
                 return ledgers
             }
             for ledger in ledgers {
-                #expect(try await fixture.appliedMigrations(ledger).count == 3)
+                #expect(try await fixture.appliedMigrations(ledger).count == Self.registeredMigrations(engine))
             }
             _ = try await ledgers[0].recordTransaction(Sample.transaction("2000"), now: 1)
             #expect(try await ledgers[3].transaction(id: "2000") != nil)

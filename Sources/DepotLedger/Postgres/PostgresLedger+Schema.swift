@@ -159,6 +159,26 @@ extension PostgresLedger {
             ]),
         Migration(version: 2, name: "offers", statements: offersSchema),
         Migration(version: 3, name: "catalog", statements: CatalogSchema.statements(integer: "BIGINT")),
+        Migration(version: 4, name: "uploads", statements: uploadsSchema),
+    ]
+
+    /// Resumable uploads (tus): one row per upload; its bytes are on disk, `upload_offset` of them durable.
+    /// `length` is NULL while the client defers it. Same table as the SQLite engine's `v4-uploads`.
+    static let uploadsSchema: [String] = [
+        """
+        CREATE TABLE uploads (
+            id TEXT PRIMARY KEY,
+            publisher TEXT NOT NULL,
+            length BIGINT CHECK (length IS NULL OR length >= 0),
+            upload_offset BIGINT NOT NULL DEFAULT 0 CHECK (upload_offset >= 0),
+            metadata TEXT NOT NULL DEFAULT '',
+            created_at BIGINT NOT NULL,
+            expires_at BIGINT NOT NULL,
+            updated_at BIGINT NOT NULL,
+            CHECK (length IS NULL OR upload_offset <= length)
+        )
+        """,
+        "CREATE INDEX uploads_by_expiry ON uploads(expires_at)",
     ]
 
     /// Every bundle a redeem offered per transaction and content (full or delta), which a finish is judged

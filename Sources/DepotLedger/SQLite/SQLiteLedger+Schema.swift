@@ -22,6 +22,11 @@ extension SQLiteLedger {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration("v4-uploads") { db in
+            for statement in schemaV4Uploads {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
     }()
 
@@ -143,6 +148,27 @@ extension SQLiteLedger {
         // The App Store signedDate of the latest revocation fact applied (a REFUND, REVOKE or REFUND_REVERSED
         // notification): an older one arriving later (Apple retries keep their signedDate) changes nothing.
         "ALTER TABLE transactions ADD COLUMN last_fact_signed_ms INTEGER",
+    ]
+}
+
+extension SQLiteLedger {
+    /// Resumable uploads (tus): one row per upload; its bytes are on disk, `upload_offset` of them durable.
+    /// `length` is NULL while the client defers it.
+    static let schemaV4Uploads: [String] = [
+        """
+        CREATE TABLE uploads (
+            id TEXT NOT NULL PRIMARY KEY,
+            publisher TEXT NOT NULL,
+            length INTEGER CHECK (length IS NULL OR length >= 0),
+            upload_offset INTEGER NOT NULL DEFAULT 0 CHECK (upload_offset >= 0),
+            metadata TEXT NOT NULL DEFAULT '',
+            created_at INTEGER NOT NULL,
+            expires_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL,
+            CHECK (length IS NULL OR upload_offset <= length)
+        )
+        """,
+        "CREATE INDEX uploads_by_expiry ON uploads(expires_at)",
     ]
 }
 

@@ -40,6 +40,8 @@ package struct DepotApplication: Sendable {
     package let deltas: DeltaBuilder
     /// Bundle answers and bytes sent to edges filling their caches with the shared secret.
     package let edgeFills = EdgeFillCounter()
+    /// Where upload bytes live (`<dataDirectory>/uploads`).
+    let uploadStore: UploadStore
 
     /// Seconds since 1970, now.
     package static let systemClock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
@@ -79,13 +81,20 @@ package struct DepotApplication: Sendable {
             try await RevocationRefresh.refusedTransactionIds(
                 ledger: ledger, catalog: catalogs.current, grantLifetime: configuration.grants.lifetimeSeconds,
                 now: systemClock()))
+        let uploadStore: UploadStore
+        do {
+            uploadStore = try UploadStore(dataDirectory: configuration.dataDirectory)
+        } catch {
+            throw ConfigurationError("cannot prepare the uploads directory under \(configuration.dataDirectory): \(error)")
+        }
         let stager = VersionStager(
             ledger: ledger, store: store, shelf: shelf, limits: configuration.bundles.packLimits,
             compressionLevel: configuration.bundles.compressionLevel, clock: systemClock)
         return DepotApplication(
             configuration: configuration, catalogs: catalogs, index: index, grants: try grantAuthority(configuration.grants),
             logger: logger, refusedPacks: imported.refused.map { "\($0.directory): \($0.reason)" }, ledger: ledger,
-            revocations: revocations, verifier: verifier, refresher: refresher, stager: stager, deltas: deltas)
+            revocations: revocations, verifier: verifier, refresher: refresher, stager: stager, deltas: deltas,
+            uploadStore: uploadStore)
     }
 
     /// Closes the ledger after the server stopped.
@@ -104,8 +113,12 @@ package struct DepotApplication: Sendable {
     }
 
     /// The Hummingbird application: routes for lists and health, with the bundle handler in its pipeline.
-    /// `onRunning` receives the bound port once the server listens.
-    package func makeApplication(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+    /// `onRunning` receives the bound port once the server listens; `uploadClock` is the time uploads
+    /// expire by (the system clock unless a test moves time itself).
+    package func makeApplication(
+        uploadClock: @escaping @Sendable () -> Int64 = DepotApplication.systemClock,
+        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
         let clock = Self.systemClock
         let router = Router(context: DepotRequestContext.self)
         router.middlewares.add(ErrorBodyMiddleware())
@@ -123,9 +136,16 @@ package struct DepotApplication: Sendable {
             clock: clock, logger: logger)
         TransactionRoutes(service: service, trustedProxies: configuration.http.trustedProxies).register(on: router)
         AdminRoutes(service: service, tokenDigests: configuration.adminTokenDigests).register(on: router)
+        let publisherAuth = PublisherAuthMiddleware(ledger: ledger)
         PublisherProductRoutes(
             ledger: ledger, refresher: refresher, deltas: deltas, clock: clock
-        ).register(on: router.group("/v1/publisher").add(middleware: PublisherAuthMiddleware(ledger: ledger)))
+        ).register(on: router.group("/v1/publisher").add(middleware: publisherAuth))
+        let uploads = UploadService(
+            ledger: ledger, store: uploadStore, settings: configuration.uploads, clock: uploadClock, logger: logger)
+        let uploadGroup = router.group(RouterPath(UploadRoutes.path))
+            .add(middleware: TusMiddleware())
+            .add(middleware: publisherAuth)
+        UploadRoutes(service: uploads, publisher: { _, context in context.publisher?.name ?? "unknown" }).register(on: uploadGroup)
         router.get("/healthz") { _, _ in "ok\n" }
         router.get("/readyz") { _, _ in "ready\n" }
 
@@ -168,6 +188,9 @@ package struct DepotApplication: Sendable {
                         for id in ids { await service.refuseSiblingGrants(of: id) }
                     }),
                 recorder,
+                UploadReaper(
+                    ledger: ledger, store: uploadStore, clock: uploadClock,
+                    interval: .seconds(configuration.uploads.reaperIntervalSeconds), logger: logger),
             ],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0

@@ -55,6 +55,12 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     private var forwardedResponseStarted = false
     /// Set when a request's deadline passed while a response was being written: close once it ends.
     private var closeAfterResponse = false
+    /// How the arriving request's deadline runs, and when its body last made progress.
+    private var deadlinePolicy = RequestDeadline.Policy.wholeRequest
+    private var lastProgress = NIODeadline.now()
+    /// Since when a read asked of the socket has brought nothing: while no read is asked (the route is
+    /// busy with what it has), a stalled upload is the server's doing, not the client's.
+    private var readAskedSince: NIODeadline?
 
     init(
         responder: BundleResponder, checker: GrantCheckResponder, recorder: ServedBytesRecorder?,
@@ -96,12 +102,18 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         idleSince = .now()
+        readAskedSince = nil
         let part = unwrapInboundIn(data)
         switch part {
-        case .head: startDeadline(context: context)
-        case .body: break
+        case .head(let head):
+            startDeadline(context: context)
+            deadlinePolicy = RequestDeadline.policy(method: head.method, uri: head.uri)
+            lastProgress = .now()
+        case .body:
+            if deadlinePolicy == .progress { lastProgress = .now() }
         case .end:
             arriving = false
+            deadlinePolicy = .wholeRequest
             deadlineTask?.cancel()
             deadlineTask = nil
         }
@@ -115,6 +127,7 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     func read(context: ChannelHandlerContext) {
         // Hold back further reads while requests wait, so a client cannot make us buffer without bound.
         if pending.isEmpty {
+            if readAskedSince == nil { readAskedSince = .now() }
             context.read()
         } else {
             readHeldBack = true
@@ -179,6 +192,9 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
 
     // MARK: request flow
 
+    /// The interim answer to `Expect: 100-continue`.
+    private static let continueBytes = ByteBuffer(string: "HTTP/1.1 100 Continue\r\n\r\n")
+
     private func canProcess(_ part: HTTPServerRequestPart) -> Bool {
         guard case .head(let head) = part else { return true }
         if answering { return false }
@@ -206,6 +222,10 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
                 answerCheck(head, context: context)
                 return false
             }
+            if RequestDeadline.sendsContinue(head, earlierAnswersPending: answering || forwardedInFlight > 0) {
+                // RFC 9110 §10.1.1: the client waits for this before sending an upload's body (curl -T does).
+                rawOutput?.writeAndFlush(NIOAny(IOData.byteBuffer(Self.continueBytes)), promise: nil)
+            }
             current = .forwarded
             forwardedInFlight += 1
         case .body:
@@ -231,6 +251,7 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
         }
         if pending.isEmpty && readHeldBack {
             readHeldBack = false
+            if readAskedSince == nil { readAskedSince = .now() }
             context.read()
         }
         if isIdle { idleSince = .now() }
@@ -329,8 +350,12 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     private func startDeadline(context: ChannelHandlerContext) {
         guard !arriving else { return }
         arriving = true
+        scheduleDeadline(in: requestTimeout, context: context)
+    }
+
+    private func scheduleDeadline(in delay: TimeAmount, context: ChannelHandlerContext) {
         deadlineTask?.cancel()
-        deadlineTask = context.eventLoop.assumeIsolated().scheduleTask(in: requestTimeout) {
+        deadlineTask = context.eventLoop.assumeIsolated().scheduleTask(in: delay) {
             self.deadlineTask = nil
             self.deadlinePassed(context: context)
         }
@@ -338,6 +363,19 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
 
     private func deadlinePassed(context: ChannelHandlerContext) {
         guard arriving, context.channel.isActive else { return }
+        if deadlinePolicy == .progress {
+            // An upload's body: the timer is not moved on every part; it checks here how long the client has
+            // been silent while the server was asking for bytes.
+            guard let asked = readAskedSince else {
+                scheduleDeadline(in: requestTimeout, context: context)
+                return
+            }
+            let quiet = NIODeadline.now() - max(lastProgress, asked)
+            if quiet < requestTimeout {
+                scheduleDeadline(in: requestTimeout - quiet, context: context)
+                return
+            }
+        }
         let decision = RequestDeadline.decide(
             writingResponse: answering || forwardedResponseStarted,
             earlierAnswersPending: forwardedInFlight > (current == .forwarded ? 1 : 0),

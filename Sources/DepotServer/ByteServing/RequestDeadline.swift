@@ -1,8 +1,43 @@
+import NIOHTTP1
+
 /// The rule for a request that has not fully arrived when its deadline passes: a whole request (head and
-/// body) must arrive within `server.requestTimeoutSeconds` of its first byte.
+/// body) must arrive within `server.requestTimeoutSeconds` of its first byte; an upload's body instead
+/// within that time of its previous bytes (see ``Policy``).
 ///
 /// Pure: the bundle handler describes the connection and carries out the decision.
 enum RequestDeadline {
+    /// How a request's deadline runs.
+    enum Policy: Equatable {
+        /// The whole request must arrive within the timeout of its first byte.
+        case wholeRequest
+        /// The head must arrive within the timeout of its first byte, then each part of the body within
+        /// the timeout of the part before: an upload that keeps sending is never cut, one that stalls is.
+        case progress
+    }
+
+    /// The paths whose bodies may take longer than the timeout as long as they keep arriving.
+    static let progressPrefixes = ["/v1/publisher/uploads"]
+
+    /// The policy for a request: `progress` for bodies sent to the upload routes (PATCH, POST).
+    static func policy(method: HTTPMethod, uri: String) -> Policy {
+        guard method == .PATCH || method == .POST else { return .wholeRequest }
+        let path = BundleRequestTarget.pathAndQuery(of: Substring(uri).utf8)
+        for prefix in progressPrefixes where path.starts(with: prefix.utf8) {
+            let rest = path.dropFirst(prefix.utf8.count)
+            if rest.isEmpty || rest.first == UInt8(ascii: "/") || rest.first == UInt8(ascii: "?") { return .progress }
+        }
+        return .wholeRequest
+    }
+
+    /// Whether to answer `100 Continue` at once (RFC 9110 §10.1.1): for an HTTP/1.1 upload body (the progress
+    /// policy) sent with `Expect: 100-continue`, when no earlier answer on the connection is still due (an
+    /// interim answer may not overtake one). The route's own answer follows as usual.
+    static func sendsContinue(_ head: HTTPRequestHead, earlierAnswersPending: Bool) -> Bool {
+        guard head.version == .http1_1, !earlierAnswersPending, policy(method: head.method, uri: head.uri) == .progress
+        else { return false }
+        return head.headers["expect"].contains { $0.lowercased() == "100-continue" }
+    }
+
     /// What to do when the deadline passes while the request is still arriving.
     enum Decision: Equatable {
         /// Nothing was answered on the request: answer 408 `request-timeout` and close.

@@ -90,6 +90,13 @@ struct ConfigurationFile: Decodable {
     var bundles: Bundles?
     var caching: Caching?
     var edge: Edge?
+    var uploads: Uploads?
+
+    struct Uploads: Decodable {
+        var maxSize: Int64?
+        var expirySeconds: Int64?
+        var reaperIntervalSeconds: Int64?
+    }
 }
 
 /// The JSON shape of `Config/products.json`.

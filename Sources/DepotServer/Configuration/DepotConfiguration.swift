@@ -31,6 +31,8 @@ package struct DepotConfiguration: Sendable {
     package var irregularActivity: IrregularActivitySettings
     /// SHA-256 digests (lowercase hex) of the bearer tokens that open `/v1/admin/...`.
     package var adminTokenDigests: [String]
+    /// Resumable (tus) uploads.
+    package var uploads: UploadSettings
     /// How Depot answers as a CDN's origin.
     package var edge: EdgeSettings = .defaults
     /// How the catalog in the ledger is followed and extended.
@@ -45,6 +47,16 @@ package struct CatalogSettings: Sendable {
     /// How many of the most recent earlier versions of a content a newly published version gets delta
     /// bundles from.
     package var deltaBaseCount: Int
+}
+
+/// Resumable (tus) uploads under `/v1/publisher/uploads`.
+package struct UploadSettings: Sendable {
+    /// Largest upload in bytes (`Tus-Max-Size`); larger ones are refused with 413.
+    package var maxSize: Int64
+    /// Seconds an upload lives after its creation or its last PATCH (`Upload-Expires`).
+    package var expirySeconds: Int64
+    /// Seconds between two runs of the reaper that removes expired uploads.
+    package var reaperIntervalSeconds: Int64
 }
 
 /// Which App Store signed data Depot accepts.

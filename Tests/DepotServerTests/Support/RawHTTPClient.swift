@@ -74,6 +74,26 @@ final class RawHTTPClient: @unchecked Sendable {
         }
     }
 
+    /// Sends raw bytes (a body that is not text).
+    func sendNow(bytes: [UInt8]) throws {
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard n > 0 else { throw ClientError(description: "send failed") }
+            sent += n
+        }
+    }
+
+    /// Sends raw bytes, off the concurrency pool.
+    func send(bytes: [UInt8]) async throws {
+        try await OffPool.run { try self.sendNow(bytes: bytes) }
+    }
+
+    /// Ends the connection at once, as a client whose network dropped would (both directions shut).
+    func cut() {
+        shutdown(socket, Int32(SHUT_RDWR))
+    }
+
     /// Reads one response; `head` says the request was HEAD (no body follows the header).
     func readResponseNow(head: Bool = false) throws -> Response {
         let headerEnd = try readUntilHeaderEnd()

@@ -1,0 +1,64 @@
+import DepotLedger
+import Logging
+import ServiceLifecycle
+
+/// Removes expired uploads (tus expiration): their bytes from disk, then their records from the ledger.
+///
+/// Driven by the clock it is given, so a test can move time on and call `reap()` itself; as a `Service`
+/// it reaps every `interval` until the server shuts down. An expired upload is answered 410 until it is
+/// reaped and 404 after.
+struct UploadReaper: Service {
+    let ledger: any Ledger
+    let store: UploadStore
+    let clock: @Sendable () -> Int64
+    let interval: Duration
+    let logger: Logger
+
+    /// Most uploads removed per ledger query.
+    static let batch = 100
+
+    func run() async throws {
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            await reapLogged()
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+        }
+    }
+
+    private func reapLogged() async {
+        do {
+            let removed = try await reap()
+            if removed > 0 { logger.info("expired uploads removed", metadata: ["count": "\(removed)"]) }
+        } catch {
+            logger.warning("removing expired uploads failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Removes every upload expired by the clock's now; returns how many.
+    @discardableResult
+    func reap() async throws -> Int {
+        var removed = 0
+        while true {
+            let ids = try await ledger.expiredUploads(now: clock(), limit: Self.batch)
+            guard !ids.isEmpty else { return removed }
+            let before = removed
+            for id in ids {
+                // A writer still holding the file keeps it; its PATCH fails to move the offset and the next run
+                // removes it. The record goes last, so a failure here leaves the upload to be found again.
+                do {
+                    let writer = try await store.openWriter(id)
+                    try await store.remove(id)
+                    writer.close()
+                } catch .missing {
+                    // Its bytes are already gone.
+                } catch .locked {
+                    continue
+                } catch {
+                    throw error
+                }
+                if try await ledger.deleteUpload(id: id) { removed += 1 }
+            }
+            // A short batch was the last; a batch where nothing could be removed (all being written) waits.
+            if ids.count < Self.batch || removed == before { return removed }
+        }
+    }
+}

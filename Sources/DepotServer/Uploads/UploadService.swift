@@ -1,0 +1,234 @@
+import DepotCore
+import DepotLedger
+import Logging
+import NIOCore
+
+/// Runs tus uploads: creates them, reports their offset, appends PATCH bodies to disk as they stream in,
+/// terminates them. Records live in the ledger (every instance sharing it answers for every upload),
+/// bytes under `<dataDirectory>/uploads/`.
+///
+/// A PATCH's bytes are written in batches of at most `batchBytes` (memory does not grow with the body),
+/// made durable with `fsync`, and only then counted by moving the ledger's offset. When the connection is
+/// cut mid-body, the bytes that arrived are kept and counted (unless the request carried a checksum, which
+/// they can no longer be checked against).
+struct UploadService: Sendable {
+    let ledger: any Ledger
+    let store: UploadStore
+    let settings: UploadSettings
+    let clock: @Sendable () -> Int64
+    let logger: Logger
+    /// The most bytes held in memory per PATCH before they are written.
+    let batchBytes = 1 << 20
+
+    /// What HEAD, POST and PATCH report of an upload.
+    struct State: Sendable, Equatable {
+        var id: String
+        var offset: Int64
+        var length: Int64?
+        var metadata: String
+        var expiresAt: Int64
+    }
+
+    /// tus creation: records a new upload and makes its empty file.
+    func create(_ creation: UploadRules.Creation, publisher: String) async throws(DepotError) -> State {
+        let id = Self.newId()
+        let now = clock()
+        let record = UploadRecord(
+            id: id, publisher: publisher, length: creation.length, offset: 0, metadata: creation.metadata, createdAt: now,
+            expiresAt: now + settings.expirySeconds)
+        do {
+            try await store.create(id)
+        } catch {
+            throw failure(error)
+        }
+        do {
+            try await ledger.createUpload(record)
+        } catch {
+            try? await store.remove(id)
+            throw unavailable(error)
+        }
+        return State(record)
+    }
+
+    /// The state of a live upload (404 unknown, 410 expired).
+    func state(id: String) async throws(DepotError) -> State {
+        State(try UploadRules.live(try await record(id), now: clock()))
+    }
+
+    /// tus PATCH: checks the request, then streams `body` to the upload's file.
+    func append<Body: AsyncSequence>(
+        id: String, contentType: String?, uploadOffset: String?, uploadLength: String?, contentLength: Int64?,
+        checksum: String?, body: Body
+    ) async throws(DepotError) -> State where Body.Element == ByteBuffer {
+        let write = try UploadRules.patch(
+            try await record(id), now: clock(), contentType: contentType, uploadOffset: uploadOffset,
+            uploadLength: uploadLength, contentLength: contentLength, maxSize: settings.maxSize)
+        let expected = try checksum.map { header throws(DepotError) in try UploadChecksum(header: header) }
+        let writer: UploadWriter
+        do {
+            writer = try await store.openWriter(id)
+        } catch {
+            throw failure(error)
+        }
+        defer { writer.close() }
+        // The record read before the lock may be stale: another writer may have finished in between. Only
+        // once the lock is held and the offset confirmed is the file touched.
+        let locked = try UploadRules.live(try await record(id), now: clock())
+        guard locked.offset == write.start else { throw .offsetMismatch(expected: locked.offset, given: write.start) }
+        do {
+            try await writer.start(at: write.start)
+        } catch {
+            throw failure(error)
+        }
+
+        let received = try await receive(body, into: writer, write: write, checksum: expected, contentLength: contentLength)
+        let now = clock()
+        let expiresAt = now + settings.expirySeconds
+        let moved: Bool
+        do {
+            moved = try await ledger.advanceUpload(
+                id: id, from: write.start, to: write.start + received, length: write.setLength, expiresAt: expiresAt,
+                now: now)
+        } catch {
+            try? await writer.truncate(to: write.start)
+            throw unavailable(error)
+        }
+        guard moved else {
+            // Terminated or expired meanwhile, or its length was set by another request: count nothing.
+            try? await writer.truncate(to: write.start)
+            throw .offsetMismatch(expected: write.start, given: write.start + received)
+        }
+        var state = State(locked)
+        state.offset = write.start + received
+        state.length = locked.length ?? write.setLength
+        state.expiresAt = expiresAt
+        return state
+    }
+
+    /// Streams the body to disk; returns how many bytes count. Bytes that must not count are cut off again.
+    private func receive<Body: AsyncSequence>(
+        _ body: Body, into writer: UploadWriter, write: UploadRules.Write, checksum: UploadChecksum?, contentLength: Int64?
+    ) async throws(DepotError) -> Int64 where Body.Element == ByteBuffer {
+        var hasher = checksum.map { UploadChecksum.Hasher($0.algorithm) }
+        var batch = ByteBuffer()
+        var received: Int64 = 0
+        var cut = false
+        do {
+            for try await buffer in body {
+                received += Int64(buffer.readableBytes)
+                if received > write.limit {
+                    try? await writer.truncate(to: write.start)
+                    throw DepotError.uploadTooLarge("the bytes sent pass the upload's length (\(write.limit) bytes remained)")
+                }
+                hasher?.update(buffer)
+                if batch.readableBytes == 0 && buffer.readableBytes >= batchBytes {
+                    try await writer.append(buffer)
+                    continue
+                }
+                var buffer = buffer
+                batch.writeBuffer(&buffer)
+                if batch.readableBytes >= batchBytes {
+                    try await writer.append(batch)
+                    batch.clear()
+                }
+            }
+        } catch let error as DepotError {
+            throw error
+        } catch let failure as UploadStore.Failure {
+            try? await writer.truncate(to: write.start)
+            throw self.failure(failure)
+        } catch {
+            // The connection was cut (or the body could not be read): keep what arrived.
+            cut = true
+            logger.debug("an upload's body ended early", metadata: ["error": "\(error)"])
+        }
+        if let contentLength, received < contentLength { cut = true }
+        if let checksum {
+            // tus checksum: a chunk that does not match, or that cannot be checked because it was cut, is discarded.
+            guard !cut, hasher?.finalize() == checksum.expected else {
+                try? await writer.truncate(to: write.start)
+                if cut { return 0 }
+                throw .checksumMismatch(checksum.algorithm.rawValue)
+            }
+        }
+        do {
+            if batch.readableBytes > 0 { try await writer.append(batch) }
+            try await writer.sync()
+        } catch {
+            try? await writer.truncate(to: write.start)
+            throw failure(error)
+        }
+        return received
+    }
+
+    /// tus termination: removes the record, then the bytes. 404 when unknown, 423 while being written.
+    func terminate(id: String) async throws(DepotError) {
+        guard try await record(id) != nil else { throw .uploadNotFound }
+        let writer: UploadWriter
+        do {
+            writer = try await store.openWriter(id)
+        } catch .missing {
+            _ = try? await ledger.deleteUpload(id: id)
+            return
+        } catch {
+            throw failure(error)
+        }
+        defer { writer.close() }
+        do {
+            guard try await ledger.deleteUpload(id: id) else { throw DepotError.uploadNotFound }
+        } catch let error as DepotError {
+            throw error
+        } catch {
+            throw unavailable(error)
+        }
+        try? await store.remove(id)
+    }
+
+    private func record(_ id: String) async throws(DepotError) -> UploadRecord? {
+        guard Self.isId(id) else { return nil }
+        do {
+            return try await ledger.upload(id: id)
+        } catch {
+            throw unavailable(error)
+        }
+    }
+
+    private func failure(_ failure: UploadStore.Failure) -> DepotError {
+        switch failure {
+        case .locked:
+            return .uploadLocked
+        case .missing:
+            return .uploadNotFound
+        case .io(let message):
+            logger.error("upload storage failed", metadata: ["error": "\(message)"])
+            return DepotError(status: 503, code: "upload-storage", message: "the upload could not be stored; retry later")
+        }
+    }
+
+    private func unavailable(_ error: any Error) -> DepotError {
+        logger.error("the ledger failed", metadata: ["error": "\(error)"])
+        return DepotError(status: 503, code: "ledger-unavailable", message: "the ledger is unavailable; retry later")
+    }
+
+    /// A new random id: 128 bits as 32 lowercase hex digits.
+    static func newId() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<2).map { _ in
+            let hex = String(generator.next() as UInt64, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }.joined()
+    }
+
+    /// Whether `text` has the shape of an id (so it can never name a path).
+    static func isId(_ text: String) -> Bool {
+        text.utf8.count == 32 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+}
+
+extension UploadService.State {
+    init(_ record: UploadRecord) {
+        self.init(
+            id: record.id, offset: record.offset, length: record.length, metadata: record.metadata,
+            expiresAt: record.expiresAt)
+    }
+}

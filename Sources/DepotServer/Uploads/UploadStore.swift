@@ -1,0 +1,180 @@
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import NIOCore
+import NIOPosix
+
+/// The bytes of uploads on disk: `<dataDirectory>/uploads/<id>`, one file per upload.
+///
+/// Which of a file's bytes count is the ledger's record (its offset); bytes past it (a writer that died
+/// before recording them) are cut off when the next writer starts at the recorded offset. One writer at a
+/// time: opening for writing takes an exclusive `flock` without waiting, which also holds between processes
+/// sharing the directory, and is released by the kernel if the process dies. Blocking calls run on NIO's
+/// thread pool.
+struct UploadStore: Sendable {
+    /// Why the store could not do what was asked.
+    enum Failure: Error, Equatable {
+        /// Another writer holds the upload.
+        case locked
+        /// The upload's file is gone, or holds fewer bytes than its record says.
+        case missing
+        /// A system call failed.
+        case io(String)
+    }
+
+    /// The directory holding the files.
+    let directory: String
+    private let threadPool: NIOThreadPool
+
+    /// A store in `<dataDirectory>/uploads`, created if needed.
+    init(dataDirectory: String, threadPool: NIOThreadPool = .singleton) throws(Failure) {
+        directory = dataDirectory + "/uploads"
+        self.threadPool = threadPool
+        if mkdir(directory, 0o700) != 0 && errno != EEXIST {
+            throw .io("cannot create the uploads directory: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// The file of upload `id` (ids are checked hex, never a path).
+    func path(_ id: String) -> String { directory + "/" + id }
+
+    /// Creates the empty file of a new upload.
+    func create(_ id: String) async throws(Failure) {
+        let path = path(id)
+        try await run { () throws(Failure) in
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else { throw Failure.io("cannot create an upload file: \(String(cString: strerror(errno)))") }
+            close(descriptor)
+        }
+    }
+
+    /// Removes the file of upload `id`; a file already gone is fine.
+    func remove(_ id: String) async throws(Failure) {
+        let path = path(id)
+        try await run { () throws(Failure) in
+            if unlink(path) != 0 && errno != ENOENT {
+                throw Failure.io("cannot remove an upload file: \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    /// Opens upload `id` for writing, holding its lock: `locked` when another writer has it, `missing` when
+    /// the file is gone. Nothing is changed until the writer is told where to `start`.
+    func openWriter(_ id: String) async throws(Failure) -> UploadWriter {
+        let path = path(id)
+        let descriptor = try await run { () throws(Failure) -> Int32 in
+            let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                if errno == ENOENT { throw Failure.missing }
+                throw Failure.io("cannot open an upload file: \(String(cString: strerror(errno)))")
+            }
+            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+                let code = errno
+                close(descriptor)
+                if code == EWOULDBLOCK { throw Failure.locked }
+                throw Failure.io("cannot lock an upload file: \(String(cString: strerror(code)))")
+            }
+            return descriptor
+        }
+        return UploadWriter(descriptor: descriptor, store: self)
+    }
+
+    /// Runs a blocking call on the thread pool.
+    func run<T: Sendable>(_ body: @escaping @Sendable () throws(Failure) -> T) async throws(Failure) -> T {
+        do {
+            return try await threadPool.runIfActive { try body() }
+        } catch let failure as Failure {
+            throw failure
+        } catch {
+            throw .io("the thread pool is not running: \(error)")
+        }
+    }
+}
+
+/// The one writer of an upload's file: appends at its position, syncs, cuts back. Used by one task at a
+/// time; `close` releases the lock.
+final class UploadWriter: @unchecked Sendable {
+    private let descriptor: Int32
+    private let store: UploadStore
+    /// Where the next byte goes.
+    private(set) var position: Int64 = 0
+    private var closed = false
+
+    fileprivate init(descriptor: Int32, store: UploadStore) {
+        self.descriptor = descriptor
+        self.store = store
+    }
+
+    /// Starts writing at `offset` (the ledger's, read while holding the lock): `missing` when the file holds
+    /// fewer bytes; bytes past it (never counted) are cut off.
+    func start(at offset: Int64) async throws(UploadStore.Failure) {
+        let descriptor = descriptor
+        try await store.run { () throws(UploadStore.Failure) in
+            var status = stat()
+            guard fstat(descriptor, &status) == 0, Int64(status.st_size) >= offset, ftruncate(descriptor, off_t(offset)) == 0
+            else { throw UploadStore.Failure.missing }
+        }
+        position = offset
+    }
+
+    deinit {
+        if !closed { closeDescriptor(descriptor) }
+    }
+
+    /// Writes `buffer` at the position and moves it on.
+    func append(_ buffer: ByteBuffer) async throws(UploadStore.Failure) {
+        let descriptor = descriptor
+        let start = position
+        try await store.run { () throws(UploadStore.Failure) in
+            let failure: UploadStore.Failure? = buffer.withUnsafeReadableBytes { bytes in
+                var done = 0
+                while done < bytes.count {
+                    let written = pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(start) + off_t(done))
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        return .io("writing an upload failed: \(String(cString: strerror(errno)))")
+                    }
+                    done += written
+                }
+                return nil
+            }
+            if let failure { throw failure }
+        }
+        position += Int64(buffer.readableBytes)
+    }
+
+    /// Makes the bytes written so far durable (`fsync`).
+    func sync() async throws(UploadStore.Failure) {
+        let descriptor = descriptor
+        try await store.run { () throws(UploadStore.Failure) in
+            guard fsync(descriptor) == 0 else {
+                throw UploadStore.Failure.io("syncing an upload failed: \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    /// Cuts the file back to `offset` (a discarded chunk).
+    func truncate(to offset: Int64) async throws(UploadStore.Failure) {
+        let descriptor = descriptor
+        try await store.run { () throws(UploadStore.Failure) in
+            guard ftruncate(descriptor, off_t(offset)) == 0 else {
+                throw UploadStore.Failure.io("cutting an upload back failed: \(String(cString: strerror(errno)))")
+            }
+        }
+        position = offset
+    }
+
+    /// Closes the file, releasing the lock.
+    func close() {
+        guard !closed else { return }
+        closed = true
+        closeDescriptor(descriptor)
+    }
+}
+
+/// `close(2)`, callable where a method named `close` hides it.
+private func closeDescriptor(_ descriptor: Int32) {
+    _ = close(descriptor)
+}

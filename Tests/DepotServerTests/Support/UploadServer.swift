@@ -1,0 +1,171 @@
+import DepotLedger
+import Foundation
+import Logging
+import ServiceLifecycle
+import Synchronization
+import Testing
+
+@testable import DepotServer
+
+/// The time an upload test's server expires uploads by: starts at the real now, moves only when told.
+final class TestClock: Sendable {
+    private let seconds: Mutex<Int64>
+
+    init() { seconds = Mutex(DepotApplication.systemClock()) }
+
+    /// Now, in seconds since 1970.
+    func now() -> Int64 { seconds.withLock { $0 } }
+
+    /// Moves time on.
+    func advance(by delta: Int64) { seconds.withLock { $0 += delta } }
+}
+
+/// A Depot server for the upload tests on one ledger engine, with a small `Tus-Max-Size`, a clock the
+/// test moves, and a reaper the test runs itself (the server's own waits an hour between runs).
+struct UploadServer {
+    let server: LiveServer
+    let clock: TestClock
+    var port: Int { server.port }
+    var application: DepotApplication { server.application }
+
+    /// The publisher key that opens the upload routes (recorded in the server's ledger at start).
+    static let token = "dpk_" + String(repeating: "u", count: 43)
+    /// `Tus-Max-Size` of the test configuration.
+    static let maxSize: Int64 = 64 << 20
+    /// `Upload-Expires` lifetime of the test configuration.
+    static let expirySeconds: Int64 = 3600
+    /// The header lines every tus request of the tests carries.
+    static let tusHeaders = ["Tus-Resumable: 1.0.0", "Authorization: Bearer \(token)"]
+
+    /// Starts a server on `engine`, runs `body`, shuts it down. PostgreSQL without a server: skipped (CI: fails).
+    static func with(
+        _ name: String = #function, engine: LedgerEngine, requestTimeoutSeconds: Int = 30,
+        body: (UploadServer) async throws -> Void
+    ) async throws {
+        switch engine {
+        case .postgres:
+            try await PostgresTestDatabase.with(name) { database in
+                try await run(name, ledgerURL: database.url, requestTimeoutSeconds: requestTimeoutSeconds, body: body)
+            }
+        case .sqlite:
+            try await run(name, ledgerURL: nil, requestTimeoutSeconds: requestTimeoutSeconds, body: body)
+        }
+    }
+
+    private static func run(
+        _ name: String, ledgerURL: String?, requestTimeoutSeconds: Int, body: (UploadServer) async throws -> Void
+    ) async throws {
+        let scratch = try ScratchDirectory(name)
+        defer { scratch.remove() }
+        let secret = Data(LiveServer.secret).base64EncodedString()
+        try scratch.write(
+            "Config/depot.json",
+            """
+            {"grants": {"activeKeyId": "test", "lifetimeSeconds": 600, "keys": [{"id": "test", "secret": "\(secret)"}]},
+             "app": {"bundleId": "com.example.depot.test"}, "appStore": {"trustDevelopmentRoot": true},
+             "admin": {"tokenSHA256": ["\(SharedInstances.hexSHA256(token))"]},
+             "server": {"idleTimeoutSeconds": 10, "requestTimeoutSeconds": \(requestTimeoutSeconds), "shutdownGraceSeconds": 5},
+             "uploads": {"maxSize": \(maxSize), "expirySeconds": \(expirySeconds), "reaperIntervalSeconds": 3600}}
+            """)
+        try scratch.write(
+            "Config/products.json", "{\"products\": [{\"id\": \"com.example.coins\", \"type\": \"consumable\", \"title\": \"Coins\"}]}")
+        try SharedInstances.write(
+            [LiveServer.PackSpec(directory: "coins", productId: "com.example.coins", files: ["c.json": Array("{}".utf8)])],
+            in: scratch)
+        let configuration = try ConfigurationLoader.load(
+            overrides: ConfigurationOverrides(
+                configPath: scratch.path + "/Config", port: 0, dataDirectory: scratch.path + "/data",
+                contentDirectory: scratch.path + "/content", databaseURL: ledgerURL),
+            environment: [:])
+        var logger = Logger(label: "depot-test")
+        logger.logLevel = .warning
+        let application = try await DepotApplication.prepare(configuration, logger: logger)
+        var key = PublisherKey.make(publisher: "uploader", productPrefixes: [], now: 1).record
+        key.keyDigest = PublisherKey.digest(of: token)
+        try await application.ledger.createPublisherKey(key)
+        let clock = TestClock()
+        let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
+        let app = application.makeApplication(uploadClock: { clock.now() }, onRunning: { port in portSink.yield(port) })
+        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
+        let task = Task { try await group.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else {
+            try await task.value
+            throw CancellationError()
+        }
+        let server = LiveServer(
+            port: port, application: application, scratch: scratch, shutdown: { await group.triggerGracefulShutdown() })
+        do {
+            try await body(UploadServer(server: server, clock: clock))
+        } catch {
+            await group.triggerGracefulShutdown()
+            _ = try? await task.value
+            await application.close()
+            throw error
+        }
+        await group.triggerGracefulShutdown()
+        try await task.value
+        await application.close()
+    }
+
+    /// A reaper over the server's ledger and store, on the test's clock.
+    func reaper() -> UploadReaper {
+        UploadReaper(
+            ledger: application.ledger, store: application.uploadStore, clock: { clock.now() }, interval: .seconds(3600),
+            logger: Logger(label: "depot-test"))
+    }
+
+    /// The file holding an upload's bytes.
+    func file(_ id: String) -> String { application.uploadStore.path(id) }
+
+    /// One request on a new connection: `method path` with the tus headers, `headers`, and `body`.
+    func request(
+        _ method: String, _ path: String, headers: [String] = [], body: [UInt8] = [], tus: Bool = true
+    ) async throws -> RawHTTPClient.Response {
+        let client = try RawHTTPClient(port: port)
+        var text = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        for line in (tus ? Self.tusHeaders : []) + headers { text += line + "\r\n" }
+        if !body.isEmpty || method == "PATCH" || method == "POST" { text += "Content-Length: \(body.count)\r\n" }
+        text += "\r\n"
+        try await client.send(text)
+        if !body.isEmpty { try await client.send(bytes: body) }
+        return try await client.readResponse(head: method == "HEAD")
+    }
+
+    /// Creates an upload of `length` bytes (or a deferred one); returns its path from `Location`.
+    func create(length: Int64?, metadata: String? = nil) async throws -> String {
+        var headers = [length.map { "Upload-Length: \($0)" } ?? "Upload-Defer-Length: 1"]
+        if let metadata { headers.append("Upload-Metadata: \(metadata)") }
+        let response = try await request("POST", UploadRoutes.path, headers: headers)
+        #expect(response.status == 201, "\(response.status) \(response.text)")
+        return try #require(response.value("Location"))
+    }
+
+    /// `PATCH` bytes at `offset`.
+    func patch(_ path: String, offset: Int64, _ bytes: [UInt8], headers: [String] = []) async throws -> RawHTTPClient.Response {
+        try await request(
+            "PATCH", path,
+            headers: ["Content-Type: application/offset+octet-stream", "Upload-Offset: \(offset)"] + headers, body: bytes)
+    }
+
+    /// The offset `HEAD` reports, or nil when the answer is not 200.
+    func offset(_ path: String) async throws -> Int64? {
+        let response = try await request("HEAD", path)
+        guard response.status == 200 else { return nil }
+        return response.value("Upload-Offset").flatMap { Int64($0) }
+    }
+}
+
+/// Waits for a condition with a generous bound, checking every few milliseconds: an event wait, never a
+/// sleep for correctness.
+func eventually(
+    _ what: String, within seconds: Double = 60, sourceLocation: SourceLocation = #_sourceLocation,
+    _ condition: () async throws -> Bool
+) async throws {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try await condition() { return }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    Issue.record("timed out waiting for \(what)", sourceLocation: sourceLocation)
+}
