@@ -50,8 +50,11 @@ struct LiveServer {
     }()
 
     /// Starts a server over `packs`, runs `body`, then shuts the server down and removes the files.
+    ///
+    /// The idle timeout is generous by default: on a loaded machine (the whole suite runs in parallel) a test
+    /// can pause for seconds between two requests on one connection; tests of the timeout set their own.
     static func with(
-        _ name: String = #function, packs: [PackSpec] = standardPacks, idleTimeoutSeconds: Int = 5,
+        _ name: String = #function, packs: [PackSpec] = standardPacks, idleTimeoutSeconds: Int = 30,
         requestTimeoutSeconds: Int = 30, settings: String = "", body: (LiveServer) async throws -> Void
     ) async throws {
         let scratch = try ScratchDirectory(name)
