@@ -13,7 +13,8 @@
 # 10 s: the origin sees one check per grant every 10 s).
 #
 # Environment knobs: BENCH_DURATION=10 (seconds per measured run), BENCH_WARMUP=2, BENCH_SEED=20260301,
-# BENCH_TIME_LIMIT=300 (hard limit after the build), BENCH_RESULTS_DIR=bench/results, BENCH_SKIP_BUILD=1.
+# BENCH_TIME_LIMIT=300 (hard limit after the build), BENCH_RESULTS_DIR=bench/results, BENCH_SKIP_BUILD=1,
+# DEPOT=path/to/depot (with BENCH_SKIP_BUILD=1: another build of depot).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -24,7 +25,7 @@ TIME_LIMIT=${BENCH_TIME_LIMIT:-300}
 RESULTS_DIR=${BENCH_RESULTS_DIR:-$ROOT/bench/results}
 NGINX=${NGINX:-/usr/sbin/nginx}
 WRK=${WRK:-/usr/bin/wrk}
-DEPOT=$ROOT/.build/release/depot
+DEPOT=${DEPOT:-$ROOT/.build/release/depot}
 LUA=$ROOT/bench/wrk-bench.lua
 SMALL_FILE_BYTES=15851             # a bundle of about 16 KiB, as in bench/byte-path.sh
 MEDIUM_FILE_BYTES=$((16 << 20))    # 16 MiB: sixteen 1 MiB slices at the edge

@@ -50,6 +50,9 @@ struct LiveServer {
     }()
 
     /// Starts a server over `packs`, runs `body`, then shuts the server down and removes the files.
+    ///
+    /// The idle timeout is generous by default: on a loaded machine (the whole suite runs in parallel) a test
+    /// can pause for seconds between two requests on one connection; tests of the timeout set their own.
     static func with(
         _ name: String = #function, packs: [PackSpec] = standardPacks, idleTimeoutSeconds: Int = 120,
         requestTimeoutSeconds: Int = 30, settings: String = "", body: (LiveServer) async throws -> Void
