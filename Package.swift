@@ -54,7 +54,7 @@ let package = Package(
         .target(
             name: "DepotAppStore",
             dependencies: [
-                "DepotCore",
+                "DepotCore", "DepotTrust",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),

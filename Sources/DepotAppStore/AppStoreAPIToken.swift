@@ -1,4 +1,5 @@
 import Crypto
+import DepotTrust
 import Foundation
 
 /// Signs the JSON Web Tokens the App Store Server API requires (Apple's "Generating JSON Web Tokens for
@@ -47,12 +48,12 @@ public actor AppStoreAPITokenSigner {
         let signingInput: String
         let signature: P256.Signing.ECDSASignature
         do {
-            signingInput = Self.base64URL(try encoder.encode(header)) + "." + Self.base64URL(try encoder.encode(claims))
+            signingInput = Base64URL.encode(Array(try encoder.encode(header))) + "." + Base64URL.encode(Array(try encoder.encode(claims)))
             signature = try key.signature(for: Data(signingInput.utf8))
         } catch {
             throw AppStoreAPIError(.configuration("cannot sign a token: \(error)"))
         }
-        let token = signingInput + "." + Self.base64URL(signature.rawRepresentation)
+        let token = signingInput + "." + Base64URL.encode(Array(signature.rawRepresentation))
         current = (token, now + lifetimeSeconds)
         return token
     }
@@ -63,10 +64,5 @@ public actor AppStoreAPITokenSigner {
         var exp: Int64
         var aud: String
         var bid: String
-    }
-
-    static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
     }
 }

@@ -98,15 +98,7 @@ extension PostgresLedger {
             ).collect()
             guard let row = rows.first else { return .unknownTransaction }
             let state = try row.decode(String.self)
-            let offered = try await c.query(
-                """
-                SELECT content_id, version, digest FROM offers WHERE transaction_id = \(transactionId)
-                ORDER BY content_id, version, digest
-                """, logger: logger
-            ).collect().map { row in
-                let (contentId, version, digest) = try row.decode((String, String, String).self)
-                return PlannedDelivery(contentId: contentId, version: version, digest: digest)
-            }
+            let offered = try await Self.fetchOffers(c, logger, transactionId: transactionId)
             let confirmed: [PlannedDelivery]
             switch DeliveryConfirmation.judge(offered: offered, claims: claims, requiresDelivery: requiresDelivery) {
             case .complete(let offers): confirmed = offers
@@ -138,17 +130,20 @@ extension PostgresLedger {
     }
 
     package func offers(transactionId: String) async throws(LedgerError) -> [PlannedDelivery] {
-        let rows = try await query(
-            "reading the offers of \(transactionId)",
+        try await transact("reading the offers of \(transactionId)") { c, logger in
+            try await Self.fetchOffers(c, logger, transactionId: transactionId)
+        }
+    }
+
+    static func fetchOffers(_ c: PostgresConnection, _ logger: Logger, transactionId: String) async throws -> [PlannedDelivery] {
+        try await c.query(
             """
             SELECT content_id, version, digest FROM offers WHERE transaction_id = \(transactionId)
             ORDER BY content_id, version, digest
-            """)
-        return try Self.decoding("reading the offers of \(transactionId)") {
-            try rows.map { row in
-                let (contentId, version, digest) = try row.decode((String, String, String).self)
-                return PlannedDelivery(contentId: contentId, version: version, digest: digest)
-            }
+            """, logger: logger
+        ).collect().map { row in
+            let (contentId, version, digest) = try row.decode((String, String, String).self)
+            return PlannedDelivery(contentId: contentId, version: version, digest: digest)
         }
     }
 

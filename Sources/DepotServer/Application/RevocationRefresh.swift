@@ -35,8 +35,7 @@ struct RevocationRefresh: Service {
                     let now = clock()
                     let refused = try await Self.refusedTransactionIds(
                         ledger: ledger, catalog: catalogs.current, grantLifetime: grantLifetime, now: now)
-                    let newlyRevoked = refused.filter { !revocations.isRevoked(transactionId: $0) }
-                    revocations.replace(with: refused)
+                    let newlyRevoked = revocations.replace(with: refused)
                     revocations.forgetBundleRefusals(before: now - grantLifetime)
                     if !newlyRevoked.isEmpty { await onNewlyRevoked(newlyRevoked) }
                 } catch {

@@ -1,4 +1,5 @@
 import DepotCore
+import DepotTrust
 import Foundation
 import Hummingbird
 
@@ -30,17 +31,13 @@ struct PageRequest<Position: Codable>: Sendable where Position: Sendable {
 
     /// The cursor that continues after `position`.
     static func cursor(after position: Position) -> String {
-        let data = (try? JSONEncoder().encode(position)) ?? Data()
-        return data.base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        Base64URL.encode(Array((try? JSONEncoder().encode(position)) ?? Data()))
     }
 
     private static func decode(_ cursor: String) -> Position? {
         guard cursor.utf8.count <= 4096 else { return nil }
-        var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64) else { return nil }
-        return try? JSONDecoder().decode(Position.self, from: data)
+        guard let bytes = Base64URL.decode(cursor) else { return nil }
+        return try? JSONDecoder().decode(Position.self, from: Data(bytes))
     }
 
     /// Splits `fetched` (asked for with `limit + 1`) into this page and the cursor of the next, if any.

@@ -1,5 +1,6 @@
 import Crypto
 import DepotLedger
+import DepotTrust
 import Foundation
 
 /// Publisher API keys: `dpk_` followed by 32 random bytes in base64url (43 characters). Only the key's
@@ -12,7 +13,7 @@ package enum PublisherKey {
     package static func make(publisher: String, productPrefixes: [String], now: Int64) -> (key: String, record: PublisherKeyRecord) {
         var generator = SystemRandomNumberGenerator()
         let secret = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        let key = prefix + base64URL(secret)
+        let key = prefix + Base64URL.encode(secret)
         let id = (0..<6).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
         return (
             key,
@@ -51,12 +52,6 @@ package enum PublisherKey {
             return "\(what) must not contain spaces or control characters"
         }
         return nil
-    }
-
-    private static func base64URL(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
     }
 }
 
