@@ -22,6 +22,15 @@ import Testing
         #expect(url.password == nil)
         #expect(url.tlsMode == .prefer)
         #expect(url.with(database: "other").database == "other")
+        #expect(url.connectTimeoutSeconds == PostgresURL.defaultConnectTimeoutSeconds)
+    }
+
+    @Test func connectTimeoutIsReadAndChecked() throws {
+        let url = try PostgresURL("postgres://depot@127.0.0.1/depot?connect_timeout=5")
+        #expect(url.connectTimeoutSeconds == 5)
+        for bad in ["0", "-1", "ten", "3601"] {
+            #expect(throws: LedgerError.self) { try PostgresURL("postgres://depot@127.0.0.1/depot?connect_timeout=\(bad)") }
+        }
     }
 
     @Test func unixSocketDirectory() throws {

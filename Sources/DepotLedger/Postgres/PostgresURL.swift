@@ -8,7 +8,8 @@ import PostgresNIO
 ///   socket's directory, as libpq's does, or the socket file itself when it ends in `.s.PGSQL.<port>`).
 ///
 /// Query parameters read: `host`, `port`, `user`, `password`, `dbname`, `sslmode` (`disable`, `prefer`
-/// (the default), `require`, `verify-ca`, `verify-full`; like libpq, only `verify-*` check certificates).
+/// (the default), `require`, `verify-ca`, `verify-full`; like libpq, only `verify-*` check certificates),
+/// `connect_timeout` (seconds to wait for a connection, default 30: a loaded server can be slow to accept).
 /// Without a user, `PGUSER`, then `USER`, then `postgres`.
 package struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
     /// How to use TLS (`sslmode`).
@@ -32,6 +33,11 @@ package struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
     package var database: String?
     /// How to use TLS (TCP only).
     package var tlsMode: TLSMode
+    /// How long to wait for a connection to be established (`connect_timeout`, in seconds).
+    package var connectTimeoutSeconds: Int64
+
+    /// The wait for a connection when the URL names none.
+    package static let defaultConnectTimeoutSeconds: Int64 = 30
 
     /// Parses a URL; fails with `unavailable` on anything it cannot use.
     package init(_ string: String) throws(LedgerError) {
@@ -63,6 +69,14 @@ package struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
             throw .unavailable("unsupported sslmode \(query["sslmode"] ?? "")")
         }
         tlsMode = mode
+        if let timeoutText = query["connect_timeout"] {
+            guard let seconds = Int64(timeoutText), (1...3600).contains(seconds) else {
+                throw .unavailable("bad connect_timeout \(timeoutText): whole seconds from 1 to 3600")
+            }
+            connectTimeoutSeconds = seconds
+        } else {
+            connectTimeoutSeconds = Self.defaultConnectTimeoutSeconds
+        }
         let hostText = query["host"] ?? components.host.flatMap { $0.isEmpty ? nil : $0 }
         if let hostText, hostText.hasPrefix("/") {
             host = nil
@@ -87,6 +101,12 @@ package struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
 
     /// The client configuration this URL describes.
     package var configuration: PostgresClient.Configuration {
+        var configuration = baseConfiguration
+        configuration.options.connectTimeout = .seconds(connectTimeoutSeconds)
+        return configuration
+    }
+
+    private var baseConfiguration: PostgresClient.Configuration {
         if let unixSocketPath {
             return PostgresClient.Configuration(
                 unixSocketPath: unixSocketPath, username: username, password: password, database: database)
@@ -102,7 +122,7 @@ package struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The configuration of a single connection to the same place (used to check the server is there).
-    package func connectionConfiguration(connectTimeout: TimeAmount = .seconds(10)) throws
+    package func connectionConfiguration(connectTimeout: TimeAmount? = nil) throws
         -> PostgresConnection.Configuration
     {
         var configuration: PostgresConnection.Configuration
@@ -120,7 +140,7 @@ package struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
                 host: host ?? "localhost", port: port, username: username, password: password, database: database,
                 tls: tls)
         }
-        configuration.options.connectTimeout = connectTimeout
+        configuration.options.connectTimeout = connectTimeout ?? .seconds(connectTimeoutSeconds)
         return configuration
     }
 
