@@ -160,6 +160,7 @@ extension PostgresLedger {
         Migration(version: 2, name: "offers", statements: offersSchema),
         Migration(version: 3, name: "catalog", statements: CatalogSchema.statements(integer: "BIGINT")),
         Migration(version: 4, name: "uploads", statements: uploadsSchema),
+        Migration(version: 5, name: "version-jobs", statements: VersionJobSchema.statements(integer: "BIGINT")),
     ]
 
     /// Resumable uploads (tus): one row per upload; its bytes are on disk, `upload_offset` of them durable.

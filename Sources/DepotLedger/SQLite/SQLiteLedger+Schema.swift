@@ -27,6 +27,11 @@ extension SQLiteLedger {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration("v5-version-jobs") { db in
+            for statement in VersionJobSchema.statements(integer: "INTEGER") {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
     }()
 
