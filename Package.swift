@@ -75,7 +75,7 @@ let package = Package(
         .target(
             name: "DepotServer",
             dependencies: [
-                "DepotCore", "DepotHTTP", "DepotBundles", "DepotTrust", "DepotLedger",
+                "DepotCore", "DepotHTTP", "DepotBundles", "DepotTrust", "DepotLedger", "DepotArchives",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,7 +1,7 @@
 /// ISO 8601 timestamps in UTC, parsed and written without the host's calendar, locale or time zone.
-enum UTCTimestamp {
+package enum UTCTimestamp {
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|+00:00)` into Unix seconds (a fraction is dropped).
-    static func parse(_ text: String) -> Int64? {
+    package static func parse(_ text: String) -> Int64? {
         let b = Array(text.utf8)
         guard b.count >= 20 else { return nil }
         func digits(_ range: Range<Int>) -> Int? {

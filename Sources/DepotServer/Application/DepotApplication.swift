@@ -1,3 +1,4 @@
+import DepotArchives
 import DepotBundles
 import DepotCore
 import DepotHTTP
@@ -42,6 +43,8 @@ package struct DepotApplication: Sendable {
     package let edgeFills = EdgeFillCounter()
     /// Where upload bytes live (`<dataDirectory>/uploads`).
     let uploadStore: UploadStore
+    /// Turns uploads into staged versions in the background.
+    package let versionJobs: VersionJobRunner
 
     /// Seconds since 1970, now.
     package static let systemClock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
@@ -90,11 +93,20 @@ package struct DepotApplication: Sendable {
         let stager = VersionStager(
             ledger: ledger, store: store, shelf: shelf, limits: configuration.bundles.packLimits,
             compressionLevel: configuration.bundles.compressionLevel, clock: systemClock)
+        let packLimits = configuration.bundles.packLimits
+        let versionJobs = VersionJobRunner(
+            ledger: ledger, stager: stager, uploads: { [uploadStore] id in uploadStore.path(id) },
+            scratchRoot: (configuration.dataDirectory as NSString).appendingPathComponent("scratch"),
+            archiveLimits: ArchiveLimits(
+                maxEntries: packLimits.maxFileCount * 2 + 16, maxEntryBytes: packLimits.maxFileSize,
+                maxTotalBytes: packLimits.maxTotalSize),
+            staleSeconds: configuration.catalog.versionJobStaleSeconds, clock: systemClock, logger: logger,
+            onStaged: { _ = try? await refresher.refresh() })
         return DepotApplication(
             configuration: configuration, catalogs: catalogs, index: index, grants: try grantAuthority(configuration.grants),
             logger: logger, refusedPacks: imported.refused.map { "\($0.directory): \($0.reason)" }, ledger: ledger,
             revocations: revocations, verifier: verifier, refresher: refresher, stager: stager, deltas: deltas,
-            uploadStore: uploadStore)
+            uploadStore: uploadStore, versionJobs: versionJobs)
     }
 
     /// Closes the ledger after the server stopped.
@@ -140,6 +152,8 @@ package struct DepotApplication: Sendable {
         PublisherProductRoutes(
             ledger: ledger, refresher: refresher, deltas: deltas, clock: clock
         ).register(on: router.group("/v1/publisher").add(middleware: publisherAuth))
+        PublisherVersionRoutes(ledger: ledger, runner: versionJobs, clock: clock, uploadClock: uploadClock)
+            .register(on: router.group("/v1/publisher").add(middleware: publisherAuth))
         let uploads = UploadService(
             ledger: ledger, store: uploadStore, settings: configuration.uploads, clock: uploadClock, logger: logger)
         let uploadGroup = router.group(RouterPath(UploadRoutes.path))
@@ -180,6 +194,7 @@ package struct DepotApplication: Sendable {
                     refresher: refresher, interval: .milliseconds(configuration.catalog.pollIntervalMilliseconds),
                     logger: logger),
                 deltas,
+                versionJobs,
                 RevocationRefresh(
                     ledger: ledger, revocations: revocations, catalogs: catalogs,
                     grantLifetime: configuration.grants.lifetimeSeconds, clock: Self.systemClock, interval: .seconds(5),

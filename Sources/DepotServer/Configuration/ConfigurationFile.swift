@@ -75,6 +75,7 @@ struct ConfigurationFile: Decodable {
     struct CatalogSection: Decodable {
         var pollIntervalMilliseconds: Int?
         var deltaBaseCount: Int?
+        var versionJobStaleSeconds: Int64?
     }
 
     var environment: DeploymentEnvironment?

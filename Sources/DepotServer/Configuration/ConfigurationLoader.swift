@@ -74,7 +74,8 @@ package enum ConfigurationLoader {
                 reaperIntervalSeconds: max(1, file.uploads?.reaperIntervalSeconds ?? 60)),
             catalog: CatalogSettings(
                 pollIntervalMilliseconds: min(60_000, max(100, file.catalog?.pollIntervalMilliseconds ?? 1_000)),
-                deltaBaseCount: min(20, max(0, file.catalog?.deltaBaseCount ?? 3)))
+                deltaBaseCount: min(20, max(0, file.catalog?.deltaBaseCount ?? 3)),
+                versionJobStaleSeconds: min(86_400, max(2, file.catalog?.versionJobStaleSeconds ?? 60)))
         )
         configuration.edge = try edgeSettings(file.edge, in: mainFile)
         if configuration.environment == .production, grants.keys.contains(where: \.isDevelopmentKey) {

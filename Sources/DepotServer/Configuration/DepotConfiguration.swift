@@ -47,6 +47,9 @@ package struct CatalogSettings: Sendable {
     /// How many of the most recent earlier versions of a content a newly published version gets delta
     /// bundles from.
     package var deltaBaseCount: Int
+    /// Seconds after which a version job whose server stopped reporting on it (a stop or a kill) is failed;
+    /// a working server reports four times in that span.
+    package var versionJobStaleSeconds: Int64 = 60
 }
 
 /// Resumable (tus) uploads under `/v1/publisher/uploads`.

@@ -18,21 +18,26 @@ struct PublisherProductBody: Encodable {
     var versions: [PublisherVersionBody]
 }
 
-/// One version as the publisher routes answer it: `state` is `staged`, `published`, `superseded` or
-/// `failed`; `current` says whether apps are offered it now.
+/// One version as the publisher routes answer it. A catalog version's `state` is `staged`, `published`,
+/// `superseded` or `failed`, and `current` says whether apps are offered it now. A version still on its way
+/// from an upload (a version job) is `received`, `validating`, `bundling` or `failed` (with
+/// `failureReason`), names its `job` and `upload`, and has no bundle yet.
 struct PublisherVersionBody: Encodable {
     var productId: String
-    var contentId: String
+    var contentId: String?
     var version: String
     var state: String
     var current: Bool
-    var digest: String
-    var size: Int64
-    var unpackedSize: Int64
-    var publishedAt: String
-    var stagedAt: String
+    var digest: String?
+    var size: Int64?
+    var unpackedSize: Int64?
+    var publishedAt: String?
+    var stagedAt: String?
     var activatedAt: String?
     var failureReason: String?
+    var job: String?
+    var upload: String?
+    var updatedAt: String?
 
     /// The bodies of one product's versions; `current` per content as `Catalog.currentContents` decides it.
     static func list(_ versions: [CatalogVersion], now: Int64) -> [PublisherVersionBody] {
@@ -51,6 +56,51 @@ struct PublisherVersionBody: Encodable {
                 activatedAt: record.activatedAt.map(ISO8601.format), failureReason: record.failureReason)
         }
     }
+
+    /// The body of a version job (a version on its way from an upload).
+    init(job: VersionJob) {
+        self.init(
+            productId: job.productId, contentId: job.contentId, version: job.version, state: job.state.rawValue,
+            current: false, publishedAt: job.publishedAt.map(ISO8601.format), failureReason: job.failureReason,
+            job: job.id, upload: job.uploadId, updatedAt: ISO8601.format(job.updatedAt))
+    }
+
+    init(
+        productId: String, contentId: String?, version: String, state: String, current: Bool, digest: String? = nil,
+        size: Int64? = nil, unpackedSize: Int64? = nil, publishedAt: String? = nil, stagedAt: String? = nil,
+        activatedAt: String? = nil, failureReason: String? = nil, job: String? = nil, upload: String? = nil,
+        updatedAt: String? = nil
+    ) {
+        self.productId = productId
+        self.contentId = contentId
+        self.version = version
+        self.state = state
+        self.current = current
+        self.digest = digest
+        self.size = size
+        self.unpackedSize = unpackedSize
+        self.publishedAt = publishedAt
+        self.stagedAt = stagedAt
+        self.activatedAt = activatedAt
+        self.failureReason = failureReason
+        self.job = job
+        self.upload = upload
+        self.updatedAt = updatedAt
+    }
+}
+
+/// `POST /v1/publisher/products/{productId}/versions`'s body.
+struct VersionRequest: Decodable {
+    var upload: String?
+    var version: String?
+    var sha256: String?
+    var contentId: String?
+    var publishedAt: String?
+}
+
+/// `POST /v1/publisher/products/{productId}/versions`'s answer (202): the job, to follow in the list.
+struct VersionJobEnvelope: Encodable {
+    var version: PublisherVersionBody
 }
 
 /// `GET .../versions`.

@@ -142,9 +142,12 @@ struct PublisherProductRoutes: Sendable {
         guard let product = try await call({ () async throws(LedgerError) in try await ledger.catalogProduct(id: productId) }) else {
             throw Self.unknownProduct(productId)
         }
+        // Versions on their way from an upload come first (newest first); a staged job is the catalog's version.
+        let jobs = try await call { () async throws(LedgerError) in try await ledger.versionJobs(productId: productId) }
+            .filter { $0.state != .staged }.map(PublisherVersionBody.init(job:))
         return PublisherProductBody(
             id: product.id, type: product.type.rawValue, title: product.title, periodDays: product.periodDays,
-            versions: PublisherVersionBody.list(try await versions(productId), now: clock()))
+            versions: jobs + PublisherVersionBody.list(try await versions(productId), now: clock()))
     }
 
     func versions(_ productId: String) async throws -> [CatalogVersion] {

@@ -36,18 +36,20 @@ struct UploadRoutes: Sendable {
         group.on("", method: .options) { _, _ in self.options() }
         group.on(":id", method: .options) { _, _ in self.options() }
         group.post("") { request, context in try await self.create(request, context: context) }
-        group.head(":id") { _, context in
-            let state = try await self.service.state(id: try context.parameters.require("id"))
+        group.head(":id") { request, context in
+            let state = try await self.service.state(
+                id: try context.parameters.require("id"), owner: self.publisher(request, context))
             var headers = self.stateHeaders(state)
             if !state.metadata.isEmpty { headers[.uploadMetadata] = state.metadata }
             return Response(status: .ok, headers: headers)
         }
         group.patch(":id") { request, context in
-            let state = try await self.append(request, id: try context.parameters.require("id"), offset: request.headers[.uploadOffset])
+            let state = try await self.append(
+                request, context: context, id: try context.parameters.require("id"), offset: request.headers[.uploadOffset])
             return Response(status: .noContent, headers: self.stateHeaders(state, length: false))
         }
-        group.delete(":id") { _, context in
-            try await self.service.terminate(id: try context.parameters.require("id"))
+        group.delete(":id") { request, context in
+            try await self.service.terminate(id: try context.parameters.require("id"), owner: self.publisher(request, context))
             return Response(status: .noContent, headers: [.cacheControl: "no-store"])
         }
     }
@@ -80,7 +82,7 @@ struct UploadRoutes: Sendable {
         let location = Self.path + "/" + state.id
         if withBody {
             do {
-                state = try await append(request, id: state.id, offset: "0")
+                state = try await append(request, context: context, id: state.id, offset: "0")
             } catch let error as DepotError {
                 // The upload exists: say where, so the client can resume it.
                 var response = try DepotErrorResponse(error).response(from: request, context: context)
@@ -93,9 +95,11 @@ struct UploadRoutes: Sendable {
         return Response(status: .created, headers: headers)
     }
 
-    private func append(_ request: Request, id: String, offset: String?) async throws -> UploadService.State {
+    private func append(_ request: Request, context: DepotRequestContext, id: String, offset: String?) async throws
+        -> UploadService.State
+    {
         try await service.append(
-            id: id, contentType: request.headers[.contentType], uploadOffset: offset,
+            id: id, owner: publisher(request, context), contentType: request.headers[.contentType], uploadOffset: offset,
             uploadLength: request.headers[.uploadLength], contentLength: Self.contentLength(request),
             checksum: request.headers[.uploadChecksum], body: request.body)
     }

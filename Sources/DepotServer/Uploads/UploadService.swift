@@ -50,18 +50,18 @@ struct UploadService: Sendable {
         return State(record)
     }
 
-    /// The state of a live upload (404 unknown, 410 expired).
-    func state(id: String) async throws(DepotError) -> State {
-        State(try UploadRules.live(try await record(id), now: clock()))
+    /// The state of a live upload of `owner` (404 unknown or another publisher's, 410 expired).
+    func state(id: String, owner: String) async throws(DepotError) -> State {
+        State(try UploadRules.live(try await record(id, owner: owner), now: clock()))
     }
 
     /// tus PATCH: checks the request, then streams `body` to the upload's file.
     func append<Body: AsyncSequence>(
-        id: String, contentType: String?, uploadOffset: String?, uploadLength: String?, contentLength: Int64?,
+        id: String, owner: String, contentType: String?, uploadOffset: String?, uploadLength: String?, contentLength: Int64?,
         checksum: String?, body: Body
     ) async throws(DepotError) -> State where Body.Element == ByteBuffer {
         let write = try UploadRules.patch(
-            try await record(id), now: clock(), contentType: contentType, uploadOffset: uploadOffset,
+            try await record(id, owner: owner), now: clock(), contentType: contentType, uploadOffset: uploadOffset,
             uploadLength: uploadLength, contentLength: contentLength, maxSize: settings.maxSize)
         let expected = try checksum.map { header throws(DepotError) in try UploadChecksum(header: header) }
         let writer: UploadWriter
@@ -73,7 +73,7 @@ struct UploadService: Sendable {
         defer { writer.close() }
         // The record read before the lock may be stale: another writer may have finished in between. Only
         // once the lock is held and the offset confirmed is the file touched.
-        let locked = try UploadRules.live(try await record(id), now: clock())
+        let locked = try UploadRules.live(try await record(id, owner: owner), now: clock())
         guard locked.offset == write.start else { throw .offsetMismatch(expected: locked.offset, given: write.start) }
         do {
             try await writer.start(at: write.start)
@@ -161,9 +161,10 @@ struct UploadService: Sendable {
         return received
     }
 
-    /// tus termination: removes the record, then the bytes. 404 when unknown, 423 while being written.
-    func terminate(id: String) async throws(DepotError) {
-        guard try await record(id) != nil else { throw .uploadNotFound }
+    /// tus termination: removes the record, then the bytes. 404 when unknown or another publisher's, 423
+    /// while being written.
+    func terminate(id: String, owner: String) async throws(DepotError) {
+        guard try await record(id, owner: owner) != nil else { throw .uploadNotFound }
         let writer: UploadWriter
         do {
             writer = try await store.openWriter(id)
@@ -184,10 +185,12 @@ struct UploadService: Sendable {
         try? await store.remove(id)
     }
 
-    private func record(_ id: String) async throws(DepotError) -> UploadRecord? {
+    /// The upload's record when it exists and belongs to `owner`: another publisher's upload is as unknown
+    /// as a missing one (its existence is not revealed).
+    private func record(_ id: String, owner: String) async throws(DepotError) -> UploadRecord? {
         guard Self.isId(id) else { return nil }
         do {
-            return try await ledger.upload(id: id)
+            return try await ledger.upload(id: id).flatMap { $0.publisher == owner ? $0 : nil }
         } catch {
             throw unavailable(error)
         }

@@ -27,6 +27,7 @@ struct UploadServer {
     let clock: TestClock
     var port: Int { server.port }
     var application: DepotApplication { server.application }
+    var scratch: ScratchDirectory { server.scratch }
 
     /// The publisher key that opens the upload routes (recorded in the server's ledger at start).
     static let token = "dpk_" + String(repeating: "u", count: 43)

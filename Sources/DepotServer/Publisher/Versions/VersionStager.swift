@@ -1,7 +1,6 @@
 import DepotBundles
 import DepotCore
 import DepotLedger
-import Dispatch
 import Foundation
 
 /// Turns a pack directory (unpacked and laid out as a content pack) into a staged version: validates it
@@ -58,7 +57,7 @@ package struct VersionStager: Sendable {
         let limits = limits
         var pack: Pack
         do {
-            pack = try await Self.offLoop { () throws(PackError) -> Pack in try PackReader.read(directory: directory, limits: limits) }
+            pack = try await OffLoop.run { () throws(PackError) -> Pack in try PackReader.read(directory: directory, limits: limits) }
         } catch {
             throw StageError(.invalidPack, error.message)
         }
@@ -73,7 +72,7 @@ package struct VersionStager: Sendable {
             record = try await store.build(pack, compressionLevel: compressionLevel)
             let shelf = shelf
             let digest = record.digest
-            try await Self.offLoop { () throws(StageError) in
+            try await OffLoop.run { () throws(StageError) in
                 do { try shelf.keep(directory: directory, digest: digest) } catch {
                     throw StageError(.unavailable, "the pack could not be kept for delta bundles: \(error)")
                 }
@@ -123,15 +122,5 @@ package struct VersionStager: Sendable {
         } catch {
             throw StageError(.unavailable, "the ledger could not record the version: \(error.message)")
         }
-    }
-
-    /// Runs blocking file work on a Dispatch queue, off the event loops and the concurrency pool.
-    private static func offLoop<R: Sendable, E: Error>(_ work: @escaping @Sendable () throws(E) -> R) async throws(E) -> R {
-        let result: Result<R, E> = await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .utility).async {
-                continuation.resume(returning: Result { () throws(E) -> R in try work() })
-            }
-        }
-        return try result.get()
     }
 }

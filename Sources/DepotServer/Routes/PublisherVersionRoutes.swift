@@ -1,0 +1,122 @@
+import DepotBundles
+import DepotCore
+import DepotLedger
+import Foundation
+import Hummingbird
+import HTTPTypes
+import Logging
+
+/// `POST /v1/publisher/products/{productId}/versions`, behind `PublisherAuthMiddleware`: turns a complete
+/// upload of the caller's (a zip, tar or tar.gz of a pack) into a version, in the background.
+///
+/// Body: `{"upload": ID, "version": "1.1", "sha256": HEX, "contentId"?: ID, "publishedAt"?: ISO 8601}`.
+/// What can be judged at once is (400 on a malformed field, 403 out of scope, 404 for an unknown product or
+/// upload, 409 for an incomplete upload or a version already on its way, 410 for an expired upload); the
+/// answer is then 202 with the job in state `received` and `Location` naming the versions list, where the
+/// job moves through `validating` and `bundling` to `staged`, or to `failed` with the reason.
+struct PublisherVersionRoutes: Sendable {
+    let ledger: any Ledger
+    let runner: VersionJobRunner
+    let clock: @Sendable () -> Int64
+    /// The time uploads expire by (the server's upload clock).
+    let uploadClock: @Sendable () -> Int64
+
+    func register(on group: RouterGroup<DepotRequestContext>) {
+        group.post("/products/:productId/versions") { request, context in
+            let productId = try PublisherProductRoutes.productId(context)
+            let body = try await TransactionRoutes.decode(VersionRequest.self, from: request, context: context)
+            let declared = try Self.validate(body)
+            guard let publisher = context.publisher else {
+                throw DepotError(status: 401, code: "missing-key", message: "a publisher key is required")
+            }
+            guard try await self.call({ () async throws(LedgerError) in try await self.ledger.catalogProduct(id: productId) }) != nil
+            else {
+                throw PublisherProductRoutes.unknownProduct(productId)
+            }
+            let now = self.clock()
+            try await self.checkUpload(declared.upload, publisher: publisher.name, now: self.uploadClock())
+            let job = VersionJob(
+                id: UploadService.newId(), productId: productId, version: declared.version, contentId: declared.contentId,
+                uploadId: declared.upload, publisher: publisher.name, sha256: declared.sha256,
+                publishedAt: declared.publishedAt, state: .received, createdAt: now, updatedAt: now)
+            let outcome = try await self.call { () async throws(LedgerError) in try await self.runner.submit(job) }
+            if case .inProgress(let live) = outcome {
+                throw DepotError(
+                    status: 409, code: "version-in-progress",
+                    message: "version \(live.version) of \(productId) is already being processed (job \(live.id), "
+                        + "\(live.state.rawValue)); wait for it to be staged or to fail")
+            }
+            context.logger.info(
+                "version received",
+                metadata: ["publisher": "\(publisher.name)", "product": "\(productId)", "version": "\(job.version)", "job": "\(job.id)"])
+            var response = try TransactionRoutes.json(VersionJobEnvelope(version: PublisherVersionBody(job: job)))
+            response.status = .accepted
+            response.headers[.location] = "/v1/publisher/products/\(productId)/versions"
+            return response
+        }
+    }
+
+    /// The request's fields, checked one by one.
+    struct Declared {
+        var upload: String
+        var version: String
+        var sha256: String
+        var contentId: String?
+        var publishedAt: Int64?
+    }
+
+    static func validate(_ body: VersionRequest) throws -> Declared {
+        guard let upload = body.upload, UploadService.isId(upload) else {
+            throw DepotError(status: 400, code: "invalid-upload-id", message: "\"upload\" must be an upload's id (32 hex digits)")
+        }
+        guard let version = body.version, ProductValidation.isValidVersion(version) else {
+            throw DepotError(
+                status: 400, code: "invalid-version", message: "\"version\" is 1-64 printable characters without spaces or '/'")
+        }
+        guard let sha256 = body.sha256?.lowercased(), sha256.utf8.count == 64,
+            sha256.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
+        else {
+            throw DepotError(
+                status: 400, code: "invalid-sha256", message: "\"sha256\" must be the upload's SHA-256 as 64 hex digits")
+        }
+        if let contentId = body.contentId, !ProductValidation.isValidProductId(contentId) {
+            throw DepotError(
+                status: 400, code: "invalid-content-id", message: "\"contentId\" is 1-255 letters, digits, '.', '_' and '-'")
+        }
+        var publishedAt: Int64?
+        if let text = body.publishedAt {
+            guard let time = UTCTimestamp.parse(text) else {
+                throw DepotError(
+                    status: 400, code: "invalid-published-at",
+                    message: "\"publishedAt\" must be an ISO 8601 UTC time such as 2026-03-01T09:00:00Z")
+            }
+            publishedAt = time
+        }
+        return Declared(upload: upload, version: version, sha256: sha256, contentId: body.contentId, publishedAt: publishedAt)
+    }
+
+    /// The upload must be the caller's, complete and not expired.
+    private func checkUpload(_ id: String, publisher: String, now: Int64) async throws {
+        guard let upload = try await call({ () async throws(LedgerError) in try await ledger.upload(id: id) }),
+            upload.publisher == publisher
+        else {
+            throw DepotError(status: 404, code: "unknown-upload", message: "no upload \(id) of this publisher")
+        }
+        guard upload.expiresAt > now else {
+            throw DepotError(status: 410, code: "upload-expired", message: "upload \(id) expired; upload the pack again")
+        }
+        guard upload.isComplete else {
+            let received = "\(upload.offset) of \(upload.length.map(String.init) ?? "an undeclared number of") bytes"
+            throw DepotError(
+                status: 409, code: "upload-incomplete", message: "upload \(id) is not complete (\(received) received); finish it first")
+        }
+    }
+
+    private func call<T>(_ body: () async throws(LedgerError) -> T) async throws(DepotError) -> T {
+        do {
+            return try await body()
+        } catch {
+            throw DepotError(status: 503, code: "unavailable", message: "the catalog cannot be changed right now; try again")
+        }
+    }
+}
