@@ -1,0 +1,242 @@
+import ArgumentParser
+import AsyncHTTPClient
+import Crypto
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// `depot publish DIR --product ID --version V [--server URL] [--key KEY] [--publish]`: packs a pack folder
+/// into a deterministic tar, uploads it with tus (resuming after a cut, and across reruns: the same folder
+/// gives the same archive, whose upload is remembered under the state directory), asks the server to make
+/// it a version, waits until it is staged, and publishes it when asked.
+struct Publish: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Upload a pack folder as a new version of a product, wait until it is staged, optionally publish it."
+    )
+
+    @Argument(help: "The pack folder (pack.json and Contents/).")
+    var directory: String
+
+    @Option(help: "The product the version belongs to.")
+    var product: String
+
+    @Option(help: "The version; pack.json must say the same.")
+    var version: String
+
+    @Option(help: "The content id, for a product with several contents (a subscription's issues).")
+    var contentId: String?
+
+    @Option(help: "The Depot server (default: DEPOT_SERVER, or http://127.0.0.1:8080).")
+    var server: String?
+
+    @Option(help: "The publisher key (default: DEPOT_PUBLISHER_KEY).")
+    var key: String?
+
+    @Flag(help: "Publish the version once it is staged.")
+    var publish = false
+
+    @Option(name: .customLong("state-dir"), help: "Where archives and upload addresses are kept between runs (default: ~/.cache/depot/publish).")
+    var stateDir: String?
+
+    @Option(help: "How many times a cut upload is resumed before giving up.")
+    var retries = 20
+
+    @Option(name: .customLong("wait-seconds"), help: "How long to wait for the version to be staged.")
+    var waitSeconds = 3600
+
+    func run() async throws {
+        do {
+            try await publishVersion()
+        } catch {
+            FileHandle.standardError.write(Data("depot publish: \(error.description)\n".utf8))
+            throw ExitCode.failure
+        }
+    }
+
+    private func publishVersion() async throws(PublishError) {
+        let environment = ProcessInfo.processInfo.environment
+        guard let key = key ?? environment["DEPOT_PUBLISHER_KEY"], !key.isEmpty else {
+            throw PublishError("no publisher key: pass --key or set DEPOT_PUBLISHER_KEY (make one with `depot keys create`)")
+        }
+        let server = (server ?? environment["DEPOT_SERVER"] ?? "http://127.0.0.1:8080")
+            .trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        guard server.hasPrefix("http://") || server.hasPrefix("https://") else {
+            throw PublishError("--server must be an http:// or https:// URL, not \(server)")
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw PublishError("\(directory) is not a folder")
+        }
+        guard FileManager.default.fileExists(atPath: (directory as NSString).appendingPathComponent("pack.json")) else {
+            throw PublishError("\(directory) has no pack.json: a pack folder holds pack.json and Contents/")
+        }
+        let state = PublishState(directory: stateDir ?? PublishState.defaultDirectory(environment))
+        let archive = try state.archive(of: directory)
+        let client = HTTPClient(
+            eventLoopGroupProvider: .singleton,
+            configuration: .init(timeout: .init(connect: .seconds(10), read: .seconds(120))))
+        let api = PublisherAPI(client: client, server: server, key: key)
+        do {
+            let location = try await upload(archive, state: state, api: api)
+            let jobId = try await requestVersion(archive, upload: location, api: api)
+            try await waitUntilStaged(jobId, api: api)
+            state.forget(archive, server: server)
+            print("staged \(product) \(version)")
+            if publish {
+                var path = "/v1/publisher/products/\(product)/versions/\(version)/publish"
+                if let contentId { path += "?contentId=\(contentId)" }
+                let answer = try await api.json(.POST, path, doing: "publishing \(version)")
+                let rollback = answer["rollback"] as? Bool ?? false
+                print(rollback ? "published \(product) \(version) (a rollback)" : "published \(product) \(version)")
+            }
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+        try? await client.shutdown()
+    }
+
+    /// Uploads the archive, resuming a remembered upload of the same bytes, and after each cut.
+    /// Returns the upload's address.
+    private func upload(_ archive: PublishState.Archive, state: PublishState, api: PublisherAPI) async throws(PublishError)
+        -> String
+    {
+        var location = state.location(of: archive, server: api.server)
+        var offset: Int64? = nil
+        if let known = location { offset = try await api.offset(of: known) }
+        if offset == nil {
+            location = try await api.createUpload(length: archive.size, filename: (directory as NSString).lastPathComponent + ".tar")
+            offset = 0
+            state.remember(archive, server: api.server, location: location!)
+        } else {
+            FileHandle.standardError.write(Data("resuming the upload at byte \(offset!) of \(archive.size)\n".utf8))
+        }
+        guard let location, var offset else { throw PublishError("the server gave no upload address") }
+        let progress = TransferProgress(label: "uploading", total: archive.size, offset: offset)
+        var failures = 0
+        while offset < archive.size {
+            do {
+                offset = try await api.patch(location, file: archive.path, from: offset, length: archive.size) { sent in
+                    progress.update(sent)
+                }
+                failures = 0
+            } catch {
+                failures += 1
+                guard failures <= retries else { throw PublishError("the upload kept failing: \(error.description)") }
+                let wait = min(30, 1 << min(failures - 1, 5))
+                FileHandle.standardError.write(Data("upload cut (\(error.description)); resuming in \(wait) s\n".utf8))
+                try? await Task.sleep(for: .seconds(wait))
+                guard let resumed = try? await api.offset(of: location) else { continue }
+                offset = resumed
+            }
+        }
+        progress.update(archive.size, force: true)
+        return location
+    }
+
+    private func requestVersion(_ archive: PublishState.Archive, upload location: String, api: PublisherAPI)
+        async throws(PublishError) -> String
+    {
+        guard let uploadId = location.split(separator: "/").last.map(String.init) else {
+            throw PublishError("the server gave no upload address")
+        }
+        var body: [String: Any] = ["upload": uploadId, "version": version, "sha256": archive.sha256]
+        if let contentId { body["contentId"] = contentId }
+        let answer = try await api.json(.POST, "/v1/publisher/products/\(product)/versions", body, doing: "asking for version \(version)")
+        guard let job = (answer["version"] as? [String: Any])?["job"] as? String else {
+            throw PublishError("the server accepted the version but named no job")
+        }
+        return job
+    }
+
+    /// Polls the versions list until the job left it (staged) or failed.
+    private func waitUntilStaged(_ job: String, api: PublisherAPI) async throws(PublishError) {
+        let deadline = Date().addingTimeInterval(TimeInterval(waitSeconds))
+        var lastState = ""
+        while Date() < deadline {
+            let list = try await api.json(.GET, "/v1/publisher/products/\(product)/versions", doing: "reading the versions")
+            let versions = list["versions"] as? [[String: Any]] ?? []
+            guard let entry = versions.first(where: { $0["job"] as? String == job }) else { return }
+            let state = entry["state"] as? String ?? "?"
+            if state == "failed" {
+                throw PublishError("version \(version) failed: \(entry["failureReason"] as? String ?? "no reason given")")
+            }
+            if state != lastState {
+                FileHandle.standardError.write(Data("version \(version): \(state)\n".utf8))
+                lastState = state
+            }
+            try? await Task.sleep(for: .milliseconds(500))
+        }
+        throw PublishError("version \(version) was not staged within \(waitSeconds) s (last state: \(lastState))")
+    }
+}
+
+/// What `depot publish` keeps between runs: the archive of a folder (named by its SHA-256) and, per server,
+/// the address of its upload, so a rerun after a kill resumes instead of starting over.
+struct PublishState {
+    /// An archive ready to upload.
+    struct Archive {
+        var path: String
+        var sha256: String
+        var size: Int64
+    }
+
+    let directory: String
+
+    static func defaultDirectory(_ environment: [String: String]) -> String {
+        if let cache = environment["XDG_CACHE_HOME"], !cache.isEmpty { return cache + "/depot/publish" }
+        return NSHomeDirectory() + "/.cache/depot/publish"
+    }
+
+    /// Packs `folder` as a tar under the state directory; the same files give the same archive.
+    func archive(of folder: String) throws(PublishError) -> Archive {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw PublishError("cannot create the state directory \(directory): \(error.localizedDescription)")
+        }
+        let scratch = directory + "/packing-\(UUID().uuidString).tar"
+        do {
+            try PackTar.write(directory: folder, to: scratch)
+        } catch {
+            try? FileManager.default.removeItem(atPath: scratch)
+            throw PublishError("cannot pack \(folder): \(error.description)")
+        }
+        guard let handle = FileHandle(forReadingAtPath: scratch) else { throw PublishError("cannot read \(scratch)") }
+        var hasher = SHA256()
+        var size: Int64 = 0
+        while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            hasher.update(data: chunk)
+            size += Int64(chunk.count)
+        }
+        try? handle.close()
+        let digest = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        let path = directory + "/\(digest).tar"
+        try? FileManager.default.removeItem(atPath: path)
+        do { try FileManager.default.moveItem(atPath: scratch, toPath: path) } catch {
+            throw PublishError("cannot keep the archive at \(path): \(error.localizedDescription)")
+        }
+        return Archive(path: path, sha256: digest, size: size)
+    }
+
+    private func record(_ archive: Archive, server: String) -> String {
+        let name = SHA256.hash(data: Data((server + "\n" + archive.sha256).utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+        return directory + "/\(name).upload"
+    }
+
+    /// The remembered upload address of `archive` on `server`.
+    func location(of archive: Archive, server: String) -> String? {
+        (try? String(contentsOfFile: record(archive, server: server), encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func remember(_ archive: Archive, server: String, location: String) {
+        try? (location + "\n").write(toFile: record(archive, server: server), atomically: true, encoding: .utf8)
+    }
+
+    /// Forgets the upload and removes the archive once the version is staged.
+    func forget(_ archive: Archive, server: String) {
+        try? FileManager.default.removeItem(atPath: record(archive, server: server))
+        try? FileManager.default.removeItem(atPath: archive.path)
+    }
+}
