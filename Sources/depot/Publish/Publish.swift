@@ -130,7 +130,7 @@ struct Publish: AsyncParsableCommand {
                 offset = resumed
             }
         }
-        progress.update(archive.size, force: true)
+
         return location
     }
 
