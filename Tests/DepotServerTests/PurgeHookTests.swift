@@ -206,3 +206,55 @@ struct PurgeHookTests {
         return state != "Z" && state != "X"
     }
 }
+
+/// `deploy/nginx/purge-nginx-cache.sh` as the purge command of a live Depot behind a real nginx edge: a
+/// publish drops the edge's cached product lists at once, without waiting for their lifetime.
+@Suite("Purge hook: nginx edge")
+struct PurgeNginxEdgeTests {
+    static let secret = "edge-secret-0123456789-abcdefghijklmnop"
+
+    @Test func aPublishDropsTheEdgesCachedProductListsThroughThePurgeScript() async throws {
+        let script = URL(fileURLWithPath: NginxEdge.templatePath).deletingLastPathComponent().path + "/purge-nginx-cache.sh"
+        let hookDirectory = try ScratchDirectory(#function)
+        defer { hookDirectory.remove() }
+        // The edge's cache directory is known once nginx runs: the hook names a link made to it then.
+        let cacheLink = hookDirectory.path + "/edge-cache"
+        // Lists stay fresh at the edge for a minute, so only a purge makes the edge ask the origin again.
+        let settings = """
+            "edge": {"fillSecrets": ["\(Self.secret)"], "purge": {"command": ["\(script)", "\(cacheLink)"], "backoffMilliseconds": 20}},
+            "caching": {"productListCacheControl": "public, max-age=60, s-maxage=60"}
+            """
+        try await LiveServer.with(idleTimeoutSeconds: 30, settings: settings) { server in
+            try await NginxEdge.with(originPort: server.port, secret: Self.secret) { edge in
+                try FileManager.default.createSymbolicLink(atPath: cacheLink, withDestinationPath: edge.cacheDirectory)
+                let edgeClient = Endpoint(port: edge.port)
+                let before = try await edgeClient.request(RawHTTPClient.get("/v1/products"))
+                #expect(before.value("X-Cache-Status") == "MISS")
+                #expect(try await edgeClient.request(RawHTTPClient.get("/v1/products")).value("X-Cache-Status") == "HIT")
+                let bundlePath = "/v1/bundles/\(try server.version(PurgeHookTests.level1).digest)"
+                let bundle = try await edgeClient.request(
+                    RawHTTPClient.get(bundlePath + "?grant=\(server.grant(try server.version(PurgeHookTests.level1).digest))", ["Range: bytes=0-99"]))
+                #expect(bundle.status == 206)
+
+                let client = Endpoint(port: server.port)
+                let (key, _) = try await PublisherRequests.makeKey(server.application.ledger)
+                let directory = try PublisherRequests.writePack(
+                    in: server.scratch, at: "uploads/level1-1.1", productId: PurgeHookTests.level1, version: "1.1",
+                    publishedAt: "2026-04-01T09:00:00Z", files: ["notes.txt": Array("version 1.1".utf8)])
+                let staged = try await server.application.stager.stage(directory: directory, .init(productId: PurgeHookTests.level1))
+                let publish = try await client.request(
+                    PublisherRequests.request("POST", "/v1/publisher/products/\(PurgeHookTests.level1)/versions/1.1/publish", key: key))
+                #expect(publish.status == 200, "\(publish.text)")
+                let counters = server.application.purges.counters
+                try await PublisherRequests.eventually("the purge script run") { counters.sentPurges + counters.abandonedPurges >= 1 }
+                #expect(counters.sentPurges == 1)
+
+                // Within the lists' minute at the edge, the edge asks the origin again and serves the new version.
+                let after = try await edgeClient.request(RawHTTPClient.get("/v1/products"))
+                #expect(after.value("X-Cache-Status") == "MISS")
+                #expect(after.text.contains(staged.content.digest))
+                #expect(try await edgeClient.request(RawHTTPClient.get("/v1/products")).value("X-Cache-Status") == "HIT")
+            }
+        }
+    }
+}
