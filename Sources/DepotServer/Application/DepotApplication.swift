@@ -9,6 +9,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// A Depot server ready to run: configuration loaded, content imported into the ledger's catalog, bundles
 /// built, the catalog loaded from the ledger.
@@ -41,6 +42,8 @@ package struct DepotApplication: Sendable {
     package let deltas: DeltaBuilder
     /// Bundle answers and bytes sent to edges filling their caches with the shared secret.
     package let edgeFills = EdgeFillCounter()
+    /// Purges waiting for the purge hook (`edge.purge`); takes nothing when no hook is configured.
+    package let purges: PurgeQueue
     /// Where upload bytes live (`<dataDirectory>/uploads`).
     let uploadStore: UploadStore
     /// Turns uploads into staged versions in the background.
@@ -106,6 +109,8 @@ package struct DepotApplication: Sendable {
             configuration: configuration, catalogs: catalogs, index: index, grants: try grantAuthority(configuration.grants),
             logger: logger, refusedPacks: imported.refused.map { "\($0.directory): \($0.reason)" }, ledger: ledger,
             revocations: revocations, verifier: verifier, refresher: refresher, stager: stager, deltas: deltas,
+            purges: configuration.edge.purgeHook.map { PurgeQueue(capacity: $0.queueCapacity, logger: logger) }
+                ?? .disabled(logger: logger),
             uploadStore: uploadStore, versionJobs: versionJobs)
     }
 
@@ -145,12 +150,12 @@ package struct DepotApplication: Sendable {
             restoreLimiter: ClientRateLimiter(
                 capacity: configuration.irregularActivity.restoresPerClient,
                 refillSeconds: configuration.irregularActivity.restoreWindowSeconds),
-            clock: clock, logger: logger)
+            clock: clock, logger: logger, purges: purges)
         TransactionRoutes(service: service, trustedProxies: configuration.http.trustedProxies).register(on: router)
         AdminRoutes(service: service, tokenDigests: configuration.adminTokenDigests).register(on: router)
         let publisherAuth = PublisherAuthMiddleware(ledger: ledger)
         PublisherProductRoutes(
-            ledger: ledger, refresher: refresher, deltas: deltas, clock: clock
+            ledger: ledger, refresher: refresher, deltas: deltas, purges: purges, clock: clock
         ).register(on: router.group("/v1/publisher").add(middleware: publisherAuth))
         PublisherVersionRoutes(ledger: ledger, runner: versionJobs, clock: clock, uploadClock: uploadClock)
             .register(on: router.group("/v1/publisher").add(middleware: publisherAuth))
@@ -167,7 +172,9 @@ package struct DepotApplication: Sendable {
             grants: grants, revocations: revocations, edgeSecrets: EdgeSecrets(settings: configuration.edge))
         let responder = BundleResponder(
             index: index, access: access, rangeLimits: RangeLimits(maxRanges: configuration.bundles.maxRanges))
-        let checker = GrantCheckResponder(access: access, cacheSeconds: configuration.edge.grantCheckCacheSeconds)
+        let checker = GrantCheckResponder(
+            access: access, cacheSeconds: configuration.edge.grantCheckCacheSeconds,
+            purgeTagHeader: configuration.edge.purgeTagHeader)
         let edgeFills = access.edgeSecrets.isEnabled ? self.edgeFills : nil
         let registry = FileCacheRegistry()
         let recorder = ServedBytesRecorder(ledger: ledger, logger: logger)
@@ -185,28 +192,32 @@ package struct DepotApplication: Sendable {
                 })
         }
         let logger = self.logger
+        var services: [any Service] = [
+            CatalogWatcher(
+                refresher: refresher, interval: .milliseconds(configuration.catalog.pollIntervalMilliseconds),
+                logger: logger),
+            deltas,
+            versionJobs,
+            RevocationRefresh(
+                ledger: ledger, revocations: revocations, catalogs: catalogs,
+                grantLifetime: configuration.grants.lifetimeSeconds, clock: Self.systemClock, interval: .seconds(5),
+                logger: logger,
+                onNewlyRevoked: { ids in
+                    for id in ids { await service.refuseSiblingGrants(of: id) }
+                }),
+            recorder,
+            UploadReaper(
+                ledger: ledger, store: uploadStore, clock: uploadClock,
+                interval: .seconds(configuration.uploads.reaperIntervalSeconds), logger: logger),
+        ]
+        if let hook = configuration.edge.purgeHook {
+            services.append(PurgeWorker(queue: purges, settings: hook, logger: logger))
+        }
         return Application(
             router: router,
             server: server,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
-            services: [
-                CatalogWatcher(
-                    refresher: refresher, interval: .milliseconds(configuration.catalog.pollIntervalMilliseconds),
-                    logger: logger),
-                deltas,
-                versionJobs,
-                RevocationRefresh(
-                    ledger: ledger, revocations: revocations, catalogs: catalogs,
-                    grantLifetime: configuration.grants.lifetimeSeconds, clock: Self.systemClock, interval: .seconds(5),
-                    logger: logger,
-                    onNewlyRevoked: { ids in
-                        for id in ids { await service.refuseSiblingGrants(of: id) }
-                    }),
-                recorder,
-                UploadReaper(
-                    ledger: ledger, store: uploadStore, clock: uploadClock,
-                    interval: .seconds(configuration.uploads.reaperIntervalSeconds), logger: logger),
-            ],
+            services: services,
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 logger.info("listening", metadata: ["address": "http://\(channel.localAddress?.ipAddress ?? "?"):\(port)"])

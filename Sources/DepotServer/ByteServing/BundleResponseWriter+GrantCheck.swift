@@ -15,10 +15,11 @@ extension BundleResponseWriter {
         let head: HTTPResponseHead
         let body: [BodyPart]
         switch answer {
-        case .allowed(let seconds):
+        case .allowed(let seconds, let purgeTag):
             var headers = HTTPHeaders()
             headers.add(name: "Date", value: date)
             headers.add(name: "Cache-Control", value: cacheControl(seconds))
+            if let purgeTag { headers.add(name: purgeTag.name, value: purgeTag.value) }
             addConnection(&headers, request: request, keepAlive: keepAlive)
             // RFC 9110 §8.6: no Content-Length on a 204.
             head = HTTPResponseHead(version: request.version, status: .noContent, headers: headers)

@@ -3,8 +3,9 @@ import NIOHTTP1
 
 /// What to answer to one grant check.
 enum GrantCheckAnswer: Equatable {
-    /// 204: the grant opens the bundle; an edge may keep this answer `cacheSeconds`.
-    case allowed(cacheSeconds: Int64)
+    /// 204: the grant opens the bundle; an edge may keep this answer `cacheSeconds`. `purgeTag` names the
+    /// purchase (`transaction:...`), so that its revocation can purge the kept answer.
+    case allowed(cacheSeconds: Int64, purgeTag: HeaderPair?)
     /// 401 or 403 (or 400/405 for a request that is not a check), with Depot's error; an edge may keep a
     /// refusal `cacheSeconds` (0 for answers about the check request itself).
     case refused(DepotError, extraHeaders: [HeaderPair], cacheSeconds: Int64)
@@ -32,6 +33,8 @@ struct GrantCheckResponder: Sendable {
     let access: BundleAccess
     /// Longest time an edge may keep an answer (0: not at all).
     let cacheSeconds: Int64
+    /// The field carrying purge tags (`edge.purgeTagHeader`), or nil for none.
+    var purgeTagHeader: String? = nil
 
     /// Whether a request target is the check (origin or absolute form; a query is ignored).
     static func isCheck(uri: String) -> Bool {
@@ -62,9 +65,12 @@ struct GrantCheckResponder: Sendable {
             head.headers, grantParameter: target.grantParameter, digest: String(target.digest), now: now,
             allowEdge: false, grantCache: &grantCache)
         {
-        case .admitted(.grant(_, let expiresAt)):
-            // Never kept past the grant's own expiry.
-            return .allowed(cacheSeconds: max(0, min(cacheSeconds, expiresAt - now)))
+        case .admitted(.grant(let transactionId, let expiresAt)):
+            // Never kept past the grant's own expiry; a grant without a transaction (`depot dev grant`) has no tag.
+            let tag = purgeTagHeader.flatMap { header in
+                transactionId.isEmpty ? nil : GrantCheckAnswer.HeaderPair(name: header, value: PurgeTags.transaction(transactionId))
+            }
+            return .allowed(cacheSeconds: max(0, min(cacheSeconds, expiresAt - now)), purgeTag: tag)
         case .admitted(.edge):
             return .refused(.badRequest("an edge secret is no grant"), extraHeaders: [], cacheSeconds: 0)
         case .refused(let error, let extraHeaders):

@@ -47,6 +47,17 @@ struct ConfigurationFile: Decodable {
         var grantCheckCacheSeconds: Int64?
         var fillSecretHeader: String?
         var fillSecrets: [String]?
+        var purge: PurgeHook?
+    }
+
+    struct PurgeHook: Decodable {
+        var command: [String]?
+        var url: String?
+        var headers: [String: String]?
+        var retries: Int?
+        var timeoutSeconds: Int?
+        var backoffMilliseconds: Int?
+        var queueCapacity: Int?
     }
 
     struct AppStore: Decodable {

@@ -66,6 +66,9 @@ extension ConfigurationLoader {
             }
             settings.fillSecrets = secrets
         }
+        if let purge = edge.purge {
+            settings.purgeHook = try purgeHookSettings(purge, in: file)
+        }
         return settings
     }
 

@@ -24,6 +24,8 @@ package struct EdgeSettings: Sendable {
     package var fillSecretHeader: String
     /// Accepted shared secrets (none: edge fill is off; two while one is being rotated out).
     package var fillSecrets: [String]
+    /// Where the purge tags of changes are sent, or nil for nowhere.
+    package var purgeHook: PurgeHookSettings? = nil
 
     /// Edge settings when the configuration says nothing: `CDN-Cache-Control` for a year, `Surrogate-Key`
     /// tags separated by spaces, grant checks cached for 10 seconds, edge fill off.

@@ -44,7 +44,10 @@ extension DeliveryService {
                 if stored?.transaction.isRevoked == true {
                     revocations.revoke(transaction.id)
                     effect = reversed ? "stale-ignored" : "revoked"
-                    if !reversed { await refuseSiblingGrants(of: transaction.id) }
+                    if !reversed {
+                        await refuseSiblingGrants(of: transaction.id)
+                        purges.submit(PurgeTags.revoked([transaction.id]))
+                    }
                 } else {
                     revocations.reinstate(transaction.id)
                     effect = reversed ? "reinstated" : "stale-ignored"

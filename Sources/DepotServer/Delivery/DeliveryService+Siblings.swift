@@ -16,6 +16,8 @@ extension DeliveryService {
                 product.type == .autoRenewable || product.type == .nonRenewing
             else { return }
             let now = clock()
+            var refusedSiblings: [String] = []
+            defer { purges.submit(PurgeTags.revoked(refusedSiblings)) }
             for sibling in try await relatedTransactions(revoked.transaction, type: product.type)
             where sibling.id != revokedId && !sibling.isRevoked {
                 guard let stored = try await ledgerCall({ () async throws(LedgerError) in try await ledger.transaction(id: sibling.id) })
@@ -26,6 +28,7 @@ extension DeliveryService {
                 let refused = offered.filter { !entitled.contains($0.contentId) }.map(\.digest)
                 guard !refused.isEmpty else { continue }
                 revocations.refuse(transactionId: sibling.id, digests: refused, now: now)
+                refusedSiblings.append(sibling.id)
                 logger.info(
                     "sibling grants refused",
                     metadata: ["revoked": "\(revokedId)", "sibling": "\(sibling.id)", "bundles": "\(refused.count)"])

@@ -19,6 +19,8 @@ struct DeliveryService: Sendable {
     let restoreLimiter: ClientRateLimiter
     let clock: @Sendable () -> Int64
     let logger: Logger
+    /// Where the purges of revocations go (the grant checks edges keep for revoked purchases).
+    let purges: PurgeQueue
 
     /// The catalog served now.
     var catalog: Catalog { catalogs.current }
@@ -169,6 +171,7 @@ struct DeliveryService: Sendable {
         if stored.transaction.isRevoked, !revocations.isRevoked(transactionId: stored.transaction.id) {
             revocations.revoke(stored.transaction.id)
             await refuseSiblingGrants(of: stored.transaction.id)
+            purges.submit(PurgeTags.revoked([stored.transaction.id]))
         }
         try await checkActivity(transactionId: signed.transactionId, previousAttempt: previousAttempt, now: now)
         return stored

@@ -19,6 +19,7 @@ struct PublisherProductRoutes: Sendable {
     let ledger: any Ledger
     let refresher: CatalogRefresher
     let deltas: DeltaBuilder
+    let purges: PurgeQueue
     let clock: @Sendable () -> Int64
 
     func register(on group: RouterGroup<DepotRequestContext>) {
@@ -55,6 +56,7 @@ struct PublisherProductRoutes: Sendable {
                 if changed {
                     await self.refresh()
                     self.deltas.enqueue(record.content)
+                    self.purges.submit(PurgeTags.activated(record.content, rollback: rollback))
                     context.logger.info(
                         rollback ? "version rolled back to" : "version published",
                         metadata: [
@@ -82,6 +84,7 @@ struct PublisherProductRoutes: Sendable {
             switch outcome {
             case .deleted:
                 await self.refresh()
+                self.purges.submit(PurgeTags.deleted(contentId: contentId, version: version))
                 return Response(status: .noContent, headers: [.cacheControl: "no-store"])
             case .unknownVersion:
                 throw Self.unknownVersion(contentId, version)
