@@ -26,7 +26,7 @@ SIZE_MIB=${BENCH_SIZE_MIB:-256}
 RESULTS_DIR=${BENCH_RESULTS_DIR:-$ROOT/bench/results}
 NGINX=${NGINX:-/usr/sbin/nginx}
 DEPOT=${BENCH_DEPOT:-$ROOT/.build/release/depot}
-TOKEN=depot-dev-admin # the sample configuration's operator token
+TOKEN= # a publisher key, made once depot runs
 CLK_TCK=$(getconf CLK_TCK)
 
 log() { printf '[%s] %s\n' "$(date +%T)" "$*" >&2; }
@@ -90,6 +90,7 @@ for _ in $(seq 1 600); do
     sleep 0.1
 done
 curl -fs "http://127.0.0.1:$DEPOT_PORT/healthz" >/dev/null || die "depot did not start"
+TOKEN=$("$DEPOT" keys create --publisher bench --config "$ROOT/Config" --data-dir "$TMP/data" | tail -1)
 
 # nginx: the body into a kept file, then a 204 from a second server block.
 NGINX_PORT=$(pick_port $((DEPOT_PORT + 1)))
