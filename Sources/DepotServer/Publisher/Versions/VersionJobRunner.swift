@@ -31,6 +31,8 @@ package final class VersionJobRunner: Service, Sendable {
     private let sink: AsyncStream<String>.Continuation
     /// The jobs this server holds, with the state last recorded for each.
     private let held = Mutex<[String: VersionJobState]>([:])
+    /// Set when a graceful shutdown began: queued jobs are no longer started.
+    private let stopping = Mutex(false)
 
     /// A runner staging through `stager`; `uploads` gives an upload's file path; scratch folders go under
     /// `scratchRoot`.
@@ -74,12 +76,13 @@ package final class VersionJobRunner: Service, Sendable {
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
                 group.addTask { await self.reportWhileHeld() }
-                for await id in self.queue {
+                for await id in self.queue where !self.stopping.withLock({ $0 }) {
                     await self.process(id)
                 }
                 group.cancelAll()
             }
         } onGracefulShutdown: {
+            self.stopping.withLock { $0 = true }
             self.sink.finish()
         }
         // Jobs still queued at a stop are failed now rather than when they go stale.
