@@ -88,7 +88,14 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "DepotClient", dependencies: ["DepotCore", "DepotHTTP"], swiftSettings: swiftSettings),
+        .target(
+            name: "DepotClient",
+            dependencies: [
+                "DepotCore", "DepotHTTP", "DepotArchives",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "depot",
             dependencies: [
@@ -111,6 +118,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "DepotClientTests", dependencies: ["DepotClient"], swiftSettings: swiftSettings),
         .testTarget(name: "DepotHTTPTests", dependencies: ["DepotHTTP"], swiftSettings: swiftSettings),
         .testTarget(name: "DepotArchivesTests", dependencies: ["DepotArchives"], swiftSettings: swiftSettings),
         .testTarget(name: "DepotBundlesTests", dependencies: ["DepotBundles"], swiftSettings: swiftSettings),
@@ -126,7 +134,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DepotServerTests",
-            dependencies: ["DepotServer", "DepotBundles", "DepotTrust", "DepotHTTP", "DepotCore",
+            dependencies: ["DepotServer", "DepotBundles", "DepotTrust", "DepotHTTP", "DepotCore", "DepotClient",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
