@@ -100,6 +100,7 @@ public final class BundleDownload: @unchecked Sendable {
     @discardableResult
     public func run() async throws(DepotClientError) -> URL {
         do throws(DepotClientError) {
+            try Files.createDirectory(destination.deletingLastPathComponent().path)
             try await transfer()
             try checkCancelled()
             broadcaster.send { $0.state = .active; $0.bytesPerSecond = nil; $0.timeRemaining = nil }
@@ -111,7 +112,13 @@ public final class BundleDownload: @unchecked Sendable {
                 throw error
             }
             try checkCancelled()
-            try installer.install(bundle: partial.path, download: offered)
+            do throws(DepotClientError) {
+                try installer.install(bundle: partial.path, download: offered)
+            } catch {
+                // A bundle that cannot be installed will not become installable: do not keep it for a resume.
+                if error.code != .io { partial.remove() }
+                throw error
+            }
             partial.remove()
             broadcaster.send { $0.state = .finished(contentURL: self.destination) }
             return destination
