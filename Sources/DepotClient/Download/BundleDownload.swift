@@ -23,6 +23,7 @@ public final class BundleDownload: @unchecked Sendable {
         var waiter: CheckedContinuation<Void, Never>?
         var rate = RateEstimator()
         var lastReport: ContinuousClock.Instant?
+        var lastReportedBytes: Int64 = 0
     }
 
     /// The folder the content is installed in: `ContentInfo.plist` beside `Contents/`.
@@ -189,14 +190,20 @@ public final class BundleDownload: @unchecked Sendable {
         }
     }
 
-    /// Reports bytes on disk, at most every 50 ms (and always the last byte).
+    /// Reports bytes on disk: after 50 ms or 256 KiB since the last report, and always the last byte (a
+    /// connection that stalls leaves the count at most 256 KiB behind the file).
     private func progress(_ written: Int64) {
         let now = ContinuousClock.now
         let expected = lock.withLock { control.download.size }
         let report = lock.withLock { () -> (Double?, Double?)? in
             control.rate.record(bytes: written, at: Self.seconds(now - started))
-            if let last = control.lastReport, now - last < .milliseconds(50), written < expected { return nil }
+            if let last = control.lastReport, now - last < .milliseconds(50), written < expected,
+                abs(written - control.lastReportedBytes) < 256 << 10
+            {
+                return nil
+            }
             control.lastReport = now
+            control.lastReportedBytes = written
             return (control.rate.bytesPerSecond, control.rate.timeRemaining(expected: expected))
         }
         guard let (rate, remaining) = report else { return }

@@ -8,7 +8,7 @@ import Glibc
 /// `depot fetch` end to end against a live Depot, including a rerun after kill -9.
 @Suite("depot fetch")
 struct FetchCommandTests {
-    static let binary = DepotProcess.debugBinary(filePath: (#filePath as NSString).deletingLastPathComponent + "/x")
+    static let binary = DepotProcess.debugBinary(filePath: (#filePath as NSString).deletingLastPathComponent)
 
     @Test func aFetchKilledMidDownloadResumesWhenRunAgain() async throws {
         guard let python = ExternalTool.require("python3") else { return }
