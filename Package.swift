@@ -9,7 +9,7 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "depot",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v15), .iOS(.v17)],
     products: [
         .executable(name: "depot", targets: ["depot"]),
         .library(name: "DepotClient", targets: ["DepotClient"]),
