@@ -18,6 +18,7 @@ public final class BundleDownload: @unchecked Sendable {
     private struct Control {
         var download: Download
         var paused = false
+        var running = false
         var cancelled = false
         var transfer: RangeTransfer?
         var waiter: CheckedContinuation<Void, Never>?
@@ -100,6 +101,14 @@ public final class BundleDownload: @unchecked Sendable {
     /// file is kept when it can be resumed (a broken connection) and removed when it cannot (a wrong digest).
     @discardableResult
     public func run() async throws(DepotClientError) -> URL {
+        let alreadyRunning = lock.withLock {
+            defer { control.running = true }
+            return control.running
+        }
+        guard !alreadyRunning else {
+            throw DepotClientError(.invalidArgument, "the download of \(download.contentId) is already running")
+        }
+        defer { lock.withLock { control.running = false } }
         do throws(DepotClientError) {
             try Files.createDirectory(destination.deletingLastPathComponent().path)
             try await transfer()

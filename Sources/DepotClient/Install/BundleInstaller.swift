@@ -9,12 +9,15 @@ struct BundleInstaller: Sendable {
     /// The content's folder, `ContentInfo.plist` beside `Contents/`.
     let destination: String
 
-    private var parent: String { (destination as NSString).deletingLastPathComponent }
-    private var name: String { (destination as NSString).lastPathComponent }
+    /// The folder the destination is in.
+    var parent: String { (destination as NSString).deletingLastPathComponent }
+    /// The destination's own name.
+    var name: String { (destination as NSString).lastPathComponent }
 
-    /// Installs `bundle`, the verified file of `download`.
+    /// Installs `bundle`, the verified file of `download`, after tidying what an interrupted install left.
     func install(bundle: String, download: Download) throws(DepotClientError) {
         try Files.createDirectory(parent)
+        recoverLeftovers()
         let unpacked = scratchPath("unpack")
         defer { Files.remove(unpacked) }
         let entries: [ArchiveEntry]

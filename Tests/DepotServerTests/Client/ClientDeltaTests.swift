@@ -60,3 +60,30 @@ struct ClientDeltaTests {
         }
     }
 }
+
+/// What a kill during an install leaves is tidied by the next one.
+@Suite("DepotClient recovers interrupted installs")
+struct ClientInstallRecoveryTests {
+    @Test func aVersionMovedAsideBeforeTheKillIsPutBackAndScratchFoldersRemoved() async throws {
+        let packs = DeltaDownloadTests.packs
+        try await LiveServer.with(packs: packs) { server in
+            let out = server.scratch.path + "/out"
+            // Killed between the two renames: 1.0 moved aside, nothing at the destination; and a half unpack.
+            let aside = "out/.com.example.level1.replaced-0123abcd"
+            try server.scratch.write(
+                aside + "/ContentInfo.plist",
+                "<plist version=\"1.0\"><dict><key>ContentVersion</key><string>1.0</string></dict></plist>")
+            for (path, bytes) in packs[0].files { try server.scratch.write(aside + "/Contents/" + path, bytes) }
+            try server.scratch.write("out/.com.example.level1.unpack-89abcdef/Contents/half.bin", [1, 2, 3])
+
+            let (jws, _) = try PurchaseFlowTests.sign(server, product: "com.example.level1", type: "Non-Consumable")
+            let delivery = try await ClientTestSupport.client(port: server.port).delivery(
+                of: jws, into: URL(fileURLWithPath: out), installed: [InstalledContent(contentId: "com.example.level1", version: "1.0")])
+            #expect(delivery.downloads.first?.download.baseVersion == "1.0")
+            _ = try await delivery.run()
+
+            #expect(try ClientTestSupport.contents(of: out + "/com.example.level1") == packs[1].files)
+            #expect(ClientTestSupport.names(in: out) == ["com.example.level1"])
+        }
+    }
+}

@@ -49,7 +49,7 @@ struct ClientResumeTests {
             let client = ClientTestSupport.client(port: proxy.port)
             var offered = try #require(try await client.redeem(signedTransaction: jws).downloads.first)
             // A grant that expires while the download is stalled half-way.
-            let expiresAt = DepotApplication.systemClock() + 3
+            let expiresAt = DepotApplication.systemClock() + 6
             offered.url = "/v1/bundles/\(offered.digest)?grant="
                 + server.application.grants.issue(digest: offered.digest, expiresAt: expiresAt, transactionId: id)
             let renewals = Mutex(0)
