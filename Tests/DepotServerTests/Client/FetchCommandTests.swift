@@ -75,7 +75,7 @@ struct FetchCommandTests {
     @Test func anUnreachableServerIsExitStatusThree() async throws {
         let scratch = try ScratchDirectory("fetch-unreachable")
         defer { scratch.remove() }
-        // A port that was free a moment ago: nothing listens there.
+        // Port 9 (discard): nothing listens there on a test machine, so the connection is refused.
         let result = try await ExternalTool.run(
             Self.binary, ["fetch", "--server", "http://127.0.0.1:9", "--transaction", "x", "--out", scratch.path + "/out"])
         #expect(result.status == 3, "\(result.error)")
