@@ -9,7 +9,7 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "depot",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v15), .iOS(.v17)],
     products: [
         .executable(name: "depot", targets: ["depot"]),
         .library(name: "DepotClient", targets: ["DepotClient"]),
@@ -89,7 +89,14 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "DepotClient", dependencies: ["DepotCore", "DepotHTTP"], swiftSettings: swiftSettings),
+        .target(
+            name: "DepotClient",
+            dependencies: [
+                "DepotCore", "DepotHTTP", "DepotArchives",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "depot",
             dependencies: [
@@ -117,6 +124,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "DepotClientTests", dependencies: ["DepotClient"], swiftSettings: swiftSettings),
         .testTarget(name: "DepotHTTPTests", dependencies: ["DepotHTTP"], swiftSettings: swiftSettings),
         .testTarget(name: "DepotArchivesTests", dependencies: ["DepotArchives"], swiftSettings: swiftSettings),
         .testTarget(name: "DepotBundlesTests", dependencies: ["DepotBundles"], swiftSettings: swiftSettings),
@@ -132,7 +140,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DepotServerTests",
-            dependencies: ["DepotServer", "DepotBundles", "DepotTrust", "DepotHTTP", "DepotCore",
+            dependencies: ["DepotServer", "DepotBundles", "DepotTrust", "DepotHTTP", "DepotCore", "DepotClient",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings

@@ -1,0 +1,114 @@
+import ArgumentParser
+import DepotClient
+import Foundation
+
+/// `depot fetch --server URL (--transaction JWS | --transaction-file F) --out DIR [--installed ID=VERSION ...]`:
+/// what an app does after a purchase, on the command line: redeem, download (resuming what an earlier run
+/// left), verify, unpack, finish.
+struct Fetch: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fetch",
+        abstract: "Redeem a signed transaction, download and unpack its content into a folder, then confirm the delivery.",
+        discussion: """
+            Each content is installed in OUT/<content id> (ContentInfo.plist beside Contents/). An interrupted run \
+            leaves OUT/<content id>.<digest>.partial behind; running the same command again resumes it.
+            Exit status: 0 delivered and finished; 3 the server cannot be reached; 4 the server refused; \
+            5 a bundle's digest is wrong; 6 a bundle is unsafe or does not fit the installed version; \
+            7 a local file error; 1 anything else.
+            """
+    )
+
+    @Option(help: "The Depot server, such as http://127.0.0.1:8080.")
+    var server: String
+
+    @Option(help: "The signed transaction (JWS).")
+    var transaction: String?
+
+    @Option(name: .customLong("transaction-file"), help: "A file holding the signed transaction.")
+    var transactionFile: String?
+
+    @Option(help: "The folder to install the content in.")
+    var out: String
+
+    @Option(help: "A version already installed, as CONTENT_ID=VERSION, so that a delta can be downloaded (repeatable).")
+    var installed: [String] = []
+
+    @Option(name: .customLong("app-account-token"), help: "The app account token (a UUID) of the account redeeming.")
+    var appAccountToken: String?
+
+    func validate() throws {
+        guard (transaction == nil) != (transactionFile == nil) else {
+            throw ValidationError("give exactly one of --transaction and --transaction-file")
+        }
+        guard let url = URL(string: server), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+            throw ValidationError("--server must be an http or https URL such as http://127.0.0.1:8080")
+        }
+        _ = try installedContents()
+        if let appAccountToken, UUID(uuidString: appAccountToken) == nil {
+            throw ValidationError("--app-account-token must be a UUID")
+        }
+    }
+
+    func run() async throws {
+        let jws = try signedTransaction()
+        let client = DepotClient(server: URL(string: server)!)
+        let output = FetchOutput()
+        let installed = try installedContents()
+        do throws(DepotClientError) {
+            let delivery = try await client.delivery(
+                of: jws, into: URL(fileURLWithPath: out, isDirectory: true), installed: installed,
+                appAccountToken: appAccountToken.flatMap(UUID.init(uuidString:)))
+            output.line("transaction \(delivery.redemption.transaction.id): \(delivery.downloads.count) download(s)")
+            let reporters = delivery.downloads.map { download in
+                Task { await output.follow(download) }
+            }
+            let outcome: DeliveryOutcome
+            do throws(DepotClientError) {
+                outcome = try await delivery.run()
+            } catch {
+                for download in delivery.downloads where !download.current.state.isTerminal { download.cancel() }
+                for reporter in reporters { await reporter.value }
+                throw error
+            }
+            for reporter in reporters { await reporter.value }
+            for content in outcome.installed {
+                print("installed \(content.contentId) \(content.version) at \(content.folder.path)")
+            }
+            print("finished transaction \(outcome.transaction.id): the StoreKit transaction may be finished now")
+        } catch {
+            FetchOutput.error("depot fetch: \(error.description)")
+            throw ExitCode(Self.exitStatus(error))
+        }
+    }
+
+    /// The exit status for a failure (see the discussion above).
+    static func exitStatus(_ error: DepotClientError) -> Int32 {
+        switch error.code {
+        case .network: 3
+        case .server: 4
+        case .digestMismatch: 5
+        case .unsafeBundle, .bundleMismatch: 6
+        case .io: 7
+        default: 1
+        }
+    }
+
+    private func signedTransaction() throws -> String {
+        if let transaction { return transaction }
+        guard let path = transactionFile, let data = FileManager.default.contents(atPath: path) else {
+            FetchOutput.error("depot fetch: cannot read the transaction file \(transactionFile ?? "")")
+            throw ExitCode(7)
+        }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private func installedContents() throws -> [InstalledContent] {
+        try installed.map { item in
+            let parts = item.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw ValidationError("--installed takes CONTENT_ID=VERSION, not \(item)")
+            }
+            return InstalledContent(contentId: String(parts[0]), version: String(parts[1]))
+        }
+    }
+}
