@@ -63,6 +63,18 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "DepotAppStoreDouble",
+            dependencies: [
+                "DepotTrust",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "DepotLedger",
             dependencies: [
                 "DepotCore",
@@ -75,7 +87,7 @@ let package = Package(
         .target(
             name: "DepotServer",
             dependencies: [
-                "DepotCore", "DepotHTTP", "DepotBundles", "DepotTrust", "DepotLedger",
+                "DepotCore", "DepotHTTP", "DepotBundles", "DepotTrust", "DepotLedger", "DepotAppStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -92,8 +104,10 @@ let package = Package(
         .executableTarget(
             name: "depot",
             dependencies: [
-                "DepotServer", "DepotClient", "DepotCore", "DepotTrust", "DepotLedger",
+                "DepotServer", "DepotClient", "DepotCore", "DepotTrust", "DepotLedger", "DepotAppStoreDouble",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -103,7 +117,7 @@ let package = Package(
         .testTarget(
             name: "DepotAppStoreTests",
             dependencies: [
-                "DepotAppStore",
+                "DepotAppStore", "DepotAppStoreDouble", "DepotTrust",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -126,7 +140,9 @@ let package = Package(
         ),
         .testTarget(
             name: "DepotServerTests",
-            dependencies: ["DepotServer", "DepotBundles", "DepotTrust", "DepotHTTP", "DepotCore",
+            dependencies: ["DepotServer", "DepotBundles", "DepotTrust", "DepotHTTP", "DepotCore", "DepotAppStoreDouble",
+                "DepotAppStore", "DepotLedger",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings

@@ -7,7 +7,7 @@ import DepotCore
 /// Two engines implement it: SQLite (the embedded default) and PostgreSQL (several Depot instances
 /// sharing the work). Every method is one transaction in the engine: it either happens whole or not at
 /// all, and a method that returns has made its change durable.
-package protocol Ledger: CatalogLedger, PublisherKeyLedger, UploadLedger {
+package protocol Ledger: CatalogLedger, PublisherKeyLedger, UploadLedger, AppleOutboxLedger {
     /// Records a verified transaction, or refreshes a known one (a renewal, a revocation learnt later).
     /// A known revocation is never undone by a redemption; only `setRevocation` changes it.
     /// Returns the stored state.
@@ -52,8 +52,11 @@ package protocol Ledger: CatalogLedger, PublisherKeyLedger, UploadLedger {
     /// redeems offered (`DeliveryConfirmation`, judged against the offers read in the same ledger transaction
     /// as the update). Nothing changes unless the whole confirmation is right. Repeating a finish is harmless.
     /// `requiresDelivery` (consumables) refuses a finish when nothing was ever offered.
-    func finish(transactionId: String, claims: [ConfirmedDelivery], requiresDelivery: Bool, now: Int64)
-        async throws(LedgerError) -> FinishOutcome
+    /// With `enqueueAppleFinish`, the finish that moves the transaction to `finished` also enqueues, in the same
+    /// ledger transaction, an outbox job that sends Finish Transaction to the App Store (once per transaction).
+    func finish(
+        transactionId: String, claims: [ConfirmedDelivery], requiresDelivery: Bool, enqueueAppleFinish: Bool, now: Int64
+    ) async throws(LedgerError) -> FinishOutcome
 
     /// Records a notification by its UUID; false when it was already recorded (idempotency).
     func recordNotification(_ notification: NotificationRecord, now: Int64) async throws(LedgerError) -> Bool
@@ -87,6 +90,15 @@ package protocol Ledger: CatalogLedger, PublisherKeyLedger, UploadLedger {
 }
 
 extension Ledger {
+    /// Confirms delivery and finishes the transaction without an App Store outbox job (see the requirement).
+    package func finish(transactionId: String, claims: [ConfirmedDelivery], requiresDelivery: Bool, now: Int64)
+        async throws(LedgerError) -> FinishOutcome
+    {
+        try await finish(
+            transactionId: transactionId, claims: claims, requiresDelivery: requiresDelivery, enqueueAppleFinish: false,
+            now: now)
+    }
+
     /// Every delivery of unfinished transactions whose last activity is older than `before`.
     package func unfinished(before: Int64) async throws(LedgerError) -> [DeliveryStatus] {
         try await unfinished(before: before, after: nil, limit: Int.max)

@@ -1,3 +1,4 @@
+import DepotAppStore
 import DepotBundles
 import DepotCore
 import DepotHTTP
@@ -8,6 +9,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// A Depot server ready to run: configuration loaded, content imported into the ledger's catalog, bundles
 /// built, the catalog loaded from the ledger.
@@ -42,6 +44,8 @@ package struct DepotApplication: Sendable {
     package let edgeFills = EdgeFillCounter()
     /// Where upload bytes live (`<dataDirectory>/uploads`).
     let uploadStore: UploadStore
+    /// The App Store Server API client, when `appStoreServerAPI` is configured.
+    package var appStoreClient: AppStoreServerAPIClient? = nil
 
     /// Seconds since 1970, now.
     package static let systemClock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
@@ -90,11 +94,29 @@ package struct DepotApplication: Sendable {
         let stager = VersionStager(
             ledger: ledger, store: store, shelf: shelf, limits: configuration.bundles.packLimits,
             compressionLevel: configuration.bundles.compressionLevel, clock: systemClock)
-        return DepotApplication(
+        var application = DepotApplication(
             configuration: configuration, catalogs: catalogs, index: index, grants: try grantAuthority(configuration.grants),
             logger: logger, refusedPacks: imported.refused.map { "\($0.directory): \($0.reason)" }, ledger: ledger,
             revocations: revocations, verifier: verifier, refresher: refresher, stager: stager, deltas: deltas,
             uploadStore: uploadStore)
+        if let settings = configuration.appStoreServerAPI {
+            application.appStoreClient = try appStoreClient(settings)
+            logger.info(
+                "App Store Server API on: delivered transactions are finished at the App Store by Depot",
+                metadata: ["environments": "\(settings.baseURLs.keys.sorted().joined(separator: ", "))"])
+        }
+        return application
+    }
+
+    /// The App Store Server API client for the configured key. It makes one attempt per call: the outbox
+    /// retries durably, with its own backoff.
+    package static func appStoreClient(_ settings: AppStoreServerAPISettings) throws(AppStoreAPIError) -> AppStoreServerAPIClient {
+        let signer = try AppStoreAPITokenSigner(
+            keyId: settings.keyId, issuerId: settings.issuerId, bundleId: settings.bundleId,
+            privateKeyPEM: settings.privateKeyPEM)
+        return AppStoreServerAPIClient(
+            signer: signer, baseURLs: AppStoreServerAPIClient.BaseURLs(settings.baseURLs),
+            timeoutSeconds: settings.timeoutSeconds, retry: AppStoreAPIRetryPolicy(maxAttempts: 1))
     }
 
     /// Closes the ledger after the server stopped.
@@ -133,7 +155,7 @@ package struct DepotApplication: Sendable {
             restoreLimiter: ClientRateLimiter(
                 capacity: configuration.irregularActivity.restoresPerClient,
                 refillSeconds: configuration.irregularActivity.restoreWindowSeconds),
-            clock: clock, logger: logger)
+            clock: clock, logger: logger, appStoreServerAPI: configuration.appStoreServerAPI)
         TransactionRoutes(service: service, trustedProxies: configuration.http.trustedProxies).register(on: router)
         AdminRoutes(service: service, tokenDigests: configuration.adminTokenDigests).register(on: router)
         let publisherAuth = PublisherAuthMiddleware(ledger: ledger)
@@ -171,27 +193,34 @@ package struct DepotApplication: Sendable {
                 })
         }
         let logger = self.logger
+        var services: [any Service] = [
+            CatalogWatcher(
+                refresher: refresher, interval: .milliseconds(configuration.catalog.pollIntervalMilliseconds),
+                logger: logger),
+            deltas,
+            RevocationRefresh(
+                ledger: ledger, revocations: revocations, catalogs: catalogs,
+                grantLifetime: configuration.grants.lifetimeSeconds, clock: Self.systemClock, interval: .seconds(5),
+                logger: logger,
+                onNewlyRevoked: { ids in
+                    for id in ids { await service.refuseSiblingGrants(of: id) }
+                }),
+            recorder,
+            UploadReaper(
+                ledger: ledger, store: uploadStore, clock: uploadClock,
+                interval: .seconds(configuration.uploads.reaperIntervalSeconds), logger: logger),
+        ]
+        if let settings = configuration.appStoreServerAPI, let appStoreClient {
+            services.append(
+                AppleOutboxWorker(
+                    ledger: ledger, client: appStoreClient, settings: settings.outbox, owner: AppleOutboxWorker.makeOwner(),
+                    clock: Self.systemClock, random: { Double.random(in: 0..<1) }, logger: logger))
+        }
         return Application(
             router: router,
             server: server,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
-            services: [
-                CatalogWatcher(
-                    refresher: refresher, interval: .milliseconds(configuration.catalog.pollIntervalMilliseconds),
-                    logger: logger),
-                deltas,
-                RevocationRefresh(
-                    ledger: ledger, revocations: revocations, catalogs: catalogs,
-                    grantLifetime: configuration.grants.lifetimeSeconds, clock: Self.systemClock, interval: .seconds(5),
-                    logger: logger,
-                    onNewlyRevoked: { ids in
-                        for id in ids { await service.refuseSiblingGrants(of: id) }
-                    }),
-                recorder,
-                UploadReaper(
-                    ledger: ledger, store: uploadStore, clock: uploadClock,
-                    interval: .seconds(configuration.uploads.reaperIntervalSeconds), logger: logger),
-            ],
+            services: services,
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 logger.info("listening", metadata: ["address": "http://\(channel.localAddress?.ipAddress ?? "?"):\(port)"])

@@ -77,7 +77,27 @@ struct ConfigurationFile: Decodable {
         var deltaBaseCount: Int?
     }
 
+    struct AppStoreServerAPI: Decodable {
+        struct Outbox: Decodable {
+            var pollIntervalMilliseconds: Int?
+            var batchSize: Int?
+            var leaseSeconds: Int64?
+            var baseDelaySeconds: Double?
+            var maxDelaySeconds: Double?
+            var retryPeriodSeconds: Int64?
+        }
+        var issuerId: String?
+        var keyId: String?
+        var privateKeyPath: String?
+        var bundleId: String?
+        /// Base URL per App Store environment.
+        var baseURLs: [String: String]?
+        var timeoutSeconds: Int64?
+        var outbox: Outbox?
+    }
+
     var environment: DeploymentEnvironment?
+    var appStoreServerAPI: AppStoreServerAPI?
     var catalog: CatalogSection?
     var admin: Admin?
     var appStore: AppStore?

@@ -77,6 +77,9 @@ package enum ConfigurationLoader {
                 deltaBaseCount: min(20, max(0, file.catalog?.deltaBaseCount ?? 3)))
         )
         configuration.edge = try edgeSettings(file.edge, in: mainFile)
+        configuration.appStoreServerAPI = try appStoreServerAPISettings(
+            file.appStoreServerAPI, appBundleId: configuration.appBundleId, deployment: deployment, directory: directory,
+            in: mainFile)
         if configuration.environment == .production, grants.keys.contains(where: \.isDevelopmentKey) {
             throw ConfigurationError("\(mainFile): a production configuration must not accept the development grant key")
         }

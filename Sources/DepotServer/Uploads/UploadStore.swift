@@ -3,6 +3,9 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+#if canImport(CDispatch)
+    import CDispatch  // `struct stat` is owned by CDispatch once AsyncHTTPClient is in the build graph.
+#endif
 import NIOCore
 import NIOPosix
 

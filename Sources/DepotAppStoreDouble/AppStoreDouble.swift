@@ -1,0 +1,183 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+
+/// A local stand-in for the App Store Server API, for development and tests (`depot dev appstore`).
+///
+/// It serves the endpoints Depot calls as Apple documents them, after checking each request's token with
+/// `AppStoreDoubleToken` (401 without a body when the token is bad, as Apple answers):
+/// - `POST /inApps/v1/transactions/{transactionId}/finish` (Finish Transaction): 200;
+/// - `GET /inApps/v1/transactions/{transactionId}` (Get Transaction Info): 404 `TransactionIdNotFoundError`,
+///   the double holds no transactions;
+/// - `PUT /inApps/v2/transactions/consumption/{transactionId}` (Send Consumption Information): 202.
+/// A transaction id that is not 1-64 digits is answered 400 `InvalidTransactionIdError`; other paths 404.
+///
+/// Control routes, for a test or a person: `POST /_double/fail` `{"count", "status", "retryAfter"}` makes the
+/// next `count` API calls (after their token was accepted) fail with `status` (429 or 5xx, Apple's error body,
+/// `Retry-After` when given); `GET /_double/requests` lists every API request received, oldest first, as
+/// `[{"method", "path", "body", "status", "refusal"}]`; `DELETE /_double/requests` forgets them.
+package final class AppStoreDouble: Sendable {
+    /// One API request as received and answered.
+    package struct Recorded: Codable, Sendable, Equatable {
+        /// `POST`, `GET`, ...
+        package var method: String
+        /// The path, without the query.
+        package var path: String
+        /// The body as text (empty when there was none).
+        package var body: String
+        /// The status the double answered with.
+        package var status: Int
+        /// Why the token was refused, when it was.
+        package var refusal: String?
+    }
+
+    /// Failures to answer instead of the next API calls.
+    package struct FailurePlan: Codable, Sendable {
+        /// How many calls fail.
+        package var count: Int
+        /// With which status (429 or 500-599).
+        package var status: Int
+        /// The `Retry-After` seconds to send, if any.
+        package var retryAfter: Int?
+    }
+
+    private let token: AppStoreDoubleToken
+    private let clock: @Sendable () -> Int64
+    private let state = NIOLockedValueBox(State())
+
+    private struct State {
+        var recorded: [Recorded] = []
+        var failures: FailurePlan?
+    }
+
+    /// A double that accepts tokens `token` accepts, judged at `clock`'s time (seconds since 1970).
+    package init(token: AppStoreDoubleToken, clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }) {
+        self.token = token
+        self.clock = clock
+    }
+
+    /// Every API request received so far, oldest first.
+    package var requests: [Recorded] { state.withLockedValue { $0.recorded } }
+
+    /// Makes the next `count` API calls fail with `status` (and `Retry-After: retryAfter` when given).
+    package func failNext(_ plan: FailurePlan) { state.withLockedValue { $0.failures = plan.count > 0 ? plan : nil } }
+
+    /// The Hummingbird application serving the double on `host:port`; `onRunning` receives the bound port.
+    package func makeApplication(
+        host: String = "127.0.0.1", port: Int, logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        let router = Router()
+        for method in [HTTPRequest.Method.get, .post, .put, .delete, .patch, .head] {
+            router.on("**", method: method) { request, context in try await self.respond(request, context: context) }
+            router.on("/", method: method) { request, context in try await self.respond(request, context: context) }
+        }
+        return Application(
+            router: router, configuration: .init(address: .hostname(host, port: port), serverName: nil),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) }, logger: logger)
+    }
+
+    private func respond(_ request: Request, context: BasicRequestContext) async throws -> Response {
+        let path = request.uri.path
+        let bodyBuffer = try await request.body.collect(upTo: 1 << 20)
+        let body = String(buffer: bodyBuffer)
+        if path.hasPrefix("/_double/") {
+            return control(request.method, path: path, body: bodyBuffer)
+        }
+        if let refusal = token.refusal(authorization: request.headers[.authorization], now: clock()) {
+            record(request.method, path, body, status: 401, refusal: refusal)
+            return Response(status: .unauthorized)
+        }
+        if let failure = takeFailure() {
+            record(request.method, path, body, status: failure.status, refusal: nil)
+            var fields = HTTPFields()
+            if let seconds = failure.retryAfter { fields[.retryAfter] = String(seconds) }
+            let (code, message) =
+                failure.status == 429 ? (4_290_000, "Rate limit exceeded.") : (5_000_000, "An unknown error occurred.")
+            return Self.appleError(HTTPResponse.Status(code: failure.status), code, message, fields: fields)
+        }
+        let answer = route(request.method, path: path)
+        record(request.method, path, body, status: Int(answer.status.code), refusal: nil)
+        return answer
+    }
+
+    /// Apple's answers for the documented endpoints.
+    private func route(_ method: HTTPRequest.Method, path: String) -> Response {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        switch (method, segments.count) {
+        case (.post, 5) where segments[0...2] == ["inApps", "v1", "transactions"] && segments[4] == "finish":
+            guard Self.isTransactionId(segments[3]) else { return Self.invalidTransactionId }
+            return Response(status: .ok)
+        case (.get, 4) where segments[0...2] == ["inApps", "v1", "transactions"]:
+            guard Self.isTransactionId(segments[3]) else { return Self.invalidTransactionId }
+            return Self.appleError(.notFound, 4_040_010, "Transaction id not found.")
+        case (.put, 5) where segments[0...3] == ["inApps", "v2", "transactions", "consumption"]:
+            guard Self.isTransactionId(segments[4]) else { return Self.invalidTransactionId }
+            return Response(status: .accepted)
+        default:
+            return Self.appleError(.notFound, 4_040_000, "The requested resource was not found.")
+        }
+    }
+
+    private func control(_ method: HTTPRequest.Method, path: String, body: ByteBuffer) -> Response {
+        switch (method, path) {
+        case (.post, "/_double/fail"):
+            guard let plan = try? JSONDecoder().decode(FailurePlan.self, from: Data(body.readableBytesView)),
+                plan.count >= 0, plan.status == 429 || (500...599).contains(plan.status),
+                (plan.retryAfter ?? 0) >= 0
+            else {
+                return Self.json(
+                    .badRequest,
+                    #"{"error": {"code": "bad-failure-plan", "message": "send {\"count\": N, \"status\": 429 or 500-599, \"retryAfter\": seconds}"}}"#)
+            }
+            failNext(plan)
+            return Self.json(.ok, #"{"failing": \#(plan.count)}"#)
+        case (.get, "/_double/requests"):
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            let data = (try? encoder.encode(requests)) ?? Data("[]".utf8)
+            return Self.json(.ok, String(decoding: data, as: UTF8.self))
+        case (.delete, "/_double/requests"):
+            state.withLockedValue { $0.recorded.removeAll() }
+            return Response(status: .noContent)
+        default:
+            return Self.json(.notFound, #"{"error": {"code": "not-found", "message": "the double serves /_double/fail and /_double/requests"}}"#)
+        }
+    }
+
+    private func takeFailure() -> FailurePlan? {
+        state.withLockedValue { state in
+            guard var plan = state.failures, plan.count > 0 else { return nil }
+            plan.count -= 1
+            state.failures = plan.count > 0 ? plan : nil
+            return plan
+        }
+    }
+
+    private func record(_ method: HTTPRequest.Method, _ path: String, _ body: String, status: Int, refusal: String?) {
+        state.withLockedValue {
+            $0.recorded.append(Recorded(method: method.rawValue, path: path, body: body, status: status, refusal: refusal))
+        }
+    }
+
+    static func isTransactionId(_ id: String) -> Bool {
+        !id.isEmpty && id.utf8.count <= 64 && id.utf8.allSatisfy { (0x30...0x39).contains($0) }
+    }
+
+    static let invalidTransactionId = appleError(.badRequest, 4_000_006, "Invalid transaction id.")
+
+    static func appleError(_ status: HTTPResponse.Status, _ code: Int, _ message: String, fields: HTTPFields = [:]) -> Response {
+        var response = json(status, #"{"errorCode": \#(code), "errorMessage": "\#(message)"}"#)
+        response.headers.append(contentsOf: fields)
+        return response
+    }
+
+    static func json(_ status: HTTPResponse.Status, _ text: String) -> Response {
+        Response(
+            status: status, headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+}
