@@ -11,13 +11,13 @@ import NIOCore
 /// It serves the endpoints Depot calls as Apple documents them, after checking each request's token with
 /// `AppStoreDoubleToken` (401 without a body when the token is bad, as Apple answers):
 /// - `POST /inApps/v1/transactions/{transactionId}/finish` (Finish Transaction): 200;
-/// - `GET /inApps/v1/transactions/{transactionId}` (Get Transaction Info): 404 `TransactionIdNotFoundError`,
-///   the double holds no transactions;
+/// - `GET /inApps/v1/transactions/{transactionId}` (Get Transaction Info): the signed transaction the double
+///   was given for it (`holdTransaction`), else 404 `TransactionIdNotFoundError`;
 /// - `PUT /inApps/v2/transactions/consumption/{transactionId}` (Send Consumption Information): 202.
 /// A transaction id that is not 1-64 digits is answered 400 `InvalidTransactionIdError`; other paths 404.
 ///
 /// Control routes, for a test or a person: `POST /_double/fail` `{"count", "status", "retryAfter"}` makes the
-/// next `count` API calls (after their token was accepted) fail with `status` (429 or 5xx, Apple's error body,
+/// next `count` API calls (after their token was accepted, and after failures planned before) fail with `status` (429 or 5xx, Apple's error body,
 /// `Retry-After` when given); `GET /_double/requests` lists every API request received, oldest first, as
 /// `[{"method", "path", "body", "status", "refusal"}]`; `DELETE /_double/requests` forgets them.
 package final class AppStoreDouble: Sendable {
@@ -43,6 +43,13 @@ package final class AppStoreDouble: Sendable {
         package var status: Int
         /// The `Retry-After` seconds to send, if any.
         package var retryAfter: Int?
+
+        /// Creates a plan.
+        package init(count: Int, status: Int, retryAfter: Int?) {
+            self.count = count
+            self.status = status
+            self.retryAfter = retryAfter
+        }
     }
 
     private let token: AppStoreDoubleToken
@@ -51,7 +58,10 @@ package final class AppStoreDouble: Sendable {
 
     private struct State {
         var recorded: [Recorded] = []
-        var failures: FailurePlan?
+        /// Plans in the order they were given; the first one is used up before the next applies.
+        var failures: [FailurePlan] = []
+        /// Get Transaction Info's answers, by transaction id.
+        var signedTransactions: [String: String] = [:]
     }
 
     /// A double that accepts tokens `token` accepts, judged at `clock`'s time (seconds since 1970).
@@ -63,8 +73,18 @@ package final class AppStoreDouble: Sendable {
     /// Every API request received so far, oldest first.
     package var requests: [Recorded] { state.withLockedValue { $0.recorded } }
 
-    /// Makes the next `count` API calls fail with `status` (and `Retry-After: retryAfter` when given).
-    package func failNext(_ plan: FailurePlan) { state.withLockedValue { $0.failures = plan.count > 0 ? plan : nil } }
+    /// Makes the next `count` API calls fail with `status` (and `Retry-After: retryAfter` when given), after the
+    /// failures already planned; a count of 0 cancels every planned failure.
+    package func failNext(_ plan: FailurePlan) {
+        state.withLockedValue { state in
+            if plan.count > 0 { state.failures.append(plan) } else { state.failures.removeAll() }
+        }
+    }
+
+    /// Makes Get Transaction Info answer `signedTransactionInfo` (a JWS) for `transactionId`.
+    package func holdTransaction(_ transactionId: String, signedTransactionInfo: String) {
+        state.withLockedValue { $0.signedTransactions[transactionId] = signedTransactionInfo }
+    }
 
     /// The Hummingbird application serving the double on `host:port`; `onRunning` receives the bound port.
     package func makeApplication(
@@ -113,7 +133,10 @@ package final class AppStoreDouble: Sendable {
             return Response(status: .ok)
         case (.get, 4) where segments[0...2] == ["inApps", "v1", "transactions"]:
             guard Self.isTransactionId(segments[3]) else { return Self.invalidTransactionId }
-            return Self.appleError(.notFound, 4_040_010, "Transaction id not found.")
+            guard let jws = state.withLockedValue({ $0.signedTransactions[segments[3]] }) else {
+                return Self.appleError(.notFound, 4_040_010, "Transaction id not found.")
+            }
+            return Self.json(.ok, #"{"signedTransactionInfo": \#(AppStoreDoubleSetup.quoted(jws))}"#)
         case (.put, 5) where segments[0...3] == ["inApps", "v2", "transactions", "consumption"]:
             guard Self.isTransactionId(segments[4]) else { return Self.invalidTransactionId }
             return Response(status: .accepted)
@@ -137,7 +160,7 @@ package final class AppStoreDouble: Sendable {
             return Self.json(.ok, #"{"failing": \#(plan.count)}"#)
         case (.get, "/_double/requests"):
             let encoder = JSONEncoder()
-            encoder.outputFormatting = .sortedKeys
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             let data = (try? encoder.encode(requests)) ?? Data("[]".utf8)
             return Self.json(.ok, String(decoding: data, as: UTF8.self))
         case (.delete, "/_double/requests"):
@@ -150,9 +173,8 @@ package final class AppStoreDouble: Sendable {
 
     private func takeFailure() -> FailurePlan? {
         state.withLockedValue { state in
-            guard var plan = state.failures, plan.count > 0 else { return nil }
-            plan.count -= 1
-            state.failures = plan.count > 0 ? plan : nil
+            guard let plan = state.failures.first else { return nil }
+            if plan.count > 1 { state.failures[0].count -= 1 } else { state.failures.removeFirst() }
             return plan
         }
     }
