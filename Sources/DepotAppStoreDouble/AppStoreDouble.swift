@@ -19,7 +19,7 @@ import NIOCore
 /// Control routes, for a test or a person: `POST /_double/fail` `{"count", "status", "retryAfter"}` makes the
 /// next `count` API calls (after their token was accepted, and after failures planned before) fail with `status` (429 or 5xx, Apple's error body,
 /// `Retry-After` when given); `GET /_double/requests` lists every API request received, oldest first, as
-/// `[{"method", "path", "body", "status", "refusal"}]`; `DELETE /_double/requests` forgets them.
+/// `[{"method", "path", "body", "status", "refusal", "receivedAt"}]`; `DELETE /_double/requests` forgets them.
 package final class AppStoreDouble: Sendable {
     /// One API request as received and answered.
     package struct Recorded: Codable, Sendable, Equatable {
@@ -33,6 +33,8 @@ package final class AppStoreDouble: Sendable {
         package var status: Int
         /// Why the token was refused, when it was.
         package var refusal: String?
+        /// When it arrived, in seconds since 1970.
+        package var receivedAt: Double
     }
 
     /// Failures to answer instead of the next API calls.
@@ -181,7 +183,10 @@ package final class AppStoreDouble: Sendable {
 
     private func record(_ method: HTTPRequest.Method, _ path: String, _ body: String, status: Int, refusal: String?) {
         state.withLockedValue {
-            $0.recorded.append(Recorded(method: method.rawValue, path: path, body: body, status: status, refusal: refusal))
+            $0.recorded.append(
+                Recorded(
+                    method: method.rawValue, path: path, body: body, status: status, refusal: refusal,
+                    receivedAt: Date().timeIntervalSince1970))
         }
     }
 

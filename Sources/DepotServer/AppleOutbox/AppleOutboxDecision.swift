@@ -33,7 +33,8 @@ enum AppleOutboxDecision: Equatable {
             let jittered = AppStoreAPIError(.transport("backoff"))
             wait = policy.delay(after: jittered, attempt: max(1, job.attempts), retryAfter: nil, random: random) ?? settings.maxDelaySeconds
         }
-        let next = now + Int64(wait.rounded(.up))
+        // `now` is whole seconds, rounded down: one second more makes sure no attempt comes earlier than asked.
+        let next = now + Int64(wait.rounded(.up)) + 1
         guard next < job.createdAt + settings.retryPeriodSeconds else { return .fail }
         return .retry(at: next)
     }
