@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// Reading and checking the `appStoreServerAPI` section of `depot.json`.
@@ -27,6 +28,9 @@ extension ConfigurationLoader {
         }
         guard pem.contains("-----BEGIN PRIVATE KEY-----") else {
             throw ConfigurationError("\(file): \(name).privateKeyPath: \(resolved) is not a .p8 key (PKCS#8 PEM)")
+        }
+        guard (try? P256.Signing.PrivateKey(pemRepresentation: pem)) != nil else {
+            throw ConfigurationError("\(file): \(name).privateKeyPath: \(resolved) is not an ES256 (P-256) private key")
         }
         let bundleId = section.bundleId ?? appBundleId
         guard !bundleId.isEmpty else { throw ConfigurationError("\(file): \(name).bundleId must not be empty") }
