@@ -37,7 +37,7 @@ public struct AppStoreServerAPIClient: Sendable {
     private let signer: AppStoreAPITokenSigner
     private let baseURLs: BaseURLs
     private let timeout: TimeAmount
-    private let retry: AppStoreAPIRetryPolicy
+    private var retry: AppStoreAPIRetryPolicy
     private let clock: @Sendable () -> Int64
     private let sleep: @Sendable (Double) async -> Void
     private let random: @Sendable () -> Double
@@ -58,6 +58,13 @@ public struct AppStoreServerAPIClient: Sendable {
         self.clock = clock
         self.sleep = sleep
         self.random = random
+    }
+
+    /// The same client with another retry policy.
+    public func retrying(_ policy: AppStoreAPIRetryPolicy) -> AppStoreServerAPIClient {
+        var copy = self
+        copy.retry = policy
+        return copy
     }
 
     /// Finish Transaction (`POST /inApps/v1/transactions/{transactionId}/finish`, API 1.20): tells the App

@@ -10,7 +10,8 @@ import Logging
 /// acknowledged by Apple: pending ones (with their attempts and next try) and failed ones (with the reason).
 struct Transactions: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "List transactions whose delivery was not confirmed, or App Store calls still pending, from the ledger."
+        abstract: "List transactions whose delivery was not confirmed, or App Store calls still pending, from the ledger.",
+        subcommands: [TransactionsRefresh.self]
     )
 
     @OptionGroup var common: CommonOptions
@@ -28,11 +29,15 @@ struct Transactions: AsyncParsableCommand {
     var databaseURL: String?
 
     func validate() throws {
-        guard unfinished != applePending else { throw ValidationError("say what to list: --unfinished or --apple-pending") }
+        // Validated with every subcommand too (`transactions refresh` passes neither flag): the choice is checked in run().
+        guard !(unfinished && applePending) else { throw ValidationError("list one thing at a time: --unfinished or --apple-pending") }
         guard Self.seconds(olderThan) != nil else { throw ValidationError("--older-than takes a duration such as 90s, 30m, 1h or 2d") }
     }
 
     func run() async throws {
+        guard unfinished || applePending else {
+            throw ValidationError("say what to list: --unfinished or --apple-pending (or use `depot transactions refresh ID`)")
+        }
         var configuration = try common.load()
         if let databaseURL { configuration.ledgerURL = databaseURL }
         var logger = Logger(label: "depot")

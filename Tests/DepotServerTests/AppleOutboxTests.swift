@@ -13,7 +13,7 @@ struct AppleOutboxTests {
             try await SharedInstances.with(engine: engine, count: 1, settings: appStore.settings()) { shared in
                 let server = shared.servers[0]
                 let data = server.application.configuration.dataDirectory
-                let (id, finish) = try await PurchaseLoop.buy(port: server.port, dataDirectory: data)
+                let (id, finish, _) = try await PurchaseLoop.buy(port: server.port, dataDirectory: data)
                 #expect(finish["appleFinish"]?.string == "server")
                 #expect(finish["appleFinishDetail"]?.string?.contains("harmless") == true)
                 let ledger = server.application.ledger
@@ -41,7 +41,7 @@ struct AppleOutboxTests {
             appStore.double.failNext(.init(count: 1, status: 429, retryAfter: 2))
             try await SharedInstances.with(engine: engine, count: 1, settings: appStore.settings()) { shared in
                 let server = shared.servers[0]
-                let (id, _) = try await PurchaseLoop.buy(port: server.port, dataDirectory: server.application.configuration.dataDirectory)
+                let (id, _, _) = try await PurchaseLoop.buy(port: server.port, dataDirectory: server.application.configuration.dataDirectory)
                 let ledger = server.application.ledger
                 // While it waits, operators see it pending with Apple's last answer.
                 try await eventually("the first failure recorded") {
@@ -70,10 +70,10 @@ struct AppleOutboxTests {
             try await SharedInstances.with(engine: engine, count: 1, settings: appStore.settings(environments: ["Production"])) { shared in
                 let server = shared.servers[0]
                 let data = server.application.configuration.dataDirectory
-                let (sandbox, answer) = try await PurchaseLoop.buy(port: server.port, dataDirectory: data, environment: "Sandbox")
+                let (sandbox, answer, _) = try await PurchaseLoop.buy(port: server.port, dataDirectory: data, environment: "Sandbox")
                 #expect(answer["appleFinish"]?.string == "not-applicable")
                 #expect(answer["finishStoreKitTransaction"]?.value as? Bool == true)
-                let (production, sent) = try await PurchaseLoop.buy(port: server.port, dataDirectory: data, environment: "Production")
+                let (production, sent, _) = try await PurchaseLoop.buy(port: server.port, dataDirectory: data, environment: "Production")
                 #expect(sent["appleFinish"]?.string == "server")
                 try await eventually("the Production finish acknowledged") { try await server.application.ledger.appleJobIsDone(production) }
                 #expect(try await server.application.ledger.appleJobs(transactionId: sandbox).isEmpty)
@@ -82,7 +82,7 @@ struct AppleOutboxTests {
             // Not configured: the app finishes, nothing is queued.
             try await SharedInstances.with(engine: engine, count: 1) { shared in
                 let server = shared.servers[0]
-                let (id, answer) = try await PurchaseLoop.buy(port: server.port, dataDirectory: server.application.configuration.dataDirectory)
+                let (id, answer, _) = try await PurchaseLoop.buy(port: server.port, dataDirectory: server.application.configuration.dataDirectory)
                 #expect(answer["appleFinish"]?.string == "app")
                 #expect(try await server.application.ledger.appleJobs(transactionId: id).isEmpty)
             }

@@ -51,11 +51,11 @@ struct AppStoreDoubleFixture {
 
 /// Redeem, download and finish on a live server, as an app does.
 enum PurchaseLoop {
-    /// The transaction id and the finish answer.
+    /// The transaction id, the finish answer and the download URLs (with their grants).
     static func buy(
         port: Int, dataDirectory: String, product: String = "com.example.level1", type: String = "Non-Consumable",
         environment: String = "Sandbox"
-    ) async throws -> (id: String, finish: JSONAnswer) {
+    ) async throws -> (id: String, finish: JSONAnswer, urls: [String]) {
         let client = try RawHTTPClient(port: port)
         let (jws, id) = try PurchaseRequests.sign(
             dataDirectory: dataDirectory, bundleId: AppStoreDoubleFixture.bundleId, product: product, type: type
@@ -65,15 +65,17 @@ enum PurchaseLoop {
         let answer = try JSONAnswer(redeemed)
         let token = try #require(answer["transaction.finishToken"]?.string)
         var delivered: [(contentId: String, digest: String)] = []
+        var urls: [String] = []
         for download in answer["downloads"]?.array ?? [] {
             let url = try #require(download["url"]?.string)
+            urls.append(url)
             let bytes = try await client.request(RawHTTPClient.get(url))
             #expect(bytes.status == 200)
             delivered.append((try #require(download["contentId"]?.string), try #require(download["digest"]?.string)))
         }
         let finished = try await client.request(PurchaseRequests.finish(id, token: token, delivered: delivered))
         #expect(finished.status == 200, "\(finished.text)")
-        return (id, try JSONAnswer(finished))
+        return (id, try JSONAnswer(finished), urls)
     }
 }
 
