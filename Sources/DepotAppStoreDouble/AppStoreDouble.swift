@@ -13,6 +13,9 @@ import NIOCore
 /// - `POST /inApps/v1/transactions/{transactionId}/finish` (Finish Transaction): 200;
 /// - `GET /inApps/v1/transactions/{transactionId}` (Get Transaction Info): the signed transaction the double
 ///   was given for it (`holdTransaction`), else 404 `TransactionIdNotFoundError`;
+/// - `POST /inApps/v1/notifications/history` (Get Notification History): the notifications it was given
+///   (`holdNotification`) sent within the request's `startDate`..<`endDate`, paginated, with Apple's errors for
+///   missing, inverted or too old dates and bad pagination tokens;
 /// - `PUT /inApps/v2/transactions/consumption/{transactionId}` (Send Consumption Information): 202.
 /// A transaction id that is not 1-64 digits is answered 400 `InvalidTransactionIdError`; other paths 404.
 ///
@@ -25,7 +28,7 @@ package final class AppStoreDouble: Sendable {
     package struct Recorded: Codable, Sendable, Equatable {
         /// `POST`, `GET`, ...
         package var method: String
-        /// The path, without the query.
+        /// The path, with the query when there was one.
         package var path: String
         /// The body as text (empty when there was none).
         package var body: String
@@ -56,6 +59,7 @@ package final class AppStoreDouble: Sendable {
 
     private let token: AppStoreDoubleToken
     private let clock: @Sendable () -> Int64
+    private let historyPageSize: Int
     private let state = NIOLockedValueBox(State())
 
     private struct State {
@@ -64,12 +68,24 @@ package final class AppStoreDouble: Sendable {
         var failures: [FailurePlan] = []
         /// Get Transaction Info's answers, by transaction id.
         var signedTransactions: [String: String] = [:]
+        /// Notifications "sent" (signedPayload, milliseconds since 1970), for Get Notification History.
+        var notifications: [(payload: String, sentAt: Int64)] = []
+    }
+
+    /// Records a notification as sent at `sentAt` (milliseconds since 1970), for Get Notification History.
+    package func holdNotification(_ signedPayload: String, sentAt: Int64) {
+        state.withLockedValue { $0.notifications.append((signedPayload, sentAt)) }
     }
 
     /// A double that accepts tokens `token` accepts, judged at `clock`'s time (seconds since 1970).
-    package init(token: AppStoreDoubleToken, clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }) {
+    /// `historyPageSize` is how many notifications a page of history holds (Apple's: 20).
+    package init(
+        token: AppStoreDoubleToken, clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) },
+        historyPageSize: Int = 20
+    ) {
         self.token = token
         self.clock = clock
+        self.historyPageSize = max(1, historyPageSize)
     }
 
     /// Every API request received so far, oldest first.
@@ -104,32 +120,36 @@ package final class AppStoreDouble: Sendable {
 
     private func respond(_ request: Request, context: BasicRequestContext) async throws -> Response {
         let path = request.uri.path
+        // Recorded with its query, so a page asked for by paginationToken shows.
+        let shown = request.uri.query.map { path + "?" + $0 } ?? path
         let bodyBuffer = try await request.body.collect(upTo: 1 << 20)
         let body = String(buffer: bodyBuffer)
         if path.hasPrefix("/_double/") {
             return control(request.method, path: path, body: bodyBuffer)
         }
         if let refusal = token.refusal(authorization: request.headers[.authorization], now: clock()) {
-            record(request.method, path, body, status: 401, refusal: refusal)
+            record(request.method, shown, body, status: 401, refusal: refusal)
             return Response(status: .unauthorized)
         }
         if let failure = takeFailure() {
-            record(request.method, path, body, status: failure.status, refusal: nil)
+            record(request.method, shown, body, status: failure.status, refusal: nil)
             var fields = HTTPFields()
             if let seconds = failure.retryAfter { fields[.retryAfter] = String(seconds) }
             let (code, message) =
                 failure.status == 429 ? (4_290_000, "Rate limit exceeded.") : (5_000_000, "An unknown error occurred.")
             return Self.appleError(HTTPResponse.Status(code: failure.status), code, message, fields: fields)
         }
-        let answer = route(request.method, path: path)
-        record(request.method, path, body, status: Int(answer.status.code), refusal: nil)
+        let answer = route(request.method, path: path, query: request.uri.query, body: bodyBuffer)
+        record(request.method, shown, body, status: Int(answer.status.code), refusal: nil)
         return answer
     }
 
     /// Apple's answers for the documented endpoints.
-    private func route(_ method: HTTPRequest.Method, path: String) -> Response {
+    private func route(_ method: HTTPRequest.Method, path: String, query: String?, body: ByteBuffer) -> Response {
         let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
         switch (method, segments.count) {
+        case (.post, 4) where segments == ["inApps", "v1", "notifications", "history"]:
+            return history(query: query, body: body)
         case (.post, 5) where segments[0...2] == ["inApps", "v1", "transactions"] && segments[4] == "finish":
             guard Self.isTransactionId(segments[3]) else { return Self.invalidTransactionId }
             return Response(status: .ok)
@@ -145,6 +165,41 @@ package final class AppStoreDouble: Sendable {
         default:
             return Self.appleError(.notFound, 4_040_000, "The requested resource was not found.")
         }
+    }
+
+    /// Get Notification History: held notifications sent in [startDate, endDate), oldest first, a page at a
+    /// time; the pagination token is the position of the next page.
+    private func history(query: String?, body: ByteBuffer) -> Response {
+        struct Request: Decodable {
+            var startDate: Int64?
+            var endDate: Int64?
+        }
+        guard let request = try? JSONDecoder().decode(Request.self, from: Data(body.readableBytesView)) else {
+            return Self.appleError(.badRequest, 4_000_000, "Invalid request.")
+        }
+        guard let start = request.startDate else { return Self.appleError(.badRequest, 4_000_015, "Invalid request start date.") }
+        guard let end = request.endDate else { return Self.appleError(.badRequest, 4_000_016, "Invalid request end date.") }
+        guard start < end else { return Self.appleError(.badRequest, 4_000_013, "Invalid request. The end date precedes the start date or the dates are the same.") }
+        guard start >= (clock() - 180 * 86_400) * 1000 else {
+            return Self.appleError(.badRequest, 4_000_012, "Invalid request. The start date is earlier than the allowed start date.")
+        }
+        var offset = 0
+        if let query, !query.isEmpty {
+            let token = query.split(separator: "&").first { $0.hasPrefix("paginationToken=") }?.dropFirst("paginationToken=".count)
+            guard let token, let position = Int(token), position >= 0 else {
+                return Self.appleError(.badRequest, 4_000_014, "Invalid request. The pagination token is invalid.")
+            }
+            offset = position
+        }
+        let matching = state.withLockedValue { state in
+            state.notifications.filter { $0.sentAt >= start && $0.sentAt < end }.sorted { $0.sentAt < $1.sentAt }.map(\.payload)
+        }
+        let page = matching.dropFirst(offset).prefix(historyPageSize)
+        let hasMore = offset + page.count < matching.count
+        let items = page.map { #"{"signedPayload": \#(AppStoreDoubleSetup.quoted($0)), "sendAttempts": []}"# }
+        var answer = #"{"notificationHistory": [\#(items.joined(separator: ", "))], "hasMore": \#(hasMore)"#
+        if hasMore { answer += #", "paginationToken": "\#(offset + page.count)""# }
+        return Self.json(.ok, answer + "}")
     }
 
     private func control(_ method: HTTPRequest.Method, path: String, body: ByteBuffer) -> Response {

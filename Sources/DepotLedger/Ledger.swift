@@ -61,6 +61,10 @@ package protocol Ledger: CatalogLedger, PublisherKeyLedger, UploadLedger, AppleO
     /// Records a notification by its UUID; false when it was already recorded (idempotency).
     func recordNotification(_ notification: NotificationRecord, now: Int64) async throws(LedgerError) -> Bool
 
+    /// When the latest notification was recorded (seconds since 1970), nil when none was: where a backfill
+    /// from the App Store's notification history starts.
+    func lastNotificationRecordedAt() async throws(LedgerError) -> Int64?
+
     /// Deliveries of unfinished transactions whose last activity is older than `before`, ordered by
     /// transaction, content and version: at most `limit` of them, starting after the key `after`.
     func unfinished(before: Int64, after: DeliveryKey?, limit: Int) async throws(LedgerError) -> [DeliveryStatus]

@@ -132,3 +132,10 @@ extension PostgresLedger {
             createdAt: try columns[10].decode(Int64.self), updatedAt: try columns[11].decode(Int64.self))
     }
 }
+
+extension PostgresLedger {
+    package func lastNotificationRecordedAt() async throws(LedgerError) -> Int64? {
+        let rows = try await query("reading the last notification", "SELECT MAX(received_at) FROM notifications")
+        return try Self.decoding("reading the last notification") { try rows.first?.decode(Int64?.self) ?? nil }
+    }
+}

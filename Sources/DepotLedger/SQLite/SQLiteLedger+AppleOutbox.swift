@@ -145,3 +145,11 @@ extension SQLiteLedger {
             createdAt: try row.decode(atIndex: 10), updatedAt: try row.decode(atIndex: 11))
     }
 }
+
+extension SQLiteLedger {
+    package func lastNotificationRecordedAt() async throws(LedgerError) -> Int64? {
+        try await read("reading the last notification") { db in
+            try Int64.fetchOne(db, sql: "SELECT MAX(received_at) FROM notifications")
+        }
+    }
+}

@@ -215,6 +215,17 @@ package struct DepotApplication: Sendable {
                 AppleOutboxWorker(
                     ledger: ledger, client: appStoreClient, settings: settings.outbox, owner: AppleOutboxWorker.makeOwner(),
                     clock: Self.systemClock, random: { Double.random(in: 0..<1) }, logger: logger))
+            // Only environments with an App Store server keep a notification history.
+            let environments = ["Production", "Sandbox"].filter {
+                settings.sends(environment: $0) && configuration.appStore.environments.contains($0)
+            }
+            if settings.notificationHistory.intervalSeconds > 0, !environments.isEmpty {
+                services.append(
+                    NotificationBackfill(
+                        ledger: ledger, client: appStoreClient.retrying(AppStoreAPIRetryPolicy()), service: service,
+                        environments: environments, settings: settings.notificationHistory, clock: Self.systemClock,
+                        logger: logger))
+            }
         }
         return Application(
             router: router,

@@ -17,6 +17,8 @@ package struct AppStoreServerAPISettings: Sendable {
     package var timeoutSeconds: Int64
     /// How the outbox sends and retries.
     package var outbox: AppleOutboxSettings
+    /// How missed notifications are recovered from the App Store's notification history.
+    package var notificationHistory: NotificationHistorySettings
 
     /// Whether transactions of `environment` are sent to the App Store Server API.
     package func sends(environment: String) -> Bool { baseURLs[environment] != nil }
@@ -36,4 +38,14 @@ package struct AppleOutboxSettings: Sendable {
     package var maxDelaySeconds: Double
     /// Seconds after enqueueing during which a job is retried; then it is marked failed for operators.
     package var retryPeriodSeconds: Int64
+}
+
+/// Recovering missed notifications with Get Notification History.
+package struct NotificationHistorySettings: Sendable {
+    /// Seconds between two backfills (the first runs at start); 0 turns the backfill off.
+    package var intervalSeconds: Int64
+    /// How far before the last recorded notification (or the previous backfill) a window starts.
+    package var overlapSeconds: Int64
+    /// How far back the first backfill looks when the ledger has recorded no notification yet.
+    package var lookbackSeconds: Int64
 }

@@ -94,6 +94,13 @@ struct ConfigurationFile: Decodable {
         var baseURLs: [String: String]?
         var timeoutSeconds: Int64?
         var outbox: Outbox?
+        var notificationHistory: NotificationHistory?
+
+        struct NotificationHistory: Decodable {
+            var intervalSeconds: Int64?
+            var overlapSeconds: Int64?
+            var lookbackDays: Int64?
+        }
     }
 
     var environment: DeploymentEnvironment?

@@ -40,9 +40,22 @@ extension ConfigurationLoader {
         guard (1...300).contains(timeout) else {
             throw ConfigurationError("\(file): \(name).timeoutSeconds must be from 1 to 300, not \(timeout)")
         }
+        let history = section.notificationHistory
+        let notificationHistory = NotificationHistorySettings(
+            intervalSeconds: history?.intervalSeconds ?? 3_600, overlapSeconds: history?.overlapSeconds ?? 3_600,
+            lookbackSeconds: (history?.lookbackDays ?? 7) * 86_400)
+        guard (0...86_400).contains(notificationHistory.intervalSeconds) else {
+            throw ConfigurationError("\(file): \(name).notificationHistory.intervalSeconds must be from 0 (off) to 86400")
+        }
+        guard (0...86_400).contains(notificationHistory.overlapSeconds) else {
+            throw ConfigurationError("\(file): \(name).notificationHistory.overlapSeconds must be from 0 to 86400")
+        }
+        guard (1...180 * 86_400).contains(notificationHistory.lookbackSeconds) else {
+            throw ConfigurationError("\(file): \(name).notificationHistory.lookbackDays must be from 1 to 180")
+        }
         return AppStoreServerAPISettings(
             issuerId: issuerId, keyId: keyId, privateKeyPath: resolved, privateKeyPEM: pem, bundleId: bundleId,
-            baseURLs: baseURLs, timeoutSeconds: timeout, outbox: outbox)
+            baseURLs: baseURLs, timeoutSeconds: timeout, outbox: outbox, notificationHistory: notificationHistory)
     }
 
     /// Apple's two base URLs when none are given; otherwise exactly those given, each an http(s) URL for a known

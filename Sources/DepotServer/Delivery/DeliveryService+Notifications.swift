@@ -56,8 +56,12 @@ extension DeliveryService {
                 let report = try await report(transactionId: transaction.id)
                 effect = "consumption-evidence \(report.deliveryStatus) (\(report.evidence))"
                 deliveryStatus = report.deliveryStatus
+            case "REFUND_DECLINED":
+                // Apple kept the purchase: nothing to revoke; the transaction as signed now is recorded.
+                _ = try await ledgerCall { () async throws(LedgerError) in try await ledger.recordTransaction(transaction, now: now) }
+                effect = "refund-declined"
             default:
-                // DID_RENEW, EXPIRED, GRACE_PERIOD_EXPIRED, SUBSCRIBED, ...: the signed transaction carries the
+                // ONE_TIME_CHARGE, RENEWAL_EXTENDED, DID_RENEW, EXPIRED, GRACE_PERIOD_EXPIRED, SUBSCRIBED, ...: the signed transaction carries the
                 // period; recording it updates the subscription's periods.
                 _ = try await ledgerCall { () async throws(LedgerError) in
                     try await ledger.recordTransaction(transaction, now: now)

@@ -16,24 +16,31 @@ struct AppStoreDoubleFixture {
     static let bundleId = "com.example.depot.test"
 
     /// Runs the double while `body` runs.
-    static func with(_ name: String = #function, _ body: (AppStoreDoubleFixture) async throws -> Void) async throws {
+    static func with(
+        _ name: String = #function, historyPageSize: Int = 20, _ body: (AppStoreDoubleFixture) async throws -> Void
+    ) async throws {
         let scratch = try ScratchDirectory(name + "-appstore-key")
         defer { scratch.remove() }
         let key = try AppStoreDoubleKey.loadOrCreate(dataDirectory: scratch.path)
-        let double = AppStoreDouble(token: AppStoreDoubleToken(key: key, bundleId: bundleId))
+        let double = AppStoreDouble(token: AppStoreDoubleToken(key: key, bundleId: bundleId), historyPageSize: historyPageSize)
         try await double.withRunning { base in
             try await body(AppStoreDoubleFixture(double: double, key: key, base: base))
         }
     }
 
     /// The `"appStoreServerAPI": {...}` member for `depot.json`: these environments sent to the double, the
-    /// outbox looking for due jobs every 50 ms, retries after at most a second.
-    func settings(environments: [String] = ["Production", "Sandbox"], base: String? = nil, leaseSeconds: Int = 120) -> String {
+    /// outbox looking for due jobs every 50 ms, retries after at most a second; the notification history
+    /// backfill off unless an interval is given.
+    func settings(
+        environments: [String] = ["Production", "Sandbox"], base: String? = nil, leaseSeconds: Int = 120,
+        historyIntervalSeconds: Int = 0
+    ) -> String {
         let urls = environments.map { "\"\($0)\": \"\(base ?? self.base)\"" }.joined(separator: ", ")
         return """
             "appStoreServerAPI": {"issuerId": "\(key.issuerId)", "keyId": "\(key.keyId)", "privateKeyPath": "\(key.privateKeyPath)",
              "baseURLs": {\(urls)}, "timeoutSeconds": 60,
-             "outbox": {"pollIntervalMilliseconds": 50, "baseDelaySeconds": 1, "maxDelaySeconds": 1, "leaseSeconds": \(leaseSeconds)}}
+             "outbox": {"pollIntervalMilliseconds": 50, "baseDelaySeconds": 1, "maxDelaySeconds": 1, "leaseSeconds": \(leaseSeconds)},
+             "notificationHistory": {"intervalSeconds": \(historyIntervalSeconds)}}
             """
     }
 
