@@ -16,7 +16,9 @@ import NIOCore
 /// - `POST /inApps/v1/notifications/history` (Get Notification History): the notifications it was given
 ///   (`holdNotification`) sent within the request's `startDate`..<`endDate`, paginated, with Apple's errors for
 ///   missing, inverted or too old dates and bad pagination tokens;
-/// - `PUT /inApps/v2/transactions/consumption/{transactionId}` (Send Consumption Information): 202.
+/// - `PUT /inApps/v2/transactions/consumption/{transactionId}` (Send Consumption Information): 202 for a body
+///   Apple accepts (`customerConsented` true, a known `deliveryStatus`, `sampleContentProvided`, a
+///   `consumptionPercentage` of 0 unless delivered), else 400 with Apple's error code;
 /// A transaction id that is not 1-64 digits is answered 400 `InvalidTransactionIdError`; other paths 404.
 ///
 /// Control routes, for a test or a person: `POST /_double/fail` `{"count", "status", "retryAfter"}` makes the
@@ -161,10 +163,33 @@ package final class AppStoreDouble: Sendable {
             return Self.json(.ok, #"{"signedTransactionInfo": \#(AppStoreDoubleSetup.quoted(jws))}"#)
         case (.put, 5) where segments[0...3] == ["inApps", "v2", "transactions", "consumption"]:
             guard Self.isTransactionId(segments[4]) else { return Self.invalidTransactionId }
-            return Response(status: .accepted)
+            return consumption(body)
         default:
             return Self.appleError(.notFound, 4_040_000, "The requested resource was not found.")
         }
+    }
+
+    /// Send Consumption Information: the body checked as Apple documents `ConsumptionRequest`.
+    private func consumption(_ body: ByteBuffer) -> Response {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any] else {
+            return Self.appleError(.badRequest, 4_000_000, "Invalid request.")
+        }
+        guard object["customerConsented"] as? Bool == true else {
+            return Self.appleError(.badRequest, 4_000_035, "Invalid request. The customer consented field is invalid.")
+        }
+        let statuses = ["DELIVERED", "UNDELIVERED_QUALITY_ISSUE", "UNDELIVERED_WRONG_ITEM", "UNDELIVERED_SERVER_OUTAGE", "UNDELIVERED_OTHER"]
+        guard let status = object["deliveryStatus"] as? String, statuses.contains(status) else {
+            return Self.appleError(.badRequest, 4_000_036, "Invalid request. The delivery status field is invalid.")
+        }
+        guard object["sampleContentProvided"] is Bool else {
+            return Self.appleError(.badRequest, 4_000_041, "Invalid request. The sample content provided field is invalid.")
+        }
+        if let percentage = object["consumptionPercentage"] {
+            guard let value = percentage as? Int, (0...100_000).contains(value), status == "DELIVERED" || value == 0 else {
+                return Self.appleError(.badRequest, 4_000_000, "Invalid request. The consumption percentage is invalid.")
+            }
+        }
+        return Response(status: .accepted)
     }
 
     /// Get Notification History: held notifications sent in [startDate, endDate), oldest first, a page at a

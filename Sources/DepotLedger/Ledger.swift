@@ -58,8 +58,12 @@ package protocol Ledger: CatalogLedger, PublisherKeyLedger, UploadLedger, AppleO
         transactionId: String, claims: [ConfirmedDelivery], requiresDelivery: Bool, enqueueAppleFinish: Bool, now: Int64
     ) async throws(LedgerError) -> FinishOutcome
 
-    /// Records a notification by its UUID; false when it was already recorded (idempotency).
-    func recordNotification(_ notification: NotificationRecord, now: Int64) async throws(LedgerError) -> Bool
+    /// Records a notification by its UUID; false when it was already recorded (idempotency). With
+    /// `enqueueConsumption` (a CONSUMPTION_REQUEST while the App Store Server API is configured), a new one also
+    /// enqueues, in the same ledger transaction, a Send Consumption Information job for its transaction when the
+    /// customer's consent is recorded (again after an earlier one was settled), or audits why nothing is sent.
+    func recordNotification(_ notification: NotificationRecord, enqueueConsumption: Bool, now: Int64)
+        async throws(LedgerError) -> Bool
 
     /// When the latest notification was recorded (seconds since 1970), nil when none was: where a backfill
     /// from the App Store's notification history starts.
@@ -94,6 +98,11 @@ package protocol Ledger: CatalogLedger, PublisherKeyLedger, UploadLedger, AppleO
 }
 
 extension Ledger {
+    /// Records a notification by its UUID, enqueueing nothing; false when it was already recorded.
+    package func recordNotification(_ notification: NotificationRecord, now: Int64) async throws(LedgerError) -> Bool {
+        try await recordNotification(notification, enqueueConsumption: false, now: now)
+    }
+
     /// Confirms delivery and finishes the transaction without an App Store outbox job (see the requirement).
     package func finish(transactionId: String, claims: [ConfirmedDelivery], requiresDelivery: Bool, now: Int64)
         async throws(LedgerError) -> FinishOutcome

@@ -26,6 +26,13 @@ package protocol AppleOutboxLedger: Sendable {
 
     /// Every job of one transaction, oldest first.
     func appleJobs(transactionId: String) async throws(LedgerError) -> [AppleJob]
+
+    /// Records (or, with `consented` false, withdraws) the customer's consent to share consumption data with
+    /// the App Store for a transaction; false (nothing changed) when the transaction is unknown.
+    func setConsumptionConsent(transactionId: String, consented: Bool, now: Int64) async throws(LedgerError) -> Bool
+
+    /// When the customer consented to share consumption data for a transaction, nil when not (or withdrawn).
+    func consumptionConsentedAt(transactionId: String) async throws(LedgerError) -> Int64?
 }
 
 extension AppleOutboxLedger {

@@ -27,6 +27,13 @@ enum AppleOutboxSchema {
             "CREATE INDEX apple_outbox_due ON apple_outbox(next_attempt_at) WHERE state = 'pending'",
             "CREATE INDEX apple_outbox_by_transaction ON apple_outbox(transaction_id)",
             "CREATE INDEX apple_outbox_unsettled ON apple_outbox(id) WHERE state <> 'done'",
+            // The customer's consent to share consumption data (Send Consumption Information requires it).
+            """
+            CREATE TABLE apple_consents (
+                transaction_id TEXT NOT NULL PRIMARY KEY,
+                consented_at \(integer) NOT NULL
+            )
+            """,
         ]
     }
 
@@ -35,6 +42,10 @@ enum AppleOutboxSchema {
         id, kind, transaction_id, environment, state, attempts, next_attempt_at, lease_owner, lease_expires_at,
         last_error, created_at, updated_at
         """
+
+    /// The audit detail when a consumption request cannot be answered for want of consent.
+    static let noConsent =
+        "no consumption data sent: the customer's consent is not recorded (POST /v1/transactions/{id}/consent)"
 
     /// An audit trail entry for an outbox event: `apple-finish-sent` and the like.
     static func auditEvent(_ kind: AppleJob.Kind, _ what: String) -> String { "apple-\(kind.rawValue)-\(what)" }

@@ -139,3 +139,62 @@ extension PostgresLedger {
         return try Self.decoding("reading the last notification") { try rows.first?.decode(Int64?.self) ?? nil }
     }
 }
+
+extension PostgresLedger {
+    /// A consumption job for a transaction whose customer consented (a settled one is pending again: a new
+    /// request deserves a new answer), else an audit entry saying why nothing is sent.
+    static func enqueueConsumption(_ c: PostgresConnection, _ logger: Logger, transactionId: String, now: Int64) async throws {
+        let consent = try await c.query(
+            "SELECT consented_at FROM apple_consents WHERE transaction_id = \(transactionId)", logger: logger
+        ).collect()
+        guard !consent.isEmpty else {
+            try await audit(
+                c, logger, transactionId, now, AppleOutboxSchema.auditEvent(.consumption, "not-sent"), AppleOutboxSchema.noConsent)
+            return
+        }
+        let rows = try await c.query(
+            """
+            INSERT INTO apple_outbox (kind, transaction_id, environment, state, attempts, next_attempt_at, created_at, updated_at)
+            SELECT 'consumption', id, environment, 'pending', 0, \(now), \(now), \(now) FROM transactions WHERE id = \(transactionId)
+            ON CONFLICT (kind, transaction_id) DO UPDATE SET state = 'pending', attempts = 0,
+                next_attempt_at = EXCLUDED.next_attempt_at, lease_owner = NULL, lease_expires_at = NULL, last_error = NULL,
+                created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at
+            WHERE apple_outbox.state <> 'pending'
+            RETURNING id
+            """, logger: logger
+        ).collect()
+        if !rows.isEmpty {
+            try await audit(
+                c, logger, transactionId, now, AppleOutboxSchema.auditEvent(.consumption, "enqueued"), "App Store Server API outbox")
+        }
+    }
+
+    package func setConsumptionConsent(transactionId: String, consented: Bool, now: Int64) async throws(LedgerError) -> Bool {
+        try await transact("recording the consent for \(transactionId)") { c, logger in
+            let known = try await c.query("SELECT id FROM transactions WHERE id = \(transactionId) FOR UPDATE", logger: logger).collect()
+            guard !known.isEmpty else { return false }
+            if consented {
+                let rows = try await c.query(
+                    """
+                    INSERT INTO apple_consents (transaction_id, consented_at) VALUES (\(transactionId), \(now))
+                    ON CONFLICT DO NOTHING RETURNING transaction_id
+                    """, logger: logger
+                ).collect()
+                if !rows.isEmpty { try await Self.audit(c, logger, transactionId, now, "consumption-consent", "granted") }
+            } else {
+                let rows = try await c.query(
+                    "DELETE FROM apple_consents WHERE transaction_id = \(transactionId) RETURNING transaction_id", logger: logger
+                ).collect()
+                if !rows.isEmpty { try await Self.audit(c, logger, transactionId, now, "consumption-consent", "withdrawn") }
+            }
+            return true
+        }
+    }
+
+    package func consumptionConsentedAt(transactionId: String) async throws(LedgerError) -> Int64? {
+        let rows = try await query(
+            "reading the consent for \(transactionId)",
+            "SELECT consented_at FROM apple_consents WHERE transaction_id = \(transactionId)")
+        return try Self.decoding("reading the consent for \(transactionId)") { try rows.first?.decode(Int64.self) }
+    }
+}

@@ -153,3 +153,53 @@ extension SQLiteLedger {
         }
     }
 }
+
+extension SQLiteLedger {
+    /// A consumption job for a transaction whose customer consented (a settled one is pending again: a new
+    /// request deserves a new answer), else an audit entry saying why nothing is sent.
+    static func enqueueConsumption(_ db: Database, transactionId: String, now: Int64) throws {
+        let consent = try Int64.fetchOne(
+            db, sql: "SELECT consented_at FROM apple_consents WHERE transaction_id = ?", arguments: [transactionId])
+        guard consent != nil else {
+            try audit(db, transactionId, now, AppleOutboxSchema.auditEvent(.consumption, "not-sent"), AppleOutboxSchema.noConsent)
+            return
+        }
+        try db.execute(
+            sql: """
+                INSERT INTO apple_outbox (kind, transaction_id, environment, state, attempts, next_attempt_at, created_at,
+                    updated_at)
+                SELECT 'consumption', id, environment, 'pending', 0, ?, ?, ? FROM transactions WHERE id = ?
+                ON CONFLICT (kind, transaction_id) DO UPDATE SET state = 'pending', attempts = 0,
+                    next_attempt_at = excluded.next_attempt_at, lease_owner = NULL, lease_expires_at = NULL, last_error = NULL,
+                    created_at = excluded.created_at, updated_at = excluded.updated_at
+                WHERE apple_outbox.state <> 'pending'
+                """,
+            arguments: [now, now, now, transactionId])
+        if db.changesCount > 0 {
+            try audit(db, transactionId, now, AppleOutboxSchema.auditEvent(.consumption, "enqueued"), "App Store Server API outbox")
+        }
+    }
+
+    package func setConsumptionConsent(transactionId: String, consented: Bool, now: Int64) async throws(LedgerError) -> Bool {
+        try await write("recording the consent for \(transactionId)") { db in
+            guard try String.fetchOne(db, sql: "SELECT id FROM transactions WHERE id = ?", arguments: [transactionId]) != nil
+            else { return false }
+            if consented {
+                try db.execute(
+                    sql: "INSERT INTO apple_consents (transaction_id, consented_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                    arguments: [transactionId, now])
+                if db.changesCount > 0 { try Self.audit(db, transactionId, now, "consumption-consent", "granted") }
+            } else {
+                try db.execute(sql: "DELETE FROM apple_consents WHERE transaction_id = ?", arguments: [transactionId])
+                if db.changesCount > 0 { try Self.audit(db, transactionId, now, "consumption-consent", "withdrawn") }
+            }
+            return true
+        }
+    }
+
+    package func consumptionConsentedAt(transactionId: String) async throws(LedgerError) -> Int64? {
+        try await read("reading the consent for \(transactionId)") { db in
+            try Int64.fetchOne(db, sql: "SELECT consented_at FROM apple_consents WHERE transaction_id = ?", arguments: [transactionId])
+        }
+    }
+}

@@ -13,6 +13,9 @@ enum AppleOutboxDecision: Equatable {
     /// Give up.
     case fail
 
+    /// How long Apple waits for Send Consumption Information after a CONSUMPTION_REQUEST.
+    static let consumptionWindowSeconds: Int64 = 12 * 3600
+
     /// The decision after `error` on `job` at `now`; `random` yields a value in 0..<1.
     static func after(_ error: AppStoreAPIError, job: AppleJob, now: Int64, settings: AppleOutboxSettings, random: () -> Double)
         -> AppleOutboxDecision
@@ -35,7 +38,9 @@ enum AppleOutboxDecision: Equatable {
         }
         // `now` is whole seconds, rounded down: one second more makes sure no attempt comes earlier than asked.
         let next = now + Int64(wait.rounded(.up)) + 1
-        guard next < job.createdAt + settings.retryPeriodSeconds else { return .fail }
+        // Apple waits 12 hours for a consumption answer; one sent later is of no use.
+        let period = job.kind == .consumption ? min(settings.retryPeriodSeconds, consumptionWindowSeconds) : settings.retryPeriodSeconds
+        guard next < job.createdAt + period else { return .fail }
         return .retry(at: next)
     }
 }

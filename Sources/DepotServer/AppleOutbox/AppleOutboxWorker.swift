@@ -1,4 +1,5 @@
 import DepotAppStore
+import DepotCore
 import DepotLedger
 import Foundation
 import Logging
@@ -17,6 +18,9 @@ struct AppleOutboxWorker: Service {
     let clock: @Sendable () -> Int64
     let random: @Sendable () -> Double
     let logger: Logger
+    /// The Send Consumption Information body for a transaction, from the delivery evidence at send time; nil
+    /// when the customer's consent is no longer recorded.
+    let consumptionInformation: @Sendable (String) async throws(DepotError) -> ConsumptionInformation?
 
     /// A name for this process's sender: host, process id and a random part (a restarted process is a new owner).
     static func makeOwner() -> String {
@@ -52,7 +56,17 @@ struct AppleOutboxWorker: Service {
         switch job.kind {
         case .finish: try await client.finishTransaction(job.transactionId, environment: job.environment)
         case .consumption:
-            throw AppStoreAPIError(.configuration("Send Consumption Information is not supported by this version of Depot"))
+            let information: ConsumptionInformation?
+            do {
+                information = try await consumptionInformation(job.transactionId)
+            } catch {
+                // The ledger could not be read: a passing failure, tried again like a network one.
+                throw AppStoreAPIError(.transport("the delivery evidence could not be read: \(error.message)"))
+            }
+            guard let information else {
+                throw AppStoreAPIError(.configuration("the customer's consent was withdrawn; nothing may be sent"))
+            }
+            try await client.sendConsumptionInformation(information, transactionId: job.transactionId, environment: job.environment)
         }
     }
 

@@ -214,7 +214,8 @@ package struct DepotApplication: Sendable {
             services.append(
                 AppleOutboxWorker(
                     ledger: ledger, client: appStoreClient, settings: settings.outbox, owner: AppleOutboxWorker.makeOwner(),
-                    clock: Self.systemClock, random: { Double.random(in: 0..<1) }, logger: logger))
+                    clock: Self.systemClock, random: { Double.random(in: 0..<1) }, logger: logger,
+                    consumptionInformation: { id async throws(DepotError) in try await service.consumptionInformation(transactionId: id) }))
             // Only environments with an App Store server keep a notification history.
             let environments = ["Production", "Sandbox"].filter {
                 settings.sends(environment: $0) && configuration.appStore.environments.contains($0)

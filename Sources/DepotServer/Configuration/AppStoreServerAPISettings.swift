@@ -17,6 +17,8 @@ package struct AppStoreServerAPISettings: Sendable {
     package var timeoutSeconds: Int64
     /// How the outbox sends and retries.
     package var outbox: AppleOutboxSettings
+    /// Whether the customer could try the content before buying (`sampleContentProvided` in consumption answers).
+    package var sampleContentProvided: Bool = false
     /// How missed notifications are recovered from the App Store's notification history.
     package var notificationHistory: NotificationHistorySettings
 

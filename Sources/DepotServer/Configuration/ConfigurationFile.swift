@@ -95,6 +95,7 @@ struct ConfigurationFile: Decodable {
         var timeoutSeconds: Int64?
         var outbox: Outbox?
         var notificationHistory: NotificationHistory?
+        var sampleContentProvided: Bool?
 
         struct NotificationHistory: Decodable {
             var intervalSeconds: Int64?

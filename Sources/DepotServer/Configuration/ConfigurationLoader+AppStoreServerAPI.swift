@@ -53,9 +53,11 @@ extension ConfigurationLoader {
         guard (1...180 * 86_400).contains(notificationHistory.lookbackSeconds) else {
             throw ConfigurationError("\(file): \(name).notificationHistory.lookbackDays must be from 1 to 180")
         }
-        return AppStoreServerAPISettings(
+        var settings = AppStoreServerAPISettings(
             issuerId: issuerId, keyId: keyId, privateKeyPath: resolved, privateKeyPEM: pem, bundleId: bundleId,
             baseURLs: baseURLs, timeoutSeconds: timeout, outbox: outbox, notificationHistory: notificationHistory)
+        settings.sampleContentProvided = section.sampleContentProvided ?? false
+        return settings
     }
 
     /// Apple's two base URLs when none are given; otherwise exactly those given, each an http(s) URL for a known
