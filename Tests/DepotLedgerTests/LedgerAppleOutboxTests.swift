@@ -139,3 +139,43 @@ import Testing
         }
     }
 }
+
+/// Conformance: consent and the consumption jobs a CONSUMPTION_REQUEST enqueues with its record.
+@Suite struct LedgerConsumptionOutboxTests {
+    static func request(_ uuid: String, _ transactionId: String) -> NotificationRecord {
+        NotificationRecord(uuid: uuid, type: "CONSUMPTION_REQUEST", subtype: nil, transactionId: transactionId)
+    }
+
+    @Test(arguments: Engine.allCases)
+    func consumptionJobsNeedConsentAndComeOncePerRequest(engine: Engine) async throws {
+        try await LedgerFixture.with(engine) { _, ledger in
+            try await LedgerAppleOutboxTests.redeemed(ledger, "5001")
+            #expect(try await !ledger.setConsumptionConsent(transactionId: "unknown", consented: true, now: 10))
+            // No consent: recorded, nothing queued, the reason audited.
+            #expect(try await ledger.recordNotification(Self.request("n1", "5001"), enqueueConsumption: true, now: 20))
+            #expect(try await ledger.appleJobs(transactionId: "5001").isEmpty)
+            #expect(try await ledger.events("5001").contains("apple-consumption-not-sent"))
+            // Consent, then a request: one job; Apple's retry of the same request adds nothing.
+            #expect(try await ledger.setConsumptionConsent(transactionId: "5001", consented: true, now: 30))
+            #expect(try await ledger.setConsumptionConsent(transactionId: "5001", consented: true, now: 31))
+            #expect(try await ledger.consumptionConsentedAt(transactionId: "5001") == 30)
+            #expect(try await ledger.recordNotification(Self.request("n2", "5001"), enqueueConsumption: true, now: 40))
+            #expect(try await !ledger.recordNotification(Self.request("n2", "5001"), enqueueConsumption: true, now: 41))
+            let jobs = try await ledger.appleJobs(transactionId: "5001")
+            #expect(jobs.map(\.kind) == [.consumption] && jobs.first?.createdAt == 40)
+            // Without the flag (the API not configured) nothing is queued.
+            #expect(try await ledger.recordNotification(Self.request("n3", "5001"), enqueueConsumption: false, now: 45))
+            #expect(try await ledger.appleJobs(transactionId: "5001").count == 1)
+            // Settled, a new request makes it pending again, from scratch.
+            let claimed = try await ledger.claimAppleJobs(owner: "a", now: 50, leaseSeconds: 10, limit: 1)
+            #expect(try await ledger.completeAppleJob(id: try #require(claimed.first?.id), owner: "a", now: 51))
+            #expect(try await ledger.recordNotification(Self.request("n4", "5001"), enqueueConsumption: true, now: 60))
+            let again = try #require(try await ledger.appleJobs(transactionId: "5001").first)
+            #expect(again.state == .pending && again.attempts == 0 && again.createdAt == 60 && again.id == claimed.first?.id)
+            // Withdrawn consent: later requests are not queued.
+            #expect(try await ledger.setConsumptionConsent(transactionId: "5001", consented: false, now: 70))
+            #expect(try await ledger.consumptionConsentedAt(transactionId: "5001") == nil)
+            #expect(try await ledger.events("5001").filter { $0 == "consumption-consent" }.count == 2)
+        }
+    }
+}
