@@ -47,9 +47,13 @@ struct NotificationBackfillTests {
                 try await eventually("the grant refused") { try await client.request(RawHTTPClient.get(url)).status == 403 }
                 let ledger = server.application.ledger
                 #expect(try await ledger.transaction(id: id)?.transaction.revocationDate == now)
+                // The revocation applies before the notification is recorded (so a crash between the two repeats
+                // the effect, never loses it): wait for the record.
+                try await eventually("the refund recorded") {
+                    try await ledger.auditTrail(transactionId: id).map(\.detail).contains("REFUND \(refund.uuid)")
+                }
                 let trail = try await ledger.auditTrail(transactionId: id).map(\.detail)
                 #expect(trail.contains("REFUND_DECLINED \(declined.uuid)"))
-                #expect(trail.contains("REFUND \(refund.uuid)"))
                 #expect(try await ledger.transaction(id: "2999000000000001") != nil)
                 #expect(try await ledger.transaction(id: "2999000000000002") == nil)
                 // Two pages per pass: the second asked for with the first page's token.
