@@ -21,10 +21,8 @@ import NIOCore
 ///   `consumptionPercentage` of 0 unless delivered), else 400 with Apple's error code;
 /// A transaction id that is not 1-64 digits is answered 400 `InvalidTransactionIdError`; other paths 404.
 ///
-/// Control routes, for a test or a person: `POST /_double/fail` `{"count", "status", "retryAfter"}` makes the
-/// next `count` API calls (after their token was accepted, and after failures planned before) fail with `status` (429 or 5xx, Apple's error body,
-/// `Retry-After` when given); `GET /_double/requests` lists every API request received, oldest first, as
-/// `[{"method", "path", "body", "status", "refusal", "receivedAt"}]`; `DELETE /_double/requests` forgets them.
+/// Control routes (`/_double/...`, see `AppStoreDouble+Control.swift`) make the next calls fail, list what was
+/// received, and hold what Get Transaction Info and Get Notification History answer.
 package final class AppStoreDouble: Sendable {
     /// One API request as received and answered.
     package struct Recorded: Codable, Sendable, Equatable {
@@ -60,11 +58,11 @@ package final class AppStoreDouble: Sendable {
     }
 
     private let token: AppStoreDoubleToken
-    private let clock: @Sendable () -> Int64
-    private let historyPageSize: Int
-    private let state = NIOLockedValueBox(State())
+    let clock: @Sendable () -> Int64
+    let historyPageSize: Int
+    let state = NIOLockedValueBox(State())
 
-    private struct State {
+    struct State {
         var recorded: [Recorded] = []
         /// Plans in the order they were given; the first one is used up before the next applies.
         var failures: [FailurePlan] = []
@@ -166,90 +164,6 @@ package final class AppStoreDouble: Sendable {
             return consumption(body)
         default:
             return Self.appleError(.notFound, 4_040_000, "The requested resource was not found.")
-        }
-    }
-
-    /// Send Consumption Information: the body checked as Apple documents `ConsumptionRequest`.
-    private func consumption(_ body: ByteBuffer) -> Response {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any] else {
-            return Self.appleError(.badRequest, 4_000_000, "Invalid request.")
-        }
-        guard object["customerConsented"] as? Bool == true else {
-            return Self.appleError(.badRequest, 4_000_035, "Invalid request. The customer consented field is invalid.")
-        }
-        let statuses = ["DELIVERED", "UNDELIVERED_QUALITY_ISSUE", "UNDELIVERED_WRONG_ITEM", "UNDELIVERED_SERVER_OUTAGE", "UNDELIVERED_OTHER"]
-        guard let status = object["deliveryStatus"] as? String, statuses.contains(status) else {
-            return Self.appleError(.badRequest, 4_000_036, "Invalid request. The delivery status field is invalid.")
-        }
-        guard object["sampleContentProvided"] is Bool else {
-            return Self.appleError(.badRequest, 4_000_041, "Invalid request. The sample content provided field is invalid.")
-        }
-        if let percentage = object["consumptionPercentage"] {
-            guard let value = percentage as? Int, (0...100_000).contains(value), status == "DELIVERED" || value == 0 else {
-                return Self.appleError(.badRequest, 4_000_000, "Invalid request. The consumption percentage is invalid.")
-            }
-        }
-        return Response(status: .accepted)
-    }
-
-    /// Get Notification History: held notifications sent in [startDate, endDate), oldest first, a page at a
-    /// time; the pagination token is the position of the next page.
-    private func history(query: String?, body: ByteBuffer) -> Response {
-        struct Request: Decodable {
-            var startDate: Int64?
-            var endDate: Int64?
-        }
-        guard let request = try? JSONDecoder().decode(Request.self, from: Data(body.readableBytesView)) else {
-            return Self.appleError(.badRequest, 4_000_000, "Invalid request.")
-        }
-        guard let start = request.startDate else { return Self.appleError(.badRequest, 4_000_015, "Invalid request start date.") }
-        guard let end = request.endDate else { return Self.appleError(.badRequest, 4_000_016, "Invalid request end date.") }
-        guard start < end else { return Self.appleError(.badRequest, 4_000_013, "Invalid request. The end date precedes the start date or the dates are the same.") }
-        guard start >= (clock() - 180 * 86_400) * 1000 else {
-            return Self.appleError(.badRequest, 4_000_012, "Invalid request. The start date is earlier than the allowed start date.")
-        }
-        var offset = 0
-        if let query, !query.isEmpty {
-            let token = query.split(separator: "&").first { $0.hasPrefix("paginationToken=") }?.dropFirst("paginationToken=".count)
-            guard let token, let position = Int(token), position >= 0 else {
-                return Self.appleError(.badRequest, 4_000_014, "Invalid request. The pagination token is invalid.")
-            }
-            offset = position
-        }
-        let matching = state.withLockedValue { state in
-            state.notifications.filter { $0.sentAt >= start && $0.sentAt < end }.sorted { $0.sentAt < $1.sentAt }.map(\.payload)
-        }
-        let page = matching.dropFirst(offset).prefix(historyPageSize)
-        let hasMore = offset + page.count < matching.count
-        let items = page.map { #"{"signedPayload": \#(AppStoreDoubleSetup.quoted($0)), "sendAttempts": []}"# }
-        var answer = #"{"notificationHistory": [\#(items.joined(separator: ", "))], "hasMore": \#(hasMore)"#
-        if hasMore { answer += #", "paginationToken": "\#(offset + page.count)""# }
-        return Self.json(.ok, answer + "}")
-    }
-
-    private func control(_ method: HTTPRequest.Method, path: String, body: ByteBuffer) -> Response {
-        switch (method, path) {
-        case (.post, "/_double/fail"):
-            guard let plan = try? JSONDecoder().decode(FailurePlan.self, from: Data(body.readableBytesView)),
-                plan.count >= 0, plan.status == 429 || (500...599).contains(plan.status),
-                (plan.retryAfter ?? 0) >= 0
-            else {
-                return Self.json(
-                    .badRequest,
-                    #"{"error": {"code": "bad-failure-plan", "message": "send {\"count\": N, \"status\": 429 or 500-599, \"retryAfter\": seconds}"}}"#)
-            }
-            failNext(plan)
-            return Self.json(.ok, #"{"failing": \#(plan.count)}"#)
-        case (.get, "/_double/requests"):
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            let data = (try? encoder.encode(requests)) ?? Data("[]".utf8)
-            return Self.json(.ok, String(decoding: data, as: UTF8.self))
-        case (.delete, "/_double/requests"):
-            state.withLockedValue { $0.recorded.removeAll() }
-            return Response(status: .noContent)
-        default:
-            return Self.json(.notFound, #"{"error": {"code": "not-found", "message": "the double serves /_double/fail and /_double/requests"}}"#)
         }
     }
 

@@ -101,6 +101,37 @@ struct DevAppStoreCommandTests {
         }
         try await client.finishTransaction("2000000000000043", environment: "Sandbox")
 
+        // What Get Transaction Info and Get Notification History answer is held through the control routes.
+        let held = try await http.request(
+            PurchaseRequests.post("/_double/transactions", #"{"transactionId": "2000000000000044", "signedTransactionInfo": "eyJ.eyJ.sig"}"#))
+        #expect(held.status == 200, "\(held.text)")
+        #expect(try await client.transactionInfo("2000000000000044", environment: "Sandbox") == "eyJ.eyJ.sig")
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        for payload in ["first.payload.sig", "second.payload.sig"] {
+            let noted = try await http.request(PurchaseRequests.post("/_double/notifications", #"{"signedPayload": "\#(payload)"}"#))
+            #expect(noted.status == 200, "\(noted.text)")
+        }
+        let page = try await client.notificationHistory(startDate: now - 60_000, endDate: now + 60_000, environment: "Sandbox")
+        #expect(page.signedPayloads == ["first.payload.sig", "second.payload.sig"] && !page.hasMore)
+        let inverted = await #expect(throws: AppStoreAPIError.self) {
+            try await client.notificationHistory(startDate: now, endDate: now, environment: "Sandbox")
+        }
+        #expect(inverted?.kind == .apple(
+            status: 400, errorCode: 4_000_013,
+            errorMessage: "Invalid request. The end date precedes the start date or the dates are the same."))
+        let tooOld = await #expect(throws: AppStoreAPIError.self) {
+            try await client.notificationHistory(startDate: now - 200 * 86_400_000, endDate: now, environment: "Sandbox")
+        }
+        #expect(tooOld.map { "\($0.kind)" }?.contains("4000012") == true)
+        let badToken = await #expect(throws: AppStoreAPIError.self) {
+            try await client.notificationHistory(startDate: now - 1000, endDate: now, paginationToken: "x", environment: "Sandbox")
+        }
+        #expect(badToken.map { "\($0.kind)" }?.contains("4000014") == true)
+        for (path, body) in [("/_double/transactions", #"{"transactionId": "abc", "signedTransactionInfo": "x"}"#), ("/_double/notifications", "{}")] {
+            let refused = try await http.request(PurchaseRequests.post(path, body))
+            #expect(refused.status == 400 && refused.text.contains("\"error\""), "\(path)")
+        }
+
         // A second start on the same data directory keeps the key, so the configuration stays valid.
         double.stop()
         let again = try await Self.start(dataDirectory: scratch.path + "/data")
