@@ -101,6 +101,13 @@ package struct DepotApplication: Sendable {
             uploadStore: uploadStore)
         if let settings = configuration.appStoreServerAPI {
             application.appStoreClient = try appStoreClient(settings)
+            if settings.outbox.leaseSeconds <= settings.timeoutSeconds {
+                // A call still under way when its lease ends may be sent again by another instance (harmless for
+                // Finish Transaction, wasteful): the lease should outlast the call's timeout.
+                logger.warning(
+                    "appStoreServerAPI.outbox.leaseSeconds is not longer than timeoutSeconds: a slow call may be sent twice",
+                    metadata: ["leaseSeconds": "\(settings.outbox.leaseSeconds)", "timeoutSeconds": "\(settings.timeoutSeconds)"])
+            }
             logger.info(
                 "App Store Server API on: delivered transactions are finished at the App Store by Depot",
                 metadata: ["environments": "\(settings.baseURLs.keys.sorted().joined(separator: ", "))"])
