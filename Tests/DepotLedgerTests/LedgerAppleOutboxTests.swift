@@ -43,6 +43,16 @@ import Testing
             #expect(try await Self.finish(ledger, "1002", enqueue: false) == .finished(firstTime: true))
             #expect(try await ledger.appleJobs(transactionId: "1002").isEmpty)
             #expect(try await ledger.unsettledAppleJobs().map(\.transactionId) == ["1001"])
+            // Finished while the API was off, confirmed again once it is on: enqueued then, once.
+            #expect(try await ledger.enqueueAppleFinish(transactionId: "1002", now: 50))
+            #expect(try await !ledger.enqueueAppleFinish(transactionId: "1002", now: 51))
+            #expect(try await ledger.appleJobs(transactionId: "1002").map(\.createdAt) == [50])
+            #expect(try await !ledger.enqueueAppleFinish(transactionId: "1001", now: 52))
+            // A transaction not finished, or unknown, gets nothing.
+            try await Self.redeemed(ledger, "1003")
+            #expect(try await !ledger.enqueueAppleFinish(transactionId: "1003", now: 53))
+            #expect(try await !ledger.enqueueAppleFinish(transactionId: "nope", now: 53))
+            #expect(try await ledger.appleJobs(transactionId: "1003").isEmpty)
         }
     }
 

@@ -1,4 +1,5 @@
 import DepotAppStoreDouble
+import DepotCore
 import DepotLedger
 import DepotServer
 import Foundation
@@ -85,6 +86,37 @@ struct AppleOutboxTests {
                 let (id, answer, _) = try await PurchaseLoop.buy(port: server.port, dataDirectory: server.application.configuration.dataDirectory)
                 #expect(answer["appleFinish"]?.string == "app")
                 #expect(try await server.application.ledger.appleJobs(transactionId: id).isEmpty)
+            }
+        }
+    }
+
+    /// A transaction finished while the API was not configured, confirmed again by the app once it is: the
+    /// answer says Depot finishes it, and so it does.
+    @Test(arguments: LedgerEngine.allCases)
+    func aTransactionFinishedBeforeTheAPIWasOnIsFinishedAtAppleWhenConfirmedAgain(engine: LedgerEngine) async throws {
+        try await AppStoreDoubleFixture.with { appStore in
+            try await SharedInstances.with(engine: engine, count: 1, settings: appStore.settings()) { shared in
+                let server = shared.servers[0]
+                let data = server.application.configuration.dataDirectory
+                let ledger = server.application.ledger
+                let client = try RawHTTPClient(port: server.port)
+                let (jws, id) = try PurchaseRequests.sign(
+                    dataDirectory: data, bundleId: AppStoreDoubleFixture.bundleId, product: "com.example.level1", type: "Non-Consumable")
+                let answer = try JSONAnswer(try await client.request(PurchaseRequests.redeem(jws)))
+                let token = try #require(answer["transaction.finishToken"]?.string)
+                let contentId = try #require(answer["downloads.0.contentId"]?.string)
+                let digest = try #require(answer["downloads.0.digest"]?.string)
+                // Recorded as a server without appStoreServerAPI would have: no job.
+                let outcome = try await ledger.finish(
+                    transactionId: id, claims: [ConfirmedDelivery(contentId: contentId, digest: digest)], requiresDelivery: false,
+                    enqueueAppleFinish: false, now: DepotApplication.systemClock())
+                #expect(outcome == .finished(firstTime: true))
+                #expect(try await ledger.appleJobs(transactionId: id).isEmpty)
+                let again = try await client.request(PurchaseRequests.finish(id, token: token, delivered: [(contentId, digest)]))
+                #expect(again.status == 200, "\(again.text)")
+                #expect(try JSONAnswer(again)["appleFinish"]?.string == "server")
+                try await eventually("the finish acknowledged") { try await ledger.appleJobIsDone(id) }
+                #expect(appStore.acknowledgedFinishes() == [id: 1])
             }
         }
     }

@@ -5,6 +5,11 @@
 /// A sender claims due jobs under a lease; every later change names the owner and applies only while it still
 /// holds the job, so a sender whose lease ran out (and whose job another sender took) changes nothing.
 package protocol AppleOutboxLedger: Sendable {
+    /// Enqueues Finish Transaction for a transaction that is already finished (one finished while the API was
+    /// not configured, confirmed again by the app); nothing when it is not finished or a job exists. True when a
+    /// job was enqueued.
+    func enqueueAppleFinish(transactionId: String, now: Int64) async throws(LedgerError) -> Bool
+
     /// Claims at most `limit` pending jobs that are due at `now` and not leased (or whose lease has ended),
     /// oldest due first, for `owner` until `now + leaseSeconds`; each claim counts one attempt. Senders on one
     /// database never claim the same job while its lease runs (PostgreSQL: `FOR UPDATE SKIP LOCKED`).

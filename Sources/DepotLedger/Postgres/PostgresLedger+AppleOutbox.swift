@@ -2,10 +2,12 @@ import Logging
 import PostgresNIO
 
 extension PostgresLedger {
-    /// Enqueues a job for a transaction inside the caller's SQL transaction; nothing when one of the kind exists.
+    /// Enqueues a job for a transaction inside the caller's SQL transaction; nothing (false) when one of the kind
+    /// exists.
+    @discardableResult
     static func enqueueAppleJob(
         _ c: PostgresConnection, _ logger: Logger, kind: AppleJob.Kind, transactionId: String, now: Int64
-    ) async throws {
+    ) async throws -> Bool {
         let rows = try await c.query(
             """
             INSERT INTO apple_outbox (kind, transaction_id, environment, state, attempts, next_attempt_at, created_at,
@@ -18,6 +20,17 @@ extension PostgresLedger {
         ).collect()
         if !rows.isEmpty {
             try await audit(c, logger, transactionId, now, AppleOutboxSchema.auditEvent(kind, "enqueued"), "App Store Server API outbox")
+        }
+        return !rows.isEmpty
+    }
+
+    package func enqueueAppleFinish(transactionId: String, now: Int64) async throws(LedgerError) -> Bool {
+        try await transact("enqueueing Finish Transaction for \(transactionId)") { c, logger in
+            let rows = try await c.query(
+                "SELECT state FROM transactions WHERE id = \(transactionId) FOR UPDATE", logger: logger
+            ).collect()
+            guard try rows.first?.decode(String.self) == "finished" else { return false }
+            return try await Self.enqueueAppleJob(c, logger, kind: .finish, transactionId: transactionId, now: now)
         }
     }
 

@@ -1,8 +1,10 @@
 import GRDB
 
 extension SQLiteLedger {
-    /// Enqueues a job for a transaction inside the caller's write transaction; nothing when one of the kind exists.
-    static func enqueueAppleJob(_ db: Database, kind: AppleJob.Kind, transactionId: String, now: Int64) throws {
+    /// Enqueues a job for a transaction inside the caller's write transaction; nothing (false) when one of the
+    /// kind exists.
+    @discardableResult
+    static func enqueueAppleJob(_ db: Database, kind: AppleJob.Kind, transactionId: String, now: Int64) throws -> Bool {
         try db.execute(
             sql: """
                 INSERT INTO apple_outbox (kind, transaction_id, environment, state, attempts, next_attempt_at,
@@ -11,8 +13,16 @@ extension SQLiteLedger {
                 ON CONFLICT (kind, transaction_id) DO NOTHING
                 """,
             arguments: [kind.rawValue, now, now, now, transactionId])
-        if db.changesCount > 0 {
-            try audit(db, transactionId, now, AppleOutboxSchema.auditEvent(kind, "enqueued"), "App Store Server API outbox")
+        guard db.changesCount > 0 else { return false }
+        try audit(db, transactionId, now, AppleOutboxSchema.auditEvent(kind, "enqueued"), "App Store Server API outbox")
+        return true
+    }
+
+    package func enqueueAppleFinish(transactionId: String, now: Int64) async throws(LedgerError) -> Bool {
+        try await write("enqueueing Finish Transaction for \(transactionId)") { db in
+            let state = try String.fetchOne(db, sql: "SELECT state FROM transactions WHERE id = ?", arguments: [transactionId])
+            guard state == "finished" else { return false }
+            return try Self.enqueueAppleJob(db, kind: .finish, transactionId: transactionId, now: now)
         }
     }
 

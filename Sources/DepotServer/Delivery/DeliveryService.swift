@@ -60,6 +60,13 @@ struct DeliveryService: Sendable {
         else { throw unknown }
         let appleFinish = AppleFinishMode(settings: appStoreServerAPI, environment: stored.transaction.environment)
         if stored.state == .finished {
+            if appleFinish == .server {
+                // Finished before the App Store Server API was configured: the answer says Depot finishes it at
+                // Apple, so make it true (nothing when a job exists).
+                _ = try await ledgerCall { () async throws(LedgerError) in
+                    try await ledger.enqueueAppleFinish(transactionId: transactionId, now: clock())
+                }
+            }
             return FinishBody(
                 transaction: Self.body(stored), finishStoreKitTransaction: true, appleFinish: appleFinish.rawValue,
                 appleFinishDetail: appleFinish.detail)
