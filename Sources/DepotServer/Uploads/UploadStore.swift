@@ -3,9 +3,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-#if canImport(CDispatch)
-    import CDispatch  // `struct stat` is owned by CDispatch once AsyncHTTPClient is in the build graph.
-#endif
 import NIOCore
 import NIOPosix
 
@@ -115,8 +112,9 @@ final class UploadWriter: @unchecked Sendable {
     func start(at offset: Int64) async throws(UploadStore.Failure) {
         let descriptor = descriptor
         try await store.run { () throws(UploadStore.Failure) in
-            var status = stat()
-            guard fstat(descriptor, &status) == 0, Int64(status.st_size) >= offset, ftruncate(descriptor, off_t(offset)) == 0
+            // The file's size from its end (writes are positioned, so the seek moves nothing that matters).
+            let size = lseek(descriptor, 0, SEEK_END)
+            guard size >= 0, Int64(size) >= offset, ftruncate(descriptor, off_t(offset)) == 0
             else { throw UploadStore.Failure.missing }
         }
         position = offset
