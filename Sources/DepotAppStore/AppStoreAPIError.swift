@@ -17,11 +17,14 @@ public struct AppStoreAPIError: Error, Sendable, Equatable, CustomStringConverti
     public var kind: Kind
     /// How many attempts were made before giving up.
     public var attempts: Int
+    /// The last answer's `Retry-After` field, if it had one: how long Apple asked to wait.
+    public var retryAfter: String?
 
     /// Creates an error.
-    public init(_ kind: Kind, attempts: Int = 1) {
+    public init(_ kind: Kind, attempts: Int = 1, retryAfter: String? = nil) {
         self.kind = kind
         self.attempts = attempts
+        self.retryAfter = retryAfter
     }
 
     /// Whether trying again later may succeed: 429, 5xx, transport failures and timeouts.

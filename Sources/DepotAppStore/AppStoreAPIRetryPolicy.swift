@@ -19,7 +19,7 @@ public struct AppStoreAPIRetryPolicy: Sendable {
     /// to give up. `retryAfter` is the answer's `Retry-After` field; `random` yields a value in 0..<1.
     public func delay(after error: AppStoreAPIError, attempt: Int, retryAfter: String?, random: () -> Double) -> Double? {
         guard error.isRetryable, attempt < maxAttempts else { return nil }
-        if let retryAfter, let seconds = Self.seconds(retryAfter) {
+        if let retryAfter, let seconds = Self.retryAfterSeconds(retryAfter) {
             return seconds <= maxDelaySeconds ? seconds : nil
         }
         let exponent = min(Double(attempt - 1), 30)
@@ -28,7 +28,7 @@ public struct AppStoreAPIRetryPolicy: Sendable {
     }
 
     /// `Retry-After` as delay-seconds (RFC 9110 §10.2.3); an HTTP-date is not used by Apple and is ignored.
-    static func seconds(_ field: String) -> Double? {
+    public static func retryAfterSeconds(_ field: String) -> Double? {
         let trimmed = field.trimmingSpaces
         guard !trimmed.isEmpty, trimmed.utf8.count <= 9, trimmed.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
             return nil

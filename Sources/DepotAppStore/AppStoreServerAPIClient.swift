@@ -8,29 +8,36 @@ import NIOHTTP1
 /// transaction's environment, has a timeout, and is retried on 429, 5xx, transport failures and timeouts
 /// per its `AppStoreAPIRetryPolicy`. Apple's error bodies (`errorCode`, `errorMessage`) become typed errors.
 public struct AppStoreServerAPIClient: Sendable {
-    /// Where the API lives, per environment (overridable for tests and for a local double).
-    public struct BaseURLs: Sendable {
-        /// For `Production` transactions.
-        public var production: String
-        /// For `Sandbox` transactions.
-        public var sandbox: String
+    /// Where the API lives, per App Store environment (overridable for tests and for a local double). An
+    /// environment without a base URL is never sent to Apple: `Xcode` and `LocalTesting` have no server.
+    public struct BaseURLs: Sendable, Equatable {
+        /// Base URL by environment name (`Production`, `Sandbox`, ...), without a trailing slash.
+        public var byEnvironment: [String: String]
 
-        /// Apple's own.
-        public static let apple = BaseURLs(
-            production: "https://api.storekit.itunes.apple.com", sandbox: "https://api.storekit-sandbox.itunes.apple.com")
+        /// Apple's own: production and sandbox.
+        public static let apple = BaseURLs([
+            "Production": "https://api.storekit.itunes.apple.com", "Sandbox": "https://api.storekit-sandbox.itunes.apple.com",
+        ])
 
-        /// Creates base URLs.
-        public init(production: String, sandbox: String) {
-            self.production = production
-            self.sandbox = sandbox
+        /// Creates base URLs from a map of environment to URL.
+        public init(_ byEnvironment: [String: String]) {
+            self.byEnvironment = byEnvironment.mapValues { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         }
+
+        /// Creates base URLs for production and sandbox.
+        public init(production: String, sandbox: String) {
+            self.init(["Production": production, "Sandbox": sandbox])
+        }
+
+        /// The base URL for an environment, or nil when that environment is never sent to Apple.
+        public func url(for environment: String) -> String? { byEnvironment[environment] }
     }
 
     private let http: HTTPClient
     private let signer: AppStoreAPITokenSigner
     private let baseURLs: BaseURLs
     private let timeout: TimeAmount
-    private let retry: AppStoreAPIRetryPolicy
+    private var retry: AppStoreAPIRetryPolicy
     private let clock: @Sendable () -> Int64
     private let sleep: @Sendable (Double) async -> Void
     private let random: @Sendable () -> Double
@@ -51,6 +58,13 @@ public struct AppStoreServerAPIClient: Sendable {
         self.clock = clock
         self.sleep = sleep
         self.random = random
+    }
+
+    /// The same client with another retry policy.
+    public func retrying(_ policy: AppStoreAPIRetryPolicy) -> AppStoreServerAPIClient {
+        var copy = self
+        copy.retry = policy
+        return copy
     }
 
     /// Finish Transaction (`POST /inApps/v1/transactions/{transactionId}/finish`, API 1.20): tells the App
@@ -133,19 +147,18 @@ public struct AppStoreServerAPIClient: Sendable {
             let decoded = try? JSONDecoder().decode(AppleError.self, from: data)
             throw Failure(
                 error: AppStoreAPIError(
-                    .apple(status: status, errorCode: decoded?.errorCode, errorMessage: decoded?.errorMessage), attempts: attempt),
+                    .apple(status: status, errorCode: decoded?.errorCode, errorMessage: decoded?.errorMessage), attempts: attempt,
+                    retryAfter: retryAfter),
                 retryAfter: retryAfter)
         }
         return data
     }
 
     private func baseURL(_ environment: String) throws(AppStoreAPIError) -> String {
-        switch environment {
-        case "Production": return baseURLs.production
-        case "Sandbox": return baseURLs.sandbox
-        default:
-            throw AppStoreAPIError(.configuration("the App Store Server API serves Production and Sandbox, not \(environment)"))
+        guard let url = baseURLs.url(for: environment) else {
+            throw AppStoreAPIError(.configuration("no App Store Server API base URL is configured for the \(environment) environment"))
         }
+        return url
     }
 
     /// A transaction id as a path segment: App Store ids are digits; anything else is refused, never encoded.

@@ -7,7 +7,7 @@ import DepotCore
 /// Two engines implement it: SQLite (the embedded default) and PostgreSQL (several Depot instances
 /// sharing the work). Every method is one transaction in the engine: it either happens whole or not at
 /// all, and a method that returns has made its change durable.
-package protocol Ledger: CatalogLedger, PublisherKeyLedger, UploadLedger, VersionJobLedger {
+package protocol Ledger: CatalogLedger, PublisherKeyLedger, UploadLedger, VersionJobLedger, AppleOutboxLedger {
     /// Records a verified transaction, or refreshes a known one (a renewal, a revocation learnt later).
     /// A known revocation is never undone by a redemption; only `setRevocation` changes it.
     /// Returns the stored state.
@@ -52,11 +52,22 @@ package protocol Ledger: CatalogLedger, PublisherKeyLedger, UploadLedger, Versio
     /// redeems offered (`DeliveryConfirmation`, judged against the offers read in the same ledger transaction
     /// as the update). Nothing changes unless the whole confirmation is right. Repeating a finish is harmless.
     /// `requiresDelivery` (consumables) refuses a finish when nothing was ever offered.
-    func finish(transactionId: String, claims: [ConfirmedDelivery], requiresDelivery: Bool, now: Int64)
-        async throws(LedgerError) -> FinishOutcome
+    /// With `enqueueAppleFinish`, the finish that moves the transaction to `finished` also enqueues, in the same
+    /// ledger transaction, an outbox job that sends Finish Transaction to the App Store (once per transaction).
+    func finish(
+        transactionId: String, claims: [ConfirmedDelivery], requiresDelivery: Bool, enqueueAppleFinish: Bool, now: Int64
+    ) async throws(LedgerError) -> FinishOutcome
 
-    /// Records a notification by its UUID; false when it was already recorded (idempotency).
-    func recordNotification(_ notification: NotificationRecord, now: Int64) async throws(LedgerError) -> Bool
+    /// Records a notification by its UUID; false when it was already recorded (idempotency). With
+    /// `enqueueConsumption` (a CONSUMPTION_REQUEST while the App Store Server API is configured), a new one also
+    /// enqueues, in the same ledger transaction, a Send Consumption Information job for its transaction when the
+    /// customer's consent is recorded (again after an earlier one was settled), or audits why nothing is sent.
+    func recordNotification(_ notification: NotificationRecord, enqueueConsumption: Bool, now: Int64)
+        async throws(LedgerError) -> Bool
+
+    /// When the latest notification was recorded (seconds since 1970), nil when none was: where a backfill
+    /// from the App Store's notification history starts.
+    func lastNotificationRecordedAt() async throws(LedgerError) -> Int64?
 
     /// Deliveries of unfinished transactions whose last activity is older than `before`, ordered by
     /// transaction, content and version: at most `limit` of them, starting after the key `after`.
@@ -87,6 +98,20 @@ package protocol Ledger: CatalogLedger, PublisherKeyLedger, UploadLedger, Versio
 }
 
 extension Ledger {
+    /// Records a notification by its UUID, enqueueing nothing; false when it was already recorded.
+    package func recordNotification(_ notification: NotificationRecord, now: Int64) async throws(LedgerError) -> Bool {
+        try await recordNotification(notification, enqueueConsumption: false, now: now)
+    }
+
+    /// Confirms delivery and finishes the transaction without an App Store outbox job (see the requirement).
+    package func finish(transactionId: String, claims: [ConfirmedDelivery], requiresDelivery: Bool, now: Int64)
+        async throws(LedgerError) -> FinishOutcome
+    {
+        try await finish(
+            transactionId: transactionId, claims: claims, requiresDelivery: requiresDelivery, enqueueAppleFinish: false,
+            now: now)
+    }
+
     /// Every delivery of unfinished transactions whose last activity is older than `before`.
     package func unfinished(before: Int64) async throws(LedgerError) -> [DeliveryStatus] {
         try await unfinished(before: before, after: nil, limit: Int.max)

@@ -86,9 +86,9 @@ extension PostgresLedger {
         }
     }
 
-    package func finish(transactionId: String, claims: [ConfirmedDelivery], requiresDelivery: Bool, now: Int64)
-        async throws(LedgerError) -> FinishOutcome
-    {
+    package func finish(
+        transactionId: String, claims: [ConfirmedDelivery], requiresDelivery: Bool, enqueueAppleFinish: Bool, now: Int64
+    ) async throws(LedgerError) -> FinishOutcome {
         try await transact("finishing \(transactionId)") { c, logger in
             // FOR UPDATE: concurrent finishes (any instance) queue on the transaction row; the first commits
             // `finished`, the others then read it (READ COMMITTED re-reads the locked row) and answer
@@ -121,6 +121,9 @@ extension PostgresLedger {
             try await c.query(
                 "UPDATE transactions SET state = 'finished', finished_at = \(now) WHERE id = \(transactionId)",
                 logger: logger)
+            if enqueueAppleFinish {
+                try await Self.enqueueAppleJob(c, logger, kind: .finish, transactionId: transactionId, now: now)
+            }
             try await Self.audit(
                 c, logger, transactionId, now, AuditEventKind.finished,
                 confirmed.isEmpty

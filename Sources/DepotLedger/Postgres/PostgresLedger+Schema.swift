@@ -161,6 +161,9 @@ extension PostgresLedger {
         Migration(version: 3, name: "catalog", statements: CatalogSchema.statements(integer: "BIGINT")),
         Migration(version: 4, name: "uploads", statements: uploadsSchema),
         Migration(version: 5, name: "version-jobs", statements: VersionJobSchema.statements(integer: "BIGINT")),
+        Migration(
+            version: 6, name: "apple-outbox",
+            statements: AppleOutboxSchema.statements(integer: "BIGINT", identity: "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY")),
     ]
 
     /// Resumable uploads (tus): one row per upload; its bytes are on disk, `upload_offset` of them durable.

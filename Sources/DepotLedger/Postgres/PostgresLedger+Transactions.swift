@@ -155,7 +155,9 @@ extension PostgresLedger {
         return try Self.decoding("reading finished transactions") { Set(try rows.map { try $0.decode(String.self) }) }
     }
 
-    package func recordNotification(_ notification: NotificationRecord, now: Int64) async throws(LedgerError) -> Bool {
+    package func recordNotification(_ notification: NotificationRecord, enqueueConsumption: Bool, now: Int64)
+        async throws(LedgerError) -> Bool
+    {
         let n = notification
         return try await transact("recording notification \(n.uuid)") { c, logger in
             let inserted = try await c.query(
@@ -168,6 +170,7 @@ extension PostgresLedger {
             guard !inserted.isEmpty else { return false }
             if let transactionId = n.transactionId {
                 try await Self.audit(c, logger, transactionId, now, AuditEventKind.notification, n.auditDetail)
+                if enqueueConsumption { try await Self.enqueueConsumption(c, logger, transactionId: transactionId, now: now) }
             }
             return true
         }

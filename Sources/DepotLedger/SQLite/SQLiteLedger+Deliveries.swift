@@ -83,9 +83,9 @@ extension SQLiteLedger {
         }
     }
 
-    package func finish(transactionId: String, claims: [ConfirmedDelivery], requiresDelivery: Bool, now: Int64)
-        async throws(LedgerError) -> FinishOutcome
-    {
+    package func finish(
+        transactionId: String, claims: [ConfirmedDelivery], requiresDelivery: Bool, enqueueAppleFinish: Bool, now: Int64
+    ) async throws(LedgerError) -> FinishOutcome {
         // BEGIN IMMEDIATE: the state read below and the update after it hold the write lock throughout, so
         // of concurrent finishes (any process) exactly one sees `pending`.
         try await write("finishing \(transactionId)") { db in
@@ -118,6 +118,9 @@ extension SQLiteLedger {
             try db.execute(
                 sql: "UPDATE transactions SET state = 'finished', finished_at = ? WHERE id = ?",
                 arguments: [now, transactionId])
+            if enqueueAppleFinish {
+                try Self.enqueueAppleJob(db, kind: .finish, transactionId: transactionId, now: now)
+            }
             try Self.audit(
                 db, transactionId, now, AuditEventKind.finished,
                 confirmed.isEmpty

@@ -32,6 +32,11 @@ extension SQLiteLedger {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration("v6-apple-outbox") { db in
+            for statement in AppleOutboxSchema.statements(integer: "INTEGER", identity: "INTEGER PRIMARY KEY AUTOINCREMENT") {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
     }()
 

@@ -147,7 +147,9 @@ extension SQLiteLedger {
         }
     }
 
-    package func recordNotification(_ notification: NotificationRecord, now: Int64) async throws(LedgerError) -> Bool {
+    package func recordNotification(_ notification: NotificationRecord, enqueueConsumption: Bool, now: Int64)
+        async throws(LedgerError) -> Bool
+    {
         try await write("recording notification \(notification.uuid)") { db in
             let n = notification
             try db.execute(
@@ -159,6 +161,7 @@ extension SQLiteLedger {
             guard db.changesCount == 1 else { return false }
             if let transactionId = n.transactionId {
                 try Self.audit(db, transactionId, now, AuditEventKind.notification, n.auditDetail)
+                if enqueueConsumption { try Self.enqueueConsumption(db, transactionId: transactionId, now: now) }
             }
             return true
         }

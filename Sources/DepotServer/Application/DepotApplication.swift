@@ -1,4 +1,5 @@
 import DepotArchives
+import DepotAppStore
 import DepotBundles
 import DepotCore
 import DepotHTTP
@@ -48,6 +49,8 @@ package struct DepotApplication: Sendable {
     let uploadStore: UploadStore
     /// Turns uploads into staged versions in the background.
     package let versionJobs: VersionJobRunner
+    /// The App Store Server API client, when `appStoreServerAPI` is configured.
+    package var appStoreClient: AppStoreServerAPIClient? = nil
 
     /// Seconds since 1970, now.
     package static let systemClock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
@@ -105,13 +108,38 @@ package struct DepotApplication: Sendable {
                 maxTotalBytes: packLimits.maxTotalSize),
             staleSeconds: configuration.catalog.versionJobStaleSeconds, clock: systemClock, logger: logger,
             onStaged: { _ = try? await refresher.refresh() })
-        return DepotApplication(
+        var application = DepotApplication(
             configuration: configuration, catalogs: catalogs, index: index, grants: try grantAuthority(configuration.grants),
             logger: logger, refusedPacks: imported.refused.map { "\($0.directory): \($0.reason)" }, ledger: ledger,
             revocations: revocations, verifier: verifier, refresher: refresher, stager: stager, deltas: deltas,
             purges: configuration.edge.purgeHook.map { PurgeQueue(capacity: $0.queueCapacity, logger: logger) }
                 ?? .disabled(logger: logger),
             uploadStore: uploadStore, versionJobs: versionJobs)
+        if let settings = configuration.appStoreServerAPI {
+            application.appStoreClient = try appStoreClient(settings)
+            if settings.outbox.leaseSeconds <= settings.timeoutSeconds {
+                // A call still under way when its lease ends may be sent again by another instance (harmless for
+                // Finish Transaction, wasteful): the lease should outlast the call's timeout.
+                logger.warning(
+                    "appStoreServerAPI.outbox.leaseSeconds is not longer than timeoutSeconds: a slow call may be sent twice",
+                    metadata: ["leaseSeconds": "\(settings.outbox.leaseSeconds)", "timeoutSeconds": "\(settings.timeoutSeconds)"])
+            }
+            logger.info(
+                "App Store Server API on: delivered transactions are finished at the App Store by Depot",
+                metadata: ["environments": "\(settings.baseURLs.keys.sorted().joined(separator: ", "))"])
+        }
+        return application
+    }
+
+    /// The App Store Server API client for the configured key. It makes one attempt per call: the outbox
+    /// retries durably, with its own backoff.
+    package static func appStoreClient(_ settings: AppStoreServerAPISettings) throws(AppStoreAPIError) -> AppStoreServerAPIClient {
+        let signer = try AppStoreAPITokenSigner(
+            keyId: settings.keyId, issuerId: settings.issuerId, bundleId: settings.bundleId,
+            privateKeyPEM: settings.privateKeyPEM)
+        return AppStoreServerAPIClient(
+            signer: signer, baseURLs: AppStoreServerAPIClient.BaseURLs(settings.baseURLs),
+            timeoutSeconds: settings.timeoutSeconds, retry: AppStoreAPIRetryPolicy(maxAttempts: 1))
     }
 
     /// Closes the ledger after the server stopped.
@@ -150,7 +178,8 @@ package struct DepotApplication: Sendable {
             restoreLimiter: ClientRateLimiter(
                 capacity: configuration.irregularActivity.restoresPerClient,
                 refillSeconds: configuration.irregularActivity.restoreWindowSeconds),
-            clock: clock, logger: logger, purges: purges)
+            clock: clock, logger: logger, purges: purges,
+            appStoreServerAPI: configuration.appStoreServerAPI)
         TransactionRoutes(service: service, trustedProxies: configuration.http.trustedProxies).register(on: router)
         AdminRoutes(service: service, tokenDigests: configuration.adminTokenDigests).register(on: router)
         let publisherAuth = PublisherAuthMiddleware(ledger: ledger)
@@ -212,6 +241,24 @@ package struct DepotApplication: Sendable {
         ]
         if let hook = configuration.edge.purgeHook {
             services.append(PurgeWorker(queue: purges, settings: hook, logger: logger))
+        }
+        if let settings = configuration.appStoreServerAPI, let appStoreClient {
+            services.append(
+                AppleOutboxWorker(
+                    ledger: ledger, client: appStoreClient, settings: settings.outbox, owner: AppleOutboxWorker.makeOwner(),
+                    clock: Self.systemClock, random: { Double.random(in: 0..<1) }, logger: logger,
+                    consumptionInformation: { id async throws(DepotError) in try await service.consumptionInformation(transactionId: id) }))
+            // Only environments with an App Store server keep a notification history.
+            let environments = ["Production", "Sandbox"].filter {
+                settings.sends(environment: $0) && configuration.appStore.environments.contains($0)
+            }
+            if settings.notificationHistory.intervalSeconds > 0, !environments.isEmpty {
+                services.append(
+                    NotificationBackfill(
+                        ledger: ledger, client: appStoreClient.retrying(AppStoreAPIRetryPolicy()), service: service,
+                        environments: environments, settings: settings.notificationHistory, clock: Self.systemClock,
+                        logger: logger))
+            }
         }
         return Application(
             router: router,

@@ -89,7 +89,35 @@ struct ConfigurationFile: Decodable {
         var versionJobStaleSeconds: Int64?
     }
 
+    struct AppStoreServerAPI: Decodable {
+        struct Outbox: Decodable {
+            var pollIntervalMilliseconds: Int?
+            var batchSize: Int?
+            var leaseSeconds: Int64?
+            var baseDelaySeconds: Double?
+            var maxDelaySeconds: Double?
+            var retryPeriodSeconds: Int64?
+        }
+        var issuerId: String?
+        var keyId: String?
+        var privateKeyPath: String?
+        var bundleId: String?
+        /// Base URL per App Store environment.
+        var baseURLs: [String: String]?
+        var timeoutSeconds: Int64?
+        var outbox: Outbox?
+        var notificationHistory: NotificationHistory?
+        var sampleContentProvided: Bool?
+
+        struct NotificationHistory: Decodable {
+            var intervalSeconds: Int64?
+            var overlapSeconds: Int64?
+            var lookbackDays: Int64?
+        }
+    }
+
     var environment: DeploymentEnvironment?
+    var appStoreServerAPI: AppStoreServerAPI?
     var catalog: CatalogSection?
     var admin: Admin?
     var appStore: AppStore?

@@ -78,6 +78,9 @@ package enum ConfigurationLoader {
                 versionJobStaleSeconds: min(86_400, max(2, file.catalog?.versionJobStaleSeconds ?? 60)))
         )
         configuration.edge = try edgeSettings(file.edge, in: mainFile)
+        configuration.appStoreServerAPI = try appStoreServerAPISettings(
+            file.appStoreServerAPI, appBundleId: configuration.appBundleId, deployment: deployment, directory: directory,
+            in: mainFile)
         if configuration.environment == .production, grants.keys.contains(where: \.isDevelopmentKey) {
             throw ConfigurationError("\(mainFile): a production configuration must not accept the development grant key")
         }

@@ -37,6 +37,8 @@ package struct DepotConfiguration: Sendable {
     package var edge: EdgeSettings = .defaults
     /// How the catalog in the ledger is followed and extended.
     package var catalog: CatalogSettings
+    /// How Depot calls the App Store Server API (Finish Transaction after a confirmed delivery); nil: never.
+    package var appStoreServerAPI: AppStoreServerAPISettings? = nil
 }
 
 /// How often the ledger's catalog revision is polled, and how many earlier versions get deltas.

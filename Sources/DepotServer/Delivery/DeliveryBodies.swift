@@ -68,6 +68,13 @@ struct FinishBody: Encodable, Sendable {
     var transaction: TransactionBody
     /// True once the app may call StoreKit's finish.
     var finishStoreKitTransaction: Bool
+    /// Who finishes the transaction at the App Store: `server` (Depot, through its outbox; the app's own
+    /// `finish()` is then optional and harmless), `app` (Depot does not call Apple: the app must call
+    /// `finish()`), `not-applicable` (the transaction's environment has no App Store server: the app calls
+    /// `finish()` as ever).
+    var appleFinish: String
+    /// The same, as a sentence for people.
+    var appleFinishDetail: String
 }
 
 /// The answer to a restore.

@@ -25,6 +25,7 @@ extension DeliveryService {
             transactionId: transaction?.id)
         var effect = "recorded"
         var deliveryStatus: String?
+        var enqueueConsumption = false
         if let transaction {
             switch notification.notificationType {
             case "REFUND", "REVOKE", "REFUND_REVERSED":
@@ -53,14 +54,26 @@ extension DeliveryService {
                     effect = reversed ? "reinstated" : "stale-ignored"
                 }
             case "CONSUMPTION_REQUEST":
-                // Apple asks whether the content was delivered before deciding a refund: answer with what the
-                // ledger knows (the operator's tooling sends it on with the Send Consumption Information API).
+                // Apple asks whether the content was delivered before deciding a refund. With the App Store
+                // Server API configured, recording the notification enqueues Send Consumption Information
+                // (when the customer consented); the answer also carries the evidence for the operator.
                 _ = try await ledgerCall { () async throws(LedgerError) in try await ledger.recordTransaction(transaction, now: now) }
                 let report = try await report(transactionId: transaction.id)
                 effect = "consumption-evidence \(report.deliveryStatus) (\(report.evidence))"
                 deliveryStatus = report.deliveryStatus
+                if appStoreServerAPI?.sends(environment: transaction.environment) == true {
+                    enqueueConsumption = true
+                    let consented = try await ledgerCall { () async throws(LedgerError) in
+                        try await ledger.consumptionConsentedAt(transactionId: transaction.id)
+                    }
+                    effect += consented == nil ? "; not sent: no customer consent recorded" : "; sent to the App Store"
+                }
+            case "REFUND_DECLINED":
+                // Apple kept the purchase: nothing to revoke; the transaction as signed now is recorded.
+                _ = try await ledgerCall { () async throws(LedgerError) in try await ledger.recordTransaction(transaction, now: now) }
+                effect = "refund-declined"
             default:
-                // DID_RENEW, EXPIRED, GRACE_PERIOD_EXPIRED, SUBSCRIBED, ...: the signed transaction carries the
+                // ONE_TIME_CHARGE, RENEWAL_EXTENDED, DID_RENEW, EXPIRED, GRACE_PERIOD_EXPIRED, SUBSCRIBED, ...: the signed transaction carries the
                 // period; recording it updates the subscription's periods.
                 _ = try await ledgerCall { () async throws(LedgerError) in
                     try await ledger.recordTransaction(transaction, now: now)
@@ -69,7 +82,7 @@ extension DeliveryService {
             }
         }
         let isNew = try await ledgerCall { () async throws(LedgerError) in
-            try await ledger.recordNotification(record, now: now)
+            try await ledger.recordNotification(record, enqueueConsumption: enqueueConsumption, now: now)
         }
         logger.info(
             "notification",

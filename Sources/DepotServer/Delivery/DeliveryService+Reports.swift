@@ -27,6 +27,8 @@ struct TransactionReportBody: Encodable, Sendable {
     var evidence: String
     var deliveryStatus: String
     var audit: [Audit]
+    /// The App Store Server API calls made or to be made for it (Finish Transaction), oldest first.
+    var appleJobs: [AppleJobBody]
     /// Continues the audit trail (`?cursor=`), when it is longer than this page.
     var nextCursor: String?
 }
@@ -88,10 +90,11 @@ extension DeliveryService {
             throw DepotError(status: 404, code: "unknown-transaction", message: "no transaction \(transactionId) was redeemed here")
         }
         let limit = auditPage?.limit ?? 100
-        let (statuses, fetched) = try await ledgerCall { () async throws(LedgerError) in
+        let (statuses, fetched, jobs) = try await ledgerCall { () async throws(LedgerError) in
             (
                 try await ledger.deliveries(transactionId: transactionId),
-                try await ledger.auditTrail(transactionId: transactionId, afterSequence: auditPage?.after ?? 0, limit: limit + 1)
+                try await ledger.auditTrail(transactionId: transactionId, afterSequence: auditPage?.after ?? 0, limit: limit + 1),
+                try await ledger.appleJobs(transactionId: transactionId)
             )
         }
         let audit = Array(fetched.prefix(limit))
@@ -100,6 +103,7 @@ extension DeliveryService {
             transaction: Self.body(stored), revoked: stored.transaction.isRevoked, deliveries: statuses.map(report),
             evidence: evidence.rawValue, deliveryStatus: evidence.deliveryStatus,
             audit: audit.map { .init(at: ISO8601.format($0.at), event: $0.event, detail: $0.detail) },
+            appleJobs: jobs.map(AppleJobBody.init),
             nextCursor: fetched.count > limit ? audit.last.map { PageRequest<Int64>.cursor(after: $0.sequence) } : nil)
     }
 

@@ -21,6 +21,8 @@ struct DeliveryService: Sendable {
     let logger: Logger
     /// Where the purges of revocations go (the grant checks edges keep for revoked purchases).
     let purges: PurgeQueue
+    /// How Depot calls the App Store Server API; nil when it does not.
+    var appStoreServerAPI: AppStoreServerAPISettings? = nil
 
     /// The catalog served now.
     var catalog: Catalog { catalogs.current }
@@ -58,13 +60,26 @@ struct DeliveryService: Sendable {
         guard grants.isValidFinishToken(token, transactionId: transactionId) else { throw unknown }
         guard let stored = try await ledgerCall({ () async throws(LedgerError) in try await ledger.transaction(id: transactionId) })
         else { throw unknown }
+        let appleFinish = AppleFinishMode(settings: appStoreServerAPI, environment: stored.transaction.environment)
         if stored.state == .finished {
-            return FinishBody(transaction: Self.body(stored), finishStoreKitTransaction: true)
+            if appleFinish == .server {
+                // Finished before the App Store Server API was configured: the answer says Depot finishes it at
+                // Apple, so make it true (nothing when a job exists).
+                _ = try await ledgerCall { () async throws(LedgerError) in
+                    try await ledger.enqueueAppleFinish(transactionId: transactionId, now: clock())
+                }
+            }
+            return FinishBody(
+                transaction: Self.body(stored), finishStoreKitTransaction: true, appleFinish: appleFinish.rawValue,
+                appleFinishDetail: appleFinish.detail)
         }
         let delivered = request.delivered.map { ConfirmedDelivery(contentId: $0.contentId, digest: $0.digest) }
         let isConsumable = catalog.product(id: stored.transaction.productId)?.type == .consumable
         let outcome = try await ledgerCall { () async throws(LedgerError) in
-            try await ledger.finish(transactionId: transactionId, claims: delivered, requiresDelivery: isConsumable, now: clock())
+            // The outbox job commits with the delivery: a recorded finish is always finished at Apple in the end.
+            try await ledger.finish(
+                transactionId: transactionId, claims: delivered, requiresDelivery: isConsumable,
+                enqueueAppleFinish: appleFinish == .server, now: clock())
         }
         switch outcome {
         case .finished:
@@ -74,7 +89,9 @@ struct DeliveryService: Sendable {
                 // A consumable's grants work until its transaction is finished.
                 revocations.revoke(transactionId)
             }
-            return FinishBody(transaction: Self.body(finished), finishStoreKitTransaction: true)
+            return FinishBody(
+                transaction: Self.body(finished), finishStoreKitTransaction: true, appleFinish: appleFinish.rawValue,
+                appleFinishDetail: appleFinish.detail)
         case .mismatch(let missing, let wrongDigest):
             throw Self.mismatch(missing: missing, wrongDigest: wrongDigest)
         case .unknownTransaction:

@@ -3,7 +3,7 @@ import DepotLedger
 import Hummingbird
 
 /// Operator endpoints under `/v1/admin`, behind `AdminAuthMiddleware`: stuck deliveries and what is
-/// known of one transaction, with its delivery evidence. Lists and audit trails come in pages
+/// known of one transaction, with its delivery evidence; App Store Server API calls pending or failed. Lists and audit trails come in pages
 /// (`?limit=`, `?cursor=` from the previous page's `nextCursor`).
 struct AdminRoutes: Sendable {
     let service: DeliveryService
@@ -16,6 +16,9 @@ struct AdminRoutes: Sendable {
             guard olderThan >= 0 else { throw DepotError.badRequest("olderThan must be a number of seconds") }
             let page = try PageRequest<DeliveryKey>(request)
             return try TransactionRoutes.json(try await self.service.unfinished(olderThan: olderThan, page: page))
+        }
+        admin.get("/apple-outbox") { request, _ in
+            try TransactionRoutes.json(try await self.service.unsettledAppleJobs(try PageRequest<Int64>(request)))
         }
         admin.get("/irregular") { request, _ in
             try TransactionRoutes.json(try await self.service.irregular(try PageRequest<Int>(request)))

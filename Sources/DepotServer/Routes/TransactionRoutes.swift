@@ -4,7 +4,8 @@ import Hummingbird
 import HTTPTypes
 import NIOCore
 
-/// `POST /v1/transactions`, `POST /v1/transactions/{id}/finish`, `POST /v1/restore` and
+/// `POST /v1/transactions`, `POST /v1/transactions/{id}/finish`, `POST /v1/transactions/{id}/consent`,
+/// `POST /v1/restore` and
 /// `POST /v1/notifications/appstore`.
 struct TransactionRoutes: Sendable {
     let service: DeliveryService
@@ -19,6 +20,11 @@ struct TransactionRoutes: Sendable {
             let id = try context.transactionIdParameter()
             let body = try await Self.decode(FinishRequest.self, from: request, context: context)
             return try Self.json(try await self.service.finish(transactionId: id, body))
+        }
+        router.post("/v1/transactions/:id/consent") { request, context in
+            let id = try context.transactionIdParameter()
+            let body = try await Self.decode(ConsentRequest.self, from: request, context: context)
+            return try Self.json(try await self.service.consent(transactionId: id, body))
         }
         router.post("/v1/restore") { request, context in
             let body = try await Self.decode(RestoreRequest.self, from: request, context: context)

@@ -33,24 +33,25 @@ struct SharedInstances {
     /// A PostgreSQL test without a server is skipped (or fails in CI), see `PostgresTestDatabase`.
     static func with(
         _ name: String = #function, engine: LedgerEngine, count: Int = 2, packs: [LiveServer.PackSpec] = smallPacks,
-        body: (SharedInstances) async throws -> Void
+        settings: String = "", body: (SharedInstances) async throws -> Void
     ) async throws {
         switch engine {
         case .postgres:
             try await PostgresTestDatabase.with(name) { database in
-                try await run(name, ledgerURL: database.url, count: count, packs: packs, body: body)
+                try await run(name, ledgerURL: database.url, count: count, packs: packs, settings: settings, body: body)
             }
         case .sqlite:
-            try await run(name, ledgerURL: nil, count: count, packs: packs, body: body)
+            try await run(name, ledgerURL: nil, count: count, packs: packs, settings: settings, body: body)
         }
     }
 
     private static func run(
-        _ name: String, ledgerURL: String?, count: Int, packs: [LiveServer.PackSpec], body: (SharedInstances) async throws -> Void
+        _ name: String, ledgerURL: String?, count: Int, packs: [LiveServer.PackSpec], settings: String,
+        body: (SharedInstances) async throws -> Void
     ) async throws {
         let scratch = try ScratchDirectory(name)
         defer { scratch.remove() }
-        try writeConfiguration(in: scratch)
+        try writeConfiguration(in: scratch, settings: settings)
         try write(packs, in: scratch)
         var logger = Logger(label: "depot-test")
         logger.logLevel = .warning
@@ -98,8 +99,9 @@ struct SharedInstances {
         try await stopAll()
     }
 
-    /// The grant key, development trust, an admin token and two products (as `LiveServer` has them).
-    static func writeConfiguration(in scratch: ScratchDirectory) throws {
+    /// The grant key, development trust, an admin token and two products (as `LiveServer` has them);
+    /// `settings` adds members to `depot.json`'s top-level object.
+    static func writeConfiguration(in scratch: ScratchDirectory, settings: String = "") throws {
         let secret = Data(LiveServer.secret).base64EncodedString()
         try scratch.write(
             "Config/depot.json",
@@ -108,7 +110,7 @@ struct SharedInstances {
              "bundles": {"maxRanges": 8}, "app": {"bundleId": "com.example.depot.test"},
              "appStore": {"trustDevelopmentRoot": true},
              "admin": {"tokenSHA256": ["\(hexSHA256(adminToken))"]},
-             "server": {"idleTimeoutSeconds": 120, "shutdownGraceSeconds": 5}}
+             "server": {"idleTimeoutSeconds": 120, "shutdownGraceSeconds": 5}\(settings.isEmpty ? "" : ", " + settings)}
             """)
         try scratch.write(
             "Config/products.json",

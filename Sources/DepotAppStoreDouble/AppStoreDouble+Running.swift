@@ -1,0 +1,37 @@
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+extension AppStoreDouble {
+    /// Serves the double on a free loopback port while `body` runs with its base URL (`http://127.0.0.1:PORT`),
+    /// then shuts it down gracefully.
+    package func withRunning<T>(logger: Logger = AppStoreDouble.quietLogger, _ body: (String) async throws -> T) async throws -> T {
+        let (ports, sink) = AsyncStream.makeStream(of: Int.self)
+        let app = makeApplication(port: 0, logger: logger) { port in sink.yield(port) }
+        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
+        let task = Task { try await group.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else {
+            try await task.value
+            throw CancellationError()
+        }
+        let result: T
+        do {
+            result = try await body("http://127.0.0.1:\(port)")
+        } catch {
+            await group.triggerGracefulShutdown()
+            _ = try? await task.value
+            throw error
+        }
+        await group.triggerGracefulShutdown()
+        try await task.value
+        return result
+    }
+
+    /// A logger that passes errors only, for tests.
+    package static let quietLogger: Logger = {
+        var logger = Logger(label: "depot.appstore-double")
+        logger.logLevel = .error
+        return logger
+    }()
+}

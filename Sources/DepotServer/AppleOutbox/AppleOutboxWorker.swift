@@ -1,0 +1,99 @@
+import DepotAppStore
+import DepotCore
+import DepotLedger
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// Sends the outbox's App Store Server API calls: claims due jobs under a lease, sends each, and records the
+/// outcome (done on a 2xx, retried later or failed per `AppleOutboxDecision`). Several instances on one
+/// PostgreSQL ledger each claim different jobs; a job whose sender died is claimed again once its lease ends.
+///
+/// Runs as a `Service` until the server shuts down; `runOnce()` does one pass, for tests.
+struct AppleOutboxWorker: Service {
+    let ledger: any Ledger
+    let client: AppStoreServerAPIClient
+    let settings: AppleOutboxSettings
+    let owner: String
+    let clock: @Sendable () -> Int64
+    let random: @Sendable () -> Double
+    let logger: Logger
+    /// The Send Consumption Information body for a transaction, from the delivery evidence at send time; nil
+    /// when the customer's consent is no longer recorded.
+    let consumptionInformation: @Sendable (String) async throws(DepotError) -> ConsumptionInformation?
+
+    /// A name for this process's sender: host, process id and a random part (a restarted process is a new owner).
+    static func makeOwner() -> String {
+        "\(ProcessInfo.processInfo.hostName)/\(ProcessInfo.processInfo.processIdentifier)/\(UUID().uuidString.prefix(8))"
+    }
+
+    func run() async throws {
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            var claimedFull = false
+            do {
+                claimedFull = try await runOnce() == settings.batchSize
+            } catch {
+                logger.warning("App Store outbox pass failed", metadata: ["error": "\(error)"])
+            }
+            // A full batch suggests more are due: look again at once.
+            if !claimedFull {
+                try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .milliseconds(settings.pollIntervalMilliseconds)) }
+            }
+        }
+    }
+
+    /// Claims the due jobs and sends each; returns how many were claimed.
+    @discardableResult
+    func runOnce() async throws(LedgerError) -> Int {
+        let jobs = try await ledger.claimAppleJobs(
+            owner: owner, now: clock(), leaseSeconds: settings.leaseSeconds, limit: settings.batchSize)
+        for job in jobs { try await send(job) }
+        return jobs.count
+    }
+
+    /// The App Store Server API call a job stands for.
+    private func call(_ job: AppleJob) async throws(AppStoreAPIError) {
+        switch job.kind {
+        case .finish: try await client.finishTransaction(job.transactionId, environment: job.environment)
+        case .consumption:
+            let information: ConsumptionInformation?
+            do {
+                information = try await consumptionInformation(job.transactionId)
+            } catch {
+                // The ledger could not be read: a passing failure, tried again like a network one.
+                throw AppStoreAPIError(.transport("the delivery evidence could not be read: \(error.message)"))
+            }
+            guard let information else {
+                throw AppStoreAPIError(.configuration("the customer's consent was withdrawn; nothing may be sent"))
+            }
+            try await client.sendConsumptionInformation(information, transactionId: job.transactionId, environment: job.environment)
+        }
+    }
+
+    private func send(_ job: AppleJob) async throws(LedgerError) {
+        let metadata: Logger.Metadata = [
+            "transaction": "\(job.transactionId)", "kind": "\(job.kind.rawValue)", "attempt": "\(job.attempts)",
+        ]
+        do {
+            try await call(job)
+        } catch {
+            let now = clock()
+            switch AppleOutboxDecision.after(error, job: job, now: now, settings: settings, random: random) {
+            case .retry(let at):
+                logger.notice("App Store call failed; will retry", metadata: metadata.merging(["error": "\(error)", "at": "\(at)"]) { $1 })
+                _ = try await ledger.retryAppleJob(id: job.id, owner: owner, nextAttemptAt: at, error: error.description, now: now)
+            case .fail:
+                logger.error("App Store call failed for good", metadata: metadata.merging(["error": "\(error)"]) { $1 })
+                _ = try await ledger.failAppleJob(id: job.id, owner: owner, error: error.description, now: now)
+            }
+            return
+        }
+        if try await ledger.completeAppleJob(id: job.id, owner: owner, now: clock()) {
+            logger.info("App Store call acknowledged", metadata: metadata)
+        } else {
+            // The lease ran out while the call was under way and another sender took the job: Finish
+            // Transaction is idempotent at Apple, so the second call is harmless.
+            logger.warning("App Store call acknowledged after the lease ended", metadata: metadata)
+        }
+    }
+}

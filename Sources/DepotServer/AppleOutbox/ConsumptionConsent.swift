@@ -1,0 +1,63 @@
+import DepotAppStore
+import DepotCore
+import DepotLedger
+import DepotTrust
+
+/// `POST /v1/transactions/{id}/consent` body: the customer's choice, in the app, to let Depot share
+/// consumption data with the App Store when they ask for a refund.
+struct ConsentRequest: Decodable {
+    /// The redeem answer's `transaction.finishToken`: proof that the caller is the one that redeemed.
+    var finishToken: String?
+    /// True to consent, false to withdraw.
+    var customerConsented: Bool
+}
+
+/// The answer to a consent.
+struct ConsentBody: Encodable, Sendable {
+    var transaction: TransactionBody
+    var customerConsented: Bool
+}
+
+extension DeliveryService {
+    /// Records or withdraws the customer's consent to send consumption information for a transaction. The
+    /// finish token proves the caller redeemed; a wrong one is answered like an unknown transaction.
+    func consent(transactionId: String, _ request: ConsentRequest) async throws(DepotError) -> ConsentBody {
+        guard let token = request.finishToken else {
+            throw DepotError(
+                status: 401, code: "finish-token-required",
+                message: "a consent needs \"finishToken\", from the answer to the redeem of this transaction")
+        }
+        let unknown = DepotError(status: 404, code: "unknown-transaction", message: "no such transaction was redeemed here")
+        guard grants.isValidFinishToken(token, transactionId: transactionId) else { throw unknown }
+        let recorded = try await ledgerCall { () async throws(LedgerError) in
+            try await ledger.setConsumptionConsent(transactionId: transactionId, consented: request.customerConsented, now: clock())
+        }
+        guard recorded, let stored = try await ledgerCall({ () async throws(LedgerError) in try await ledger.transaction(id: transactionId) })
+        else { throw unknown }
+        return ConsentBody(transaction: Self.body(stored), customerConsented: request.customerConsented)
+    }
+
+    /// The Send Consumption Information body for a transaction from Depot's delivery evidence now, or nil when
+    /// the customer's consent is not (or no longer) recorded.
+    ///
+    /// `deliveryStatus` is `DELIVERED` when the app confirmed delivery or every bundle was served in full, else
+    /// `UNDELIVERED_OTHER`; `consumptionPercentage` is 0 for content not delivered (Apple requires it), and left
+    /// out otherwise (Depot cannot see how much of delivered content was used) and for auto-renewable
+    /// subscriptions (Apple takes it for the other types only).
+    func consumptionInformation(transactionId: String) async throws(DepotError) -> ConsumptionInformation? {
+        let consented = try await ledgerCall { () async throws(LedgerError) in
+            try await ledger.consumptionConsentedAt(transactionId: transactionId)
+        }
+        guard consented != nil else { return nil }
+        let report = try await report(transactionId: transactionId)
+        let delivered = report.deliveryStatus == "DELIVERED"
+        let isSubscription = catalog.product(id: report.transaction.productId)?.type == .autoRenewable
+        let information = ConsumptionInformation(
+            deliveryStatus: report.deliveryStatus, sampleContentProvided: appStoreServerAPI?.sampleContentProvided ?? false,
+            consumptionPercentage: delivered || isSubscription ? nil : 0)
+        guard let information else {
+            throw DepotError(status: 500, code: "consumption-body", message: "the consumption information breaks Apple's rules")
+        }
+        return information
+    }
+}

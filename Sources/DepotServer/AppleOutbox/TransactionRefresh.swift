@@ -1,0 +1,104 @@
+import DepotAppStore
+import DepotCore
+import DepotLedger
+import DepotTrust
+import Logging
+
+/// Looks one transaction up at the App Store (Get Transaction Info), verifies the signed answer as any signed
+/// transaction is verified, and applies it to the ledger: its expiry (recorded like a redemption) and its
+/// revocation (set or cleared, ordered by the answer's signedDate against the facts applied before).
+package struct TransactionRefresh: Sendable {
+    /// What the App Store said, as applied.
+    package struct Outcome: Sendable, Equatable {
+        /// The transaction.
+        package var transactionId: String
+        /// Its environment.
+        package var environment: String
+        /// The revocation date now recorded (milliseconds since 1970), nil when not revoked.
+        package var revokedAt: Int64?
+        /// Its expiry, for subscriptions (milliseconds since 1970).
+        package var expiresAt: Int64?
+    }
+
+    /// Why a refresh did not happen.
+    package struct Failure: Error, Sendable, CustomStringConvertible {
+        /// What went wrong, for people.
+        package var description: String
+    }
+
+    let ledger: any Ledger
+    let verifier: AppStoreVerifier
+    let client: AppStoreServerAPIClient
+    let clock: @Sendable () -> Int64
+
+    /// A refresh through these parts; `clock` gives seconds since 1970.
+    package init(
+        ledger: any Ledger, verifier: AppStoreVerifier, client: AppStoreServerAPIClient,
+        clock: @escaping @Sendable () -> Int64 = DepotApplication.systemClock
+    ) {
+        self.ledger = ledger
+        self.verifier = verifier
+        self.client = client
+        self.clock = clock
+    }
+
+    /// Refreshes a transaction the ledger knows (its recorded environment picks the base URL); `environment`
+    /// overrides it, for a transaction the ledger has not seen.
+    package func refresh(transactionId: String, environment: String? = nil) async throws(Failure) -> Outcome {
+        let known: LedgerTransaction?
+        do {
+            known = try await ledger.transaction(id: transactionId)
+        } catch {
+            throw Failure(description: "the ledger cannot be read: \(error)")
+        }
+        guard let environment = environment ?? known?.transaction.environment else {
+            throw Failure(description: "transaction \(transactionId) is not in the ledger; name its environment with --environment")
+        }
+        let jws: String
+        do {
+            jws = try await client.transactionInfo(transactionId, environment: environment)
+        } catch {
+            throw Failure(description: "Get Transaction Info failed: \(error)")
+        }
+        let signed: SignedTransaction
+        do {
+            signed = try await verifier.verifyTransaction(jws)
+        } catch {
+            throw Failure(description: "the App Store's answer does not verify: \(error.message)")
+        }
+        guard signed.transactionId == transactionId else {
+            throw Failure(description: "the App Store answered with transaction \(signed.transactionId), not \(transactionId)")
+        }
+        let now = clock()
+        var unrevoked = DeliveryService.purchase(signed)
+        unrevoked.revocationDate = nil
+        do {
+            // As a notification does: recorded without its revocation, which only `setRevocation` decides,
+            // ordered by signedDate.
+            _ = try await ledger.recordTransaction(unrevoked, now: now)
+            _ = try await ledger.setRevocation(
+                transactionId: transactionId, revokedAt: signed.revocationDate,
+                reason: signed.revocationDate == nil ? "refreshed from the App Store" : "revoked per the App Store (refresh)",
+                signedAt: signed.signedDate, now: now)
+            let stored = try await ledger.transaction(id: transactionId)
+            return Outcome(
+                transactionId: transactionId, environment: signed.environment, revokedAt: stored?.transaction.revocationDate,
+                expiresAt: stored?.transaction.expiresDate)
+        } catch {
+            throw Failure(description: "the ledger cannot be written: \(error)")
+        }
+    }
+}
+
+extension TransactionRefresh {
+    /// A refresh for a configuration: its trust settings, its App Store Server API key and base URLs (calls
+    /// retried as the client's default policy says). Fails when `appStoreServerAPI` is not configured.
+    package static func make(_ configuration: DepotConfiguration, ledger: any Ledger, logger: Logger) throws -> TransactionRefresh {
+        guard let settings = configuration.appStoreServerAPI else {
+            throw ConfigurationError("appStoreServerAPI is not configured in depot.json: Depot cannot ask the App Store")
+        }
+        var client = try DepotApplication.appStoreClient(settings)
+        client = client.retrying(AppStoreAPIRetryPolicy())
+        return TransactionRefresh(ledger: ledger, verifier: try TrustSetup.verifier(configuration, logger: logger), client: client)
+    }
+}

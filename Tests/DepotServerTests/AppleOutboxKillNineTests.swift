@@ -1,0 +1,94 @@
+import DepotAppStoreDouble
+import DepotLedger
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A `depot serve` process killed with SIGKILL while it was sending Finish Transaction (its lease held, the
+/// App Store not answering yet): after a restart, the job is claimed again once the lease ended and Apple
+/// receives exactly one finish. Real processes, both ledger engines.
+@Suite("App Store outbox across kill -9")
+struct AppleOutboxKillNineTests {
+    @Test(arguments: LedgerEngine.allCases)
+    func aJobWhoseSenderDiedIsSentOnceAfterRestart(engine: LedgerEngine) async throws {
+        let binary = DepotProcess.debugBinary()
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            Issue.record("\(binary) is missing: run `swift build --build-tests` (it builds the depot binary this test starts and kills)")
+            return
+        }
+        switch engine {
+        case .sqlite:
+            try await run(binary: binary, engine: engine, databaseURL: nil)
+        case .postgres:
+            try await PostgresTestDatabase.with { database in
+                try await run(binary: binary, engine: engine, databaseURL: database.url)
+            }
+        }
+    }
+
+    private func run(binary: String, engine: LedgerEngine, databaseURL: String?) async throws {
+        try await AppStoreDoubleFixture.with("outboxKillNine-\(engine.rawValue)") { appStore in
+            let scratch = try ScratchDirectory("outboxKillNine-\(engine.rawValue)")
+            defer { scratch.remove() }
+            let silent = try SilentListener()
+            let leaseSeconds = 3
+            try SharedInstances.writeConfiguration(
+                in: scratch, settings: appStore.settings(base: "http://127.0.0.1:\(silent.port)", leaseSeconds: leaseSeconds))
+            try SharedInstances.write(SharedInstances.smallPacks, in: scratch)
+            let data = scratch.path + "/data"
+            let arguments = ["--config", scratch.path + "/Config", "--data-dir", data, "--content-dir", scratch.path + "/content"]
+            let environment = databaseURL.map { ["DEPOT_DATABASE_URL": $0] } ?? [:]
+            let ledgerURL = databaseURL ?? "sqlite:" + data + "/ledger.sqlite"
+
+            // 1. The delivery is confirmed; the sender claims the job and waits on an App Store that never answers.
+            let first = try await DepotProcess.start(binary: binary, arguments: arguments, environment: environment)
+            let id: String
+            do {
+                id = try await PurchaseLoop.buy(port: try #require(first.port), dataDirectory: data).id
+                try await eventually("the job leased by the first process") {
+                    try await LedgerReader.with(ledgerURL) { ledger in
+                        try await ledger.appleJobs(transactionId: id).first?.leaseOwner != nil
+                    }
+                }
+            } catch {
+                first.killIfRunning()
+                throw error
+            }
+            // 2. kill -9 mid-call.
+            first.kill(SIGKILL)
+            #expect(await first.waitForExit()?.reason == .uncaughtSignal)
+            let leased = try await LedgerReader.with(ledgerURL) { ledger in try await ledger.appleJobs(transactionId: id) }
+            #expect(leased.count == 1 && leased.first?.state == .pending && leased.first?.attempts == 1)
+            // Operators see it pending.
+            let command = DepotCommand(scratch: scratch, databaseURL: databaseURL)
+            let listing = try await ExternalTool.run(command.binary, ["transactions", "--apple-pending"] + command.place)
+            #expect(listing.status == 0, "\(listing.error)")
+            #expect(listing.output.contains("\(id)\tSandbox\tpending\t1"), "\(listing.output)")
+            #expect(listing.output.contains("1 pending, 0 failed"), "\(listing.output)")
+
+            // 3. Restarted, now reaching the App Store: the job is claimed again once the dead sender's lease
+            // ended, and sent once.
+            try SharedInstances.writeConfiguration(in: scratch, settings: appStore.settings(leaseSeconds: leaseSeconds))
+            let second = try await DepotProcess.start(binary: binary, arguments: arguments, environment: environment)
+            do {
+                try await eventually("the finish acknowledged after the restart") {
+                    try await LedgerReader.with(ledgerURL) { ledger in try await ledger.appleJobIsDone(id) }
+                }
+            } catch {
+                second.killIfRunning()
+                throw error
+            }
+            second.kill(SIGTERM)
+            _ = await second.waitForExit()
+            #expect(appStore.acknowledgedFinishes() == [id: 1])
+            #expect(appStore.double.requests.count == 1)
+            let done = try await LedgerReader.with(ledgerURL) { ledger in try await ledger.appleJobs(transactionId: id) }
+            #expect(done.first?.attempts == 2)
+            let after = try await ExternalTool.run(command.binary, ["transactions", "--apple-pending"] + command.place)
+            #expect(after.output.contains("0 pending, 0 failed"), "\(after.output)")
+        }
+    }
+}
