@@ -1,0 +1,63 @@
+import DepotCore
+import DepotLedger
+import Foundation
+import Testing
+
+@testable import DepotServer
+
+/// The tus header parsers (`Upload-Metadata`, `Upload-Checksum`, `Upload-Length`, `Upload-Offset`) fed
+/// generated hostile values from a fixed seed: each value is accepted or refused with a 4xx `DepotError`,
+/// never a trap, a 5xx or an untyped error.
+@Suite struct TusHeaderFuzzTests {
+    struct Values {
+        var state: UInt64
+        mutating func next() -> Int {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Int(truncatingIfNeeded: (z ^ (z >> 31)) >> 1)
+        }
+
+        /// A value made of pieces tus headers are made of, and of things they must refuse.
+        mutating func value() -> String {
+            let pieces = [
+                "filename", " ", ",", "d29ybGQ=", "=", "==", "sha1", "sha256", "md5", "-1", "0", "18446744073709551616",
+                "9223372036854775807", "+5", " 12", "\u{0}", "\u{7F}", "é", "key", "key key", ",,", "a b c",
+                "!!notbase64", String(repeating: "A", count: 5000), "1e3", "0x10",
+            ]
+            return (0..<(1 + next() % 6)).map { _ in pieces[next() % pieces.count] }.joined()
+        }
+    }
+
+    static func check(_ body: () throws(DepotError) -> Void) {
+        do {
+            try body()
+        } catch {
+            #expect((400..<500).contains(error.status), "\(error)")
+        }
+    }
+
+    @Test func generatedHeaderValuesAreAcceptedOrRefusedWithA4xx() {
+        var values = Values(state: 2026)
+        let record = UploadRecord(
+            id: String(repeating: "a", count: 32), publisher: "p", length: 100, offset: 10, metadata: "", createdAt: 0,
+            expiresAt: 1_000)
+        for _ in 0..<20_000 {
+            let value = values.value()
+            Self.check { () throws(DepotError) in _ = try UploadMetadata(header: value) }
+            Self.check { () throws(DepotError) in _ = try UploadChecksum(header: value) }
+            Self.check { () throws(DepotError) in
+                _ = try UploadRules.creation(uploadLength: value, deferLength: nil, metadata: nil, maxSize: 1 << 30)
+            }
+            Self.check { () throws(DepotError) in
+                _ = try UploadRules.creation(uploadLength: nil, deferLength: value, metadata: value, maxSize: 1 << 30)
+            }
+            Self.check { () throws(DepotError) in
+                _ = try UploadRules.patch(
+                    record, now: 5, contentType: "application/offset+octet-stream", uploadOffset: value, uploadLength: value,
+                    contentLength: 5, maxSize: 1 << 30)
+            }
+        }
+    }
+}
