@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
@@ -35,7 +36,7 @@ let package = Package(
         .target(
             name: "DepotBundles",
             dependencies: [
-                "DepotCore", "CZlib",
+                "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
@@ -44,7 +45,6 @@ let package = Package(
         .target(
             name: "DepotTrust",
             dependencies: [
-                "DepotCore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -54,7 +54,7 @@ let package = Package(
         .target(
             name: "DepotAppStore",
             dependencies: [
-                "DepotCore", "DepotTrust",
+                "DepotTrust",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -68,6 +68,7 @@ let package = Package(
                 "DepotTrust",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -91,7 +92,9 @@ let package = Package(
                 "DepotCore", "DepotHTTP", "DepotBundles", "DepotTrust", "DepotLedger", "DepotArchives", "DepotAppStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
@@ -105,7 +108,7 @@ let package = Package(
         .target(
             name: "DepotClient",
             dependencies: [
-                "DepotCore", "DepotHTTP", "DepotArchives",
+                "DepotHTTP", "DepotArchives",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
@@ -113,7 +116,7 @@ let package = Package(
         .executableTarget(
             name: "depot",
             dependencies: [
-                "DepotServer", "DepotClient", "DepotCore", "DepotTrust", "DepotLedger", "DepotAppStoreDouble",
+                "DepotServer", "DepotClient", "DepotCore", "DepotTrust", "DepotLedger", "DepotBundles", "DepotAppStoreDouble",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -127,22 +130,29 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "DepotCoreTests", dependencies: ["DepotCore"], swiftSettings: swiftSettings),
-        .testTarget(name: "DepotLedgerTests", dependencies: ["DepotLedger", "DepotCore"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "DepotLedgerTests",
+            dependencies: ["DepotLedger", "DepotCore", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "DepotAppStoreTests",
             dependencies: [
                 "DepotAppStore", "DepotAppStoreDouble", "DepotTrust",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "DepotClientTests", dependencies: ["DepotClient"], swiftSettings: swiftSettings),
         .testTarget(name: "DepotHTTPTests", dependencies: ["DepotHTTP"], swiftSettings: swiftSettings),
         .testTarget(name: "DepotArchivesTests", dependencies: ["DepotArchives"], swiftSettings: swiftSettings),
-        .testTarget(name: "DepotBundlesTests", dependencies: ["DepotBundles"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "DepotBundlesTests",
+            dependencies: ["DepotBundles", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "DepotTrustTests",
             dependencies: [
@@ -155,9 +165,15 @@ let package = Package(
         ),
         .testTarget(
             name: "DepotServerTests",
-            dependencies: ["DepotServer", "DepotBundles", "DepotTrust", "DepotHTTP", "DepotCore", "DepotClient", "DepotAppStoreDouble",
-                "DepotAppStore", "DepotLedger",
+            dependencies: [
+                "DepotServer", "DepotTrust", "DepotHTTP", "DepotCore", "DepotClient", "DepotAppStoreDouble", "DepotAppStore",
+                "DepotLedger",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
