@@ -195,7 +195,10 @@ package struct DepotApplication: Sendable {
             .add(middleware: publisherAuth)
         UploadRoutes(service: uploads, publisher: { _, context in context.publisher?.name ?? "unknown" }).register(on: uploadGroup)
         router.get("/healthz") { _, _ in "ok\n" }
-        router.get("/readyz") { _, _ in "ready\n" }
+        ReadinessRoute(
+            readLedger: { [ledger] () async throws(LedgerError) in _ = try await ledger.catalogRevision() },
+            storeDirectory: (configuration.dataDirectory as NSString).appendingPathComponent("bundles")
+        ).register(on: router)
 
         let access = BundleAccess(
             grants: grants, revocations: revocations, edgeSecrets: EdgeSecrets(settings: configuration.edge))

@@ -1,0 +1,61 @@
+import DepotLedger
+import Foundation
+import Hummingbird
+import Synchronization
+
+/// `GET /readyz`: 200 `ready` when the server can do its work, else 503 with the reason, so a load balancer
+/// stops sending it requests: the ledger must answer a read within `ledgerTimeout`, and the bundle store's
+/// directory must be writable (staging and deltas write there).
+struct ReadinessRoute: Sendable {
+    /// One cheap read of the ledger.
+    let readLedger: @Sendable () async throws(LedgerError) -> Void
+    let storeDirectory: String
+    var ledgerTimeout: Duration = .seconds(5)
+
+    func register(on router: Router<DepotRequestContext>) {
+        router.get("/readyz") { _, _ in
+            if let reason = await self.reasonNotReady() {
+                return Response(
+                    status: .serviceUnavailable, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+                    body: .init(byteBuffer: .init(string: "not ready: \(reason)\n")))
+            }
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+                body: .init(byteBuffer: .init(string: "ready\n")))
+        }
+    }
+
+    /// Why the server is not ready, or nil.
+    func reasonNotReady() async -> String? {
+        let readLedger = readLedger
+        let timeout = ledgerTimeout
+        // Whichever comes first answers: a ledger that hangs (an unreachable server) must not hold the probe.
+        let ledgerReason = await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
+            let answered = Mutex(false)
+            let answer: @Sendable (String?) -> Void = { reason in
+                let first = answered.withLock { done in
+                    defer { done = true }
+                    return !done
+                }
+                if first { continuation.resume(returning: reason) }
+            }
+            Task {
+                do throws(LedgerError) {
+                    try await readLedger()
+                    answer(nil)
+                } catch {
+                    answer("the ledger cannot be read (\(error.message))")
+                }
+            }
+            Task {
+                try? await Task.sleep(for: timeout)
+                answer("the ledger did not answer within \(timeout)")
+            }
+        }
+        if let ledgerReason { return ledgerReason }
+        guard FileManager.default.isWritableFile(atPath: storeDirectory) else {
+            return "the bundle store \(storeDirectory) is not writable"
+        }
+        return nil
+    }
+}

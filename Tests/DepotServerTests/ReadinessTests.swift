@@ -1,0 +1,46 @@
+import DepotLedger
+import Foundation
+import Testing
+
+@testable import DepotServer
+
+/// `/readyz` says whether the server can work: ready with a readable ledger and a writable store, 503 with
+/// the reason once the ledger cannot be read; `/healthz` (liveness) stays 200 either way.
+@Suite("Readiness")
+struct ReadinessTests {
+    @Test func readyUntilTheLedgerCannotBeRead() async throws {
+        try await LiveServer.with { server in
+            let ready = try await RawHTTPClient(port: server.port).request(RawHTTPClient.get("/readyz"))
+            #expect(ready.status == 200)
+            #expect(ready.text == "ready\n")
+            #expect(ready.value("Cache-Control") == "no-store")
+
+            // The ledger closed under the running server: every read fails.
+            let sqlite = try #require(server.application.ledger as? SQLiteLedger)
+            try sqlite.close()
+            let notReady = try await RawHTTPClient(port: server.port).request(RawHTTPClient.get("/readyz"))
+            #expect(notReady.status == 503)
+            #expect(notReady.text.hasPrefix("not ready: the ledger cannot be read"), "\(notReady.text)")
+            let alive = try await RawHTTPClient(port: server.port).request(RawHTTPClient.get("/healthz"))
+            #expect(alive.status == 200)
+        }
+    }
+
+    @Test func aLedgerThatDoesNotAnswerInTimeOrAMissingStoreIsNotReady() async throws {
+        try await LiveServer.with { server in
+            let ledger = server.application.ledger
+            let read: @Sendable () async throws(LedgerError) -> Void = { () async throws(LedgerError) in
+                _ = try await ledger.catalogRevision()
+            }
+            // A ledger read that never ends (an unreachable server) does not hold the probe.
+            let hanging = ReadinessRoute(
+                readLedger: { () async throws(LedgerError) in try? await Task.sleep(for: .seconds(3600)) },
+                storeDirectory: server.scratch.path + "/data/bundles", ledgerTimeout: .milliseconds(200))
+            let reason = await hanging.reasonNotReady()
+            #expect(reason?.hasPrefix("the ledger did not answer within") == true, "\(String(describing: reason))")
+            let missing = ReadinessRoute(readLedger: read, storeDirectory: server.scratch.path + "/nowhere")
+            #expect(await missing.reasonNotReady()?.hasPrefix("the bundle store") == true)
+            #expect(await ReadinessRoute(readLedger: read, storeDirectory: server.scratch.path + "/data/bundles").reasonNotReady() == nil)
+        }
+    }
+}
