@@ -53,6 +53,11 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     private var deadlineTask: Scheduled<Void>?
     /// Whether Hummingbird has written the head of a response whose end has not been written yet.
     private var forwardedResponseStarted = false
+    /// For each request handed to Hummingbird and not yet answered, oldest first: whether it is a HEAD, whose
+    /// answer carries no body (RFC 9110 §9.3.2). NIO's encoder no longer knows (see `BundleServingChannel`).
+    private var forwardedHeads = CircularBuffer<Bool>()
+    /// Whether the routed answer being written answers a HEAD.
+    private var answeringForwardedHead = false
     /// Set when a request's deadline passed while a response was being written: close once it ends.
     private var closeAfterResponse = false
     /// How the arriving request's deadline runs, and when its body last made progress.
@@ -170,10 +175,41 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     // MARK: outbound (Hummingbird's responses)
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .head = unwrapOutboundIn(data) { forwardedResponseStarted = true }
+        if case .head(let head) = unwrapOutboundIn(data), !(100..<200).contains(head.status.code) || head.status.code == 101 {
+            forwardedResponseStarted = true
+            answeringForwardedHead = forwardedHeads.popFirst() ?? false
+        }
+        if case .body = unwrapOutboundIn(data), answeringForwardedHead {
+            // A HEAD answer has the header fields of the GET one and no body: the bytes are not sent.
+            promise?.fail(NIOHTTPResponseEncoderError.responseBodyNotAllowed)
+            return
+        }
         if case .end = unwrapOutboundIn(data) {
             forwardedInFlight -= 1
             forwardedResponseStarted = false
+            var data = data
+            if answeringForwardedHead {
+                // Below the encoder, so that no chunked terminator follows a head announcing a chunked body;
+                // an empty write completes the promise once the head went out.
+                answeringForwardedHead = false
+                guard let raw = rawOutput else {
+                    context.close(promise: nil)
+                    return
+                }
+                data = NIOAny(IOData.byteBuffer(context.channel.allocator.buffer(capacity: 0)))
+                if closeAfterResponse {
+                    let written = context.eventLoop.makePromise(of: Void.self)
+                    written.futureResult.cascade(to: promise)
+                    raw.write(data, promise: written)
+                    written.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+                    return
+                }
+                raw.write(data, promise: promise)
+                if forwardedInFlight == 0 {
+                    context.eventLoop.assumeIsolated().execute { self.drain(context: context) }
+                }
+                return
+            }
             if closeAfterResponse {
                 let written = context.eventLoop.makePromise(of: Void.self)
                 written.futureResult.cascade(to: promise)
@@ -228,6 +264,7 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
             }
             current = .forwarded
             forwardedInFlight += 1
+            forwardedHeads.append(head.method == .HEAD)
         case .body:
             guard current == .forwarded else { return false }
         case .end:
