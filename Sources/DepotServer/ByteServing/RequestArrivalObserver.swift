@@ -13,7 +13,7 @@ final class RequestArrivalObserver: ChannelInboundHandler, RemovableChannelHandl
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        bundleHandler.requestBytesArrived(context: context)
+        bundleHandler.requestBytesArrived()
         context.fireChannelRead(data)
     }
 }
