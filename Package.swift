@@ -134,6 +134,9 @@ let package = Package(
             name: "DepotServerTests",
             dependencies: ["DepotServer", "DepotBundles", "DepotTrust", "DepotHTTP", "DepotCore",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

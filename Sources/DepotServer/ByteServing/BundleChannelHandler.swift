@@ -10,7 +10,8 @@ import NIOHTTP1
 /// Sits between NIO's HTTP/1 codec and the HTTP-types codec of Hummingbird's pipeline. Every decision (response
 /// order, keep-alive, idle close, the request deadline, graceful shutdown, the 400, routed HEAD answers) is
 /// ``BundleConnectionStateMachine``'s: this handler feeds it the channel's events and carries out its actions.
-/// The `RequestArrivalObserver` before the decoder reports the first bytes of each request.
+/// The `RequestArrivalObserver` before the decoder reports the first bytes of each request. Time is the event
+/// loop's (`EventLoop.now`).
 final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -61,13 +62,13 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
         rawOutput = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self)
         ownContext = context
         if context.channel.isActive {
-            machine.connectionStarted(now: .now())
+            machine.connectionStarted(now: context.eventLoop.now)
             runActions(context: context)
         }
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        machine.connectionStarted(now: .now())
+        machine.connectionStarted(now: context.eventLoop.now)
         runActions(context: context)
         context.fireChannelActive()
     }
@@ -79,12 +80,12 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        machine.partReceived(unwrapInboundIn(data), now: .now())
+        machine.partReceived(unwrapInboundIn(data), now: context.eventLoop.now)
         runActions(context: context)
     }
 
     func read(context: ChannelHandlerContext) {
-        machine.readRequested(now: .now())
+        machine.readRequested(now: context.eventLoop.now)
         runActions(context: context)
     }
 
@@ -153,7 +154,7 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     /// Tells the machine how an answer's write went; a completion inside the write is carried on by the
     /// `runActions` that started the answer.
     func answerWritten(succeeded: Bool, inline: Bool, context: ChannelHandlerContext) {
-        machine.answerWritten(succeeded: succeeded, inline: inline, now: .now())
+        machine.answerWritten(succeeded: succeeded, inline: inline, now: context.eventLoop.now)
         if !inline { runActions(context: context) }
     }
 
@@ -180,7 +181,7 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
                 context.read()
             case .resumeLater:
                 context.eventLoop.assumeIsolated().execute {
-                    self.machine.resume(now: .now())
+                    self.machine.resume(now: context.eventLoop.now)
                     self.runActions(context: context)
                 }
             case .answerErrorAndClose(let error):
@@ -193,16 +194,16 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
                 context.close(promise: nil)
             case .scheduleIdleTimer(let delay):
                 idleTask?.cancel()
-                idleTask = schedule(in: delay, context: context) { $0.idleTimerFired(now: .now()) }
+                idleTask = schedule(in: delay, context: context) { $0.idleTimerFired(now: $1) }
             case .scheduleDeadline(let delay):
                 deadlineTask?.cancel()
-                deadlineTask = schedule(in: delay, context: context) { $0.deadlinePassed(now: .now()) }
+                deadlineTask = schedule(in: delay, context: context) { $0.deadlinePassed(now: $1) }
             case .cancelDeadline:
                 deadlineTask?.cancel()
                 deadlineTask = nil
             case .scheduleGraceClose(let delay):
                 graceTask?.cancel()
-                graceTask = schedule(in: delay, context: context) { $0.graceExpired() }
+                graceTask = schedule(in: delay, context: context) { machine, _ in machine.graceExpired() }
             case .cancelGraceClose:
                 graceTask?.cancel()
                 graceTask = nil
@@ -216,11 +217,11 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     /// A timer that reports `event` to the machine, unless the connection is gone by then.
     private func schedule(
         in delay: TimeAmount, context: ChannelHandlerContext,
-        _ event: @escaping (inout BundleConnectionStateMachine) -> Void
+        _ event: @escaping (inout BundleConnectionStateMachine, NIODeadline) -> Void
     ) -> Scheduled<Void> {
         context.eventLoop.assumeIsolated().scheduleTask(in: delay) {
             guard context.channel.isActive else { return }
-            event(&self.machine)
+            event(&self.machine, context.eventLoop.now)
             self.runActions(context: context)
         }
     }

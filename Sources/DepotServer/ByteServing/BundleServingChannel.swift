@@ -25,25 +25,29 @@ struct BundleServingChannel: ServerChildChannel {
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         http1.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let pipeline = channel.pipeline.syncOperations
-            try replaceRequestDecoder(in: pipeline)
             let codec = try pipeline.context(handlerType: HTTP1ToHTTPServerCodec.self)
-            let handler = makeHandler(channel)
-            try pipeline.addHandler(handler, position: .before(codec.handler))
-            try pipeline.addHandler(RequestArrivalObserver(bundleHandler: handler), position: .first)
+            var limits = NIOHTTPDecoderLimitConfiguration()
+            limits.maxHeaderFieldSize = http1.configuration.httpDecoder.maxHeaderFieldSize
+            limits.maxHeaderListSize = http1.configuration.httpDecoder.maxHeaderListSize
+            limits.maxHeaderFieldCount = http1.configuration.httpDecoder.maxHeaderFieldCount
+            try Self.install(makeHandler(channel), before: codec.handler, decoderLimits: limits, in: pipeline)
             return value
         }
     }
 
-    /// Swaps NIO's request decoder, which feeds the response encoder, for one that does not.
-    private func replaceRequestDecoder(in pipeline: ChannelPipeline.SynchronousOperations) throws {
+    /// Adds bundle serving to a pipeline NIO's `configureHTTPServerPipeline` set up: the request decoder is
+    /// replaced by one that feeds no encoder (see above), `handler` goes just before `next` (where requests are
+    /// still NIO's parts), and the arrival observer first.
+    static func install(
+        _ handler: BundleChannelHandler, before next: any ChannelHandler, decoderLimits: NIOHTTPDecoderLimitConfiguration,
+        in pipeline: ChannelPipeline.SynchronousOperations
+    ) throws {
         let paired = try pipeline.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self)
-        var limits = NIOHTTPDecoderLimitConfiguration()
-        limits.maxHeaderFieldSize = http1.configuration.httpDecoder.maxHeaderFieldSize
-        limits.maxHeaderListSize = http1.configuration.httpDecoder.maxHeaderListSize
-        limits.maxHeaderFieldCount = http1.configuration.httpDecoder.maxHeaderFieldCount
-        let decoder = HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, limitConfiguration: limits)
+        let decoder = HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, limitConfiguration: decoderLimits)
         try pipeline.addHandler(ByteToMessageHandler(decoder), position: .after(paired.handler))
         pipeline.removeHandler(context: paired, promise: nil)
+        try pipeline.addHandler(handler, position: .before(next))
+        try pipeline.addHandler(RequestArrivalObserver(bundleHandler: handler), position: .first)
     }
 
     func handle(value: Value, logger: Logger) async {
