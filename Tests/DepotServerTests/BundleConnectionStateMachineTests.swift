@@ -142,6 +142,10 @@ struct BundleConnectionStateMachineTests {
             steps: { [.head(.GET, "/v1/products"), .end, .parserError] },
             expected: ["deadline 30s", "forward GET /v1/products", "cancel deadline", "forward end", "pass error on"]),
         ConnectionCase(
+            name: "bytes cut short by the close after a 408 are not answered again",
+            steps: { [.bytes, .at(30), .deadlineFired, .parserError] },
+            expected: ["deadline 30s", "answer 408 and close"]),
+        ConnectionCase(
             name: "a request that does not arrive in time is answered 408",
             steps: { [.bytes, .at(30), .deadlineFired] },
             expected: ["deadline 30s", "answer 408 and close"]),

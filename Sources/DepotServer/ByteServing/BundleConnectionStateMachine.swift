@@ -110,6 +110,8 @@ struct BundleConnectionStateMachine {
     private var forwardedResponseStarted = false
     private var answeringForwardedHead = false
     private var quiescing = false
+    /// Set once the connection is being closed: nothing more is answered on it.
+    private var closing = false
     /// Set when a request's deadline passed while an answer was being written: close once it ends.
     private var closeAfterResponse = false
     /// When the connection last became idle: the idle timer compares against it instead of being moved.
@@ -149,6 +151,7 @@ struct BundleConnectionStateMachine {
 
     /// The connection is gone.
     mutating func connectionEnded() {
+        closing = true
         pending.removeAll()
         actions.append(.cancelTimers)
     }
@@ -201,7 +204,7 @@ struct BundleConnectionStateMachine {
         if succeeded { actions.append(.recordEvidence) }
         guard succeeded, answerKeepsAlive, !quiescing, !closeAfterResponse else {
             actions.append(.cancelGraceClose)
-            actions.append(.close)
+            close()
             return
         }
         if inline {
@@ -242,8 +245,10 @@ struct BundleConnectionStateMachine {
     /// The decoder cannot read the bytes: 400 and close when no answer is due, as NIO's protocol error handler
     /// would; otherwise the error goes on (and the connection with it).
     mutating func parserFailed() {
+        // Bytes cut short by a close of ours (a request timed out, say) are nobody's request.
+        guard !closing else { return }
         if !answering && forwardedInFlight == 0 && owner != .forwarded {
-            actions.append(.answerErrorAndClose(.badRequest("the request is not valid HTTP/1.1")))
+            closeAnswering(.badRequest("the request is not valid HTTP/1.1"))
         } else {
             actions.append(.passErrorOn)
         }
@@ -262,7 +267,7 @@ struct BundleConnectionStateMachine {
 
     /// The shutdown grace period ran out.
     mutating func graceExpired() {
-        actions.append(.close)
+        close()
     }
 
     /// The idle timer fired: close when idle for the whole timeout, else wait for the rest of it.
@@ -273,7 +278,7 @@ struct BundleConnectionStateMachine {
         }
         let idleFor = now - idleSince
         if idleFor >= timeouts.idle {
-            actions.append(.close)
+            close()
         } else {
             actions.append(.scheduleIdleTimer(in: timeouts.idle - idleFor))
         }
@@ -303,16 +308,26 @@ struct BundleConnectionStateMachine {
         case .closeAfterResponse:
             closeAfterResponse = true
         case .close:
-            actions.append(.close)
+            close()
         case .answerTimeoutAndClose:
             let seconds = timeouts.request.nanoseconds / 1_000_000_000
-            actions.append(.answerErrorAndClose(DepotError(
+            closeAnswering(DepotError(
                 status: 408, code: "request-timeout",
-                message: "the request did not arrive in full within \(seconds) seconds")))
+                message: "the request did not arrive in full within \(seconds) seconds"))
         }
     }
 
     // MARK: request flow
+
+    private mutating func close() {
+        closing = true
+        actions.append(.close)
+    }
+
+    private mutating func closeAnswering(_ error: DepotError) {
+        closing = true
+        actions.append(.answerErrorAndClose(error))
+    }
 
     private mutating func startDeadline() {
         guard !arriving else { return }

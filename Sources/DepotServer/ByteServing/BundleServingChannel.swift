@@ -37,7 +37,7 @@ struct BundleServingChannel: ServerChildChannel {
 
     /// Adds bundle serving to a pipeline NIO's `configureHTTPServerPipeline` set up: the request decoder is
     /// replaced by one that feeds no encoder (see above), `handler` goes just before `next` (where requests are
-    /// still NIO's parts), and the arrival observer first.
+    /// still NIO's parts), and the arrival observer first; the observer holds arriving bytes until the swap is done.
     static func install(
         _ handler: BundleChannelHandler, before next: any ChannelHandler, decoderLimits: NIOHTTPDecoderLimitConfiguration,
         in pipeline: ChannelPipeline.SynchronousOperations
@@ -45,9 +45,12 @@ struct BundleServingChannel: ServerChildChannel {
         let paired = try pipeline.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self)
         let decoder = HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, limitConfiguration: decoderLimits)
         try pipeline.addHandler(ByteToMessageHandler(decoder), position: .after(paired.handler))
-        pipeline.removeHandler(context: paired, promise: nil)
         try pipeline.addHandler(handler, position: .before(next))
-        try pipeline.addHandler(RequestArrivalObserver(bundleHandler: handler), position: .first)
+        let observer = RequestArrivalObserver(bundleHandler: handler)
+        try pipeline.addHandler(observer, position: .first)
+        // A decoder leaves the pipeline on a later turn of the event loop: until it has, bytes that arrive wait in
+        // the observer, so that they reach the new decoder only (the old one would hand it parts, not bytes).
+        observer.holdBytes(until: pipeline.removeHandler(context: paired))
     }
 
     func handle(value: Value, logger: Logger) async {

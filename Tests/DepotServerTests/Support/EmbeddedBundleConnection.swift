@@ -100,7 +100,8 @@ final class EmbeddedBundleConnection {
     private let authority: GrantAuthority
     private let directory: URL
 
-    init(testName: String = #function, bundleSize: Int = 1000) throws {
+    /// A connected pipeline; `ready` false leaves the request decoder's swap unfinished until the loop runs.
+    init(testName: String = #function, bundleSize: Int = 1000, ready: Bool = true) throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("depot-embedded-\(testName.filter(\.isLetter))-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -128,6 +129,8 @@ final class EmbeddedBundleConnection {
         try BundleServingChannel.install(handler, before: router, decoderLimits: .init(), in: pipeline)
         try pipeline.addHandler(socket, position: .first)
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 9)).wait()
+        // The request decoder's swap ends on the loop's next turn.
+        if ready { channel.embeddedEventLoop.run() }
     }
 
     deinit {
