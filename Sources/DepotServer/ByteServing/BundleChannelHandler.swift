@@ -67,6 +67,10 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
         }
     }
 
+    func handlerRemoved(context: ChannelHandlerContext) {
+        (ownContext, rawOutput) = (nil, nil)
+    }
+
     func channelActive(context: ChannelHandlerContext) {
         machine.connectionStarted(now: context.eventLoop.now)
         runActions(context: context)

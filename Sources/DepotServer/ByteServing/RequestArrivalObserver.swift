@@ -22,6 +22,10 @@ final class RequestArrivalObserver: ChannelInboundHandler, RemovableChannelHandl
         self.context = context
     }
 
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
     /// Holds arriving bytes until `ready` completes.
     func holdBytes(until ready: EventLoopFuture<Void>) {
         if held == nil { held = [] }

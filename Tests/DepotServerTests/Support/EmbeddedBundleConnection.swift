@@ -99,6 +99,9 @@ final class EmbeddedBundleConnection {
     let bundleBytes: [UInt8]
     private let authority: GrantAuthority
     private let directory: URL
+    /// The open bundle files, kept beyond the handler as the server's per-loop caches are (file regions written
+    /// to the socket are read after the connection closed).
+    private let files = LoopFileCache()
 
     /// A connected pipeline; `ready` false leaves the request decoder's swap unfinished until the loop runs.
     init(testName: String = #function, bundleSize: Int = 1000, ready: Bool = true) throws {
@@ -119,7 +122,7 @@ final class EmbeddedBundleConnection {
         let handler = BundleChannelHandler(
             responder: BundleResponder(
                 index: BundleIndex([ServedBundle(version: version, path: path)]), access: access, rangeLimits: RangeLimits()),
-            checker: GrantCheckResponder(access: access, cacheSeconds: 0), recorder: nil, files: LoopFileCache(),
+            checker: GrantCheckResponder(access: access, cacheSeconds: 0), recorder: nil, files: files,
             idleTimeout: .seconds(60), requestTimeout: .seconds(30), shutdownGrace: .seconds(10),
             clock: { Int64(Date().timeIntervalSince1970) })
         let pipeline = channel.pipeline.syncOperations
