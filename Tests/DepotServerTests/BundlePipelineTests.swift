@@ -128,6 +128,16 @@ struct BundlePipelineTests {
         #expect(!connection.channel.isActive)
     }
 
+    @Test func closedConnectionFreesItsHandler() throws {
+        let connection = try EmbeddedBundleConnection()
+        try connection.send(request("GET", "/v1/bundles/\(connection.digest)", ["Authorization: Bearer \(connection.grant)"]))
+        connection.settle()
+        #expect(connection.handler != nil)
+        try connection.channel.close().wait()
+        connection.settle()
+        #expect(connection.handler == nil)
+    }
+
     @Test func unreadableRequestIsAnswered400AndClosed() throws {
         let connection = try EmbeddedBundleConnection()
         _ = try? connection.send("GET /v1/bundles/x HTTP/1.1\r\nBad Header\r\n\r\n")

@@ -97,6 +97,8 @@ final class EmbeddedBundleConnection {
     let socket = HeldWrites()
     let digest: String
     let bundleBytes: [UInt8]
+    /// The bundle handler, held weakly: a closed connection must free it.
+    private(set) weak var handler: BundleChannelHandler?
     private let authority: GrantAuthority
     private let directory: URL
     /// The open bundle files, kept beyond the handler as the server's per-loop caches are (file regions written
@@ -125,6 +127,7 @@ final class EmbeddedBundleConnection {
             checker: GrantCheckResponder(access: access, cacheSeconds: 0), recorder: nil, files: files,
             idleTimeout: .seconds(60), requestTimeout: .seconds(30), shutdownGrace: .seconds(10),
             clock: { Int64(Date().timeIntervalSince1970) })
+        self.handler = handler
         let pipeline = channel.pipeline.syncOperations
         try pipeline.configureHTTPServerPipeline(
             withPipeliningAssistance: false, withErrorHandling: false, withOutboundHeaderValidation: false)
