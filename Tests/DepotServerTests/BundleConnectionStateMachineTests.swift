@@ -26,6 +26,13 @@ struct BundleConnectionStateMachineTests {
             steps: { [.head(.GET, bundle, [("Connection", "close")]), .end, .answered(succeeded: true, inline: false)] },
             expected: ["deadline 30s", "answer bundle abc GET then close", "cancel deadline", "record", "cancel grace", "close"]),
         ConnectionCase(
+            name: "requests pipelined behind an answer that closes the connection are not answered",
+            steps: {
+                [.head(.GET, bundle, [("Connection", "close")]), .answered(succeeded: true, inline: true), .end,
+                 .head(.GET, "/v1/bundles/def"), .end, .head(.GET, "/healthz")]
+            },
+            expected: ["deadline 30s", "answer bundle abc GET then close", "record", "cancel grace", "close"]),
+        ConnectionCase(
             name: "an answer whose write failed records nothing and closes",
             steps: { [.head(.GET, bundle), .end, .answered(succeeded: false, inline: false)] },
             expected: ["deadline 30s", "answer bundle abc GET", "cancel deadline", "cancel grace", "close"]),

@@ -5,6 +5,7 @@ import NIOHTTP1
 
 /// Writing the answers the connection's state machine asks for: bundles, grant checks, and the 400 and 408.
 extension BundleChannelHandler {
+    /// Answers a bundle request: the grant, the bundle and RFC 9110's rules decide, in memory.
     func answerBundle(
         _ head: HTTPRequestHead, target: BundleRequestTarget, keepAlive: Bool, context: ChannelHandlerContext
     ) {
@@ -19,6 +20,7 @@ extension BundleChannelHandler {
         send(responseHead, body, context: context)
     }
 
+    /// Answers the grant check an edge makes before serving a bundle.
     func answerCheck(_ head: HTTPRequestHead, keepAlive: Bool, context: ChannelHandlerContext) {
         let now = clock()
         let decision = checker.answer(head, now: now, grantCache: &files.grantCache)

@@ -112,6 +112,8 @@ struct BundleConnectionStateMachine {
 
     /// The decoder made one part of a request.
     mutating func partReceived(_ part: HTTPServerRequestPart, now: NIODeadline) {
+        // What is still in the decoder when the connection closes is nobody's request.
+        guard !closing else { return }
         idleSince = now
         readAskedSince = nil
         switch part {
