@@ -57,6 +57,15 @@ struct BundlePipelineTests {
         #expect(answers[1].status == 200 && answers[1].body == connection.bundleBytes)
     }
 
+    @Test func routedHeadOfAStreamedAnswerEndsWithoutAChunkTerminator() throws {
+        let connection = try EmbeddedBundleConnection()
+        try connection.send(request("HEAD", "/streamed") + request("GET", "/healthz"))
+        connection.settle()
+        let answers = try splitResponses(try connection.written(), heads: [true, false])
+        #expect(answers[0].value("Transfer-Encoding") == "chunked")
+        #expect(answers[1].text == "routed GET /healthz")
+    }
+
     @Test func requestsArrivingByteByByteAreAnswered() throws {
         let connection = try EmbeddedBundleConnection()
         let text = request("GET", "/v1/bundles/\(connection.digest)", ["Authorization: Bearer \(connection.grant)"])

@@ -11,6 +11,7 @@ import NIOHTTP1
 /// Answers the requests the bundle handler hands on, in an `EmbeddedChannel` where Hummingbird's async channel
 /// cannot run: 200 with a body naming the request (`routed GET /x`), at once or, while `holding`, when released.
 /// A HEAD gets the same answer, body and all, as a router's error answer would have: the pipeline must drop it.
+/// Under `/streamed` answers carry no Content-Length (a streamed body).
 final class StandInRouter: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
@@ -54,7 +55,8 @@ final class StandInRouter: ChannelInboundHandler {
     private func answer(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
         let body = context.channel.allocator.buffer(string: "routed \(head.method) \(head.uri)")
         var fields = HTTPHeaders()
-        fields.add(name: "Content-Length", value: String(body.readableBytes))
+        // Under /streamed the answer has no length, so NIO's encoder announces a chunked body.
+        if !head.uri.hasPrefix("/streamed") { fields.add(name: "Content-Length", value: String(body.readableBytes)) }
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: fields))), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
@@ -201,7 +203,10 @@ func splitResponses(_ bytes: [UInt8], heads: [Bool]) throws -> [RawHTTPClient.Re
         }
         let lines = String(decoding: rest[..<end], as: UTF8.self).components(separatedBy: "\r\n")
         rest = rest[(end + 4)...]
-        let status = Int(lines[0].split(separator: " ")[1]) ?? 0
+        let statusLine = lines[0].split(separator: " ")
+        guard lines[0].hasPrefix("HTTP/1."), statusLine.count >= 2, let status = Int(statusLine[1]) else {
+            throw RawHTTPClient.ClientError(description: "answer \(responses.count + 1) starts with \"\(lines[0])\"")
+        }
         let headers = lines.dropFirst().compactMap { line -> (name: String, value: String)? in
             guard let colon = line.firstIndex(of: ":") else { return nil }
             return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
