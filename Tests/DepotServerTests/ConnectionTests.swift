@@ -53,4 +53,49 @@ struct ConnectionTests {
             #expect(await client.isClosedByPeer())
         }
     }
+
+    /// A bundle HEAD answered below the router and a routed request after it on the same connection: the
+    /// routed answer must come whole (it once lost its body, and the client waited for it).
+    @Test func routedRequestAfterBundleHeadIsAnsweredWhole() async throws {
+        try await LiveServer.with { server in
+            let digest = try server.version("com.example.monthly.2026-09").digest
+            let grant = "Authorization: Bearer \(server.grant(digest))"
+            let client = try RawHTTPClient(port: server.port)
+            let head = try await client.request(RawHTTPClient.get("/v1/bundles/\(digest)", [grant], method: "HEAD"), head: true)
+            #expect(head.status == 200)
+            #expect(head.value("Content-Length") == String(try server.bundleBytes(digest).count))
+            let health = try await client.request(RawHTTPClient.get("/healthz"))
+            #expect(health.status == 200 && health.text == "ok\n")
+            let products = try await client.request(RawHTTPClient.get("/v1/products"))
+            #expect(products.status == 200 && products.text.hasPrefix("{\"products\""))
+        }
+    }
+
+    /// The same, pipelined in one write, with routed HEADs between: each HEAD answer carries no body and each
+    /// GET answer its whole body, in request order.
+    @Test func pipelinedBundleAndRoutedHeadsKeepTheirFraming() async throws {
+        try await LiveServer.with { server in
+            let digest = try server.version("com.example.monthly.2026-09").digest
+            let grant = "Authorization: Bearer \(server.grant(digest))"
+            let client = try RawHTTPClient(port: server.port)
+            try await client.send(
+                RawHTTPClient.get("/v1/bundles/\(digest)", [grant], method: "HEAD") + RawHTTPClient.get("/healthz")
+                    + RawHTTPClient.get("/healthz", method: "HEAD") + RawHTTPClient.get("/v1/bundles/\(digest)", [grant])
+                    + RawHTTPClient.get("/no-such-route", method: "HEAD") + RawHTTPClient.get("/v1/products"))
+            let bundleHead = try await client.readResponse(head: true)
+            let health = try await client.readResponse()
+            let healthHead = try await client.readResponse(head: true)
+            let bundle = try await client.readResponse()
+            let missingHead = try await client.readResponse(head: true)
+            let products = try await client.readResponse()
+            #expect(bundleHead.status == 200)
+            #expect(health.status == 200 && health.text == "ok\n")
+            // The router has no HEAD route for it: an error answer, whose JSON body a HEAD answer leaves out.
+            #expect((400..<500).contains(healthHead.status))
+            let bytes = try server.bundleBytes(digest)
+            #expect(bundle.status == 200 && bundle.body == bytes)
+            #expect(missingHead.status == 404)
+            #expect(products.status == 200 && products.text.hasPrefix("{\"products\""))
+        }
+    }
 }

@@ -51,4 +51,25 @@ struct RealClientTests {
             #expect(Array(try Data(contentsOf: URL(fileURLWithPath: file))) == (try server.bundleBytes(digest)))
         }
     }
+
+    /// curl's `--next` reuses the connection: a bundle HEAD, then routed GETs. Their answers once hung behind
+    /// the HEAD (see `BundleServingChannel`); `--max-time` only bounds a failure.
+    @Test func curlHeadOfABundleThenRoutedGetsOnOneConnection() async throws {
+        guard let curl = ExternalTool.require("curl") else { return }
+        try await LiveServer.with { server in
+            let digest = try server.version("com.example.level1").digest
+            let result = try await ExternalTool.run(
+                curl,
+                ["-sS", "-I", "--max-time", "120", "\(server.base)/v1/bundles/\(digest)?grant=\(server.grant(digest))",
+                 "--next", "-sS", "--max-time", "120", "\(server.base)/healthz",
+                 "--next", "-sS", "--max-time", "120", "-w", "\\n%{num_connects}", "\(server.base)/v1/products"])
+            #expect(result.status == 0, "\(result.error)")
+            let lines = result.output.split(whereSeparator: \.isNewline).map(String.init)
+            #expect(lines.first?.hasPrefix("HTTP/1.1 200") == true)
+            #expect(lines.contains("ok"))
+            #expect(lines.contains { $0.hasPrefix("{\"products\"") })
+            // The last transfer reused the connection: it made no connection of its own.
+            #expect(lines.last == "0")
+        }
+    }
 }

@@ -1,12 +1,21 @@
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOHTTP1
 import NIOHTTPTypesHTTP1
 
 /// Hummingbird's HTTP/1 child channel with Depot's bundle handler inserted just before the HTTP-types
 /// codec, where request and response parts are still NIO's and bodies may be file regions.
 ///
 /// The same wrapping pattern `HummingbirdTLS` uses: run `HTTP1Channel`'s setup, then add to its pipeline.
+///
+/// NIO's server pipeline pairs its request decoder with its response encoder: the decoder queues the method of
+/// every request it reads, and the encoder takes one off the queue for every response head it encodes, to leave
+/// out the body of a HEAD answer. Bundle answers are written below the encoder, so they would never take theirs:
+/// the queue would grow by one per bundle request, and the next routed answer would be framed for the wrong
+/// request (after a bundle HEAD, a routed GET lost its body and the client waited for it). The decoder is
+/// therefore replaced by one that feeds no encoder (with the same limits), and the bundle handler, which sees
+/// every request, leaves out the bodies of routed HEAD answers itself.
 struct BundleServingChannel: ServerChildChannel {
     typealias Value = HTTP1Channel.Value
 
@@ -17,11 +26,31 @@ struct BundleServingChannel: ServerChildChannel {
         http1.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let pipeline = channel.pipeline.syncOperations
             let codec = try pipeline.context(handlerType: HTTP1ToHTTPServerCodec.self)
-            let handler = makeHandler(channel)
-            try pipeline.addHandler(handler, position: .before(codec.handler))
-            try pipeline.addHandler(RequestArrivalObserver(bundleHandler: handler), position: .first)
+            var limits = NIOHTTPDecoderLimitConfiguration()
+            limits.maxHeaderFieldSize = http1.configuration.httpDecoder.maxHeaderFieldSize
+            limits.maxHeaderListSize = http1.configuration.httpDecoder.maxHeaderListSize
+            limits.maxHeaderFieldCount = http1.configuration.httpDecoder.maxHeaderFieldCount
+            try Self.install(makeHandler(channel), before: codec.handler, decoderLimits: limits, in: pipeline)
             return value
         }
+    }
+
+    /// Adds bundle serving to a pipeline NIO's `configureHTTPServerPipeline` set up: the request decoder is
+    /// replaced by one that feeds no encoder (see above), `handler` goes just before `next` (where requests are
+    /// still NIO's parts), and the arrival observer first; the observer holds arriving bytes until the swap is done.
+    static func install(
+        _ handler: BundleChannelHandler, before next: any ChannelHandler, decoderLimits: NIOHTTPDecoderLimitConfiguration,
+        in pipeline: ChannelPipeline.SynchronousOperations
+    ) throws {
+        let paired = try pipeline.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self)
+        let decoder = HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, limitConfiguration: decoderLimits)
+        try pipeline.addHandler(ByteToMessageHandler(decoder), position: .after(paired.handler))
+        try pipeline.addHandler(handler, position: .before(next))
+        let observer = RequestArrivalObserver(bundleHandler: handler)
+        try pipeline.addHandler(observer, position: .first)
+        // A decoder leaves the pipeline on a later turn of the event loop: until it has, bytes that arrive wait in
+        // the observer, so that they reach the new decoder only (the old one would hand it parts, not bytes).
+        observer.holdBytes(until: pipeline.removeHandler(context: paired))
     }
 
     func handle(value: Value, logger: Logger) async {

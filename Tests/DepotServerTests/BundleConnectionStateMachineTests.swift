@@ -1,0 +1,197 @@
+import NIOHTTP1
+import Testing
+
+@testable import DepotServer
+
+/// One scripted connection and every action it must produce (idle 60 s, request 30 s, grace 10 s).
+struct ConnectionCase: CustomTestStringConvertible, Sendable {
+    var name: String
+    var steps: @Sendable () -> [ConnectionStep]
+    var expected: [String]
+    var testDescription: String { name }
+}
+
+private let bundle = "/v1/bundles/abc"
+private let upload = "/v1/publisher/uploads"
+
+@Suite("The bundle connection's state machine, event by event on a fake clock")
+struct BundleConnectionStateMachineTests {
+    static let cases: [ConnectionCase] = [
+        ConnectionCase(
+            name: "a bundle GET is answered at once, its evidence recorded once it went out",
+            steps: { [.start, .bytes, .head(.GET, bundle), .end, .answered(succeeded: true, inline: true), .read] },
+            expected: ["idle timer 60s", "deadline 30s", "answer bundle abc GET", "cancel deadline", "record", "read"]),
+        ConnectionCase(
+            name: "Connection: close is answered with close, and the connection closes after the answer",
+            steps: { [.head(.GET, bundle, [("Connection", "close")]), .end, .answered(succeeded: true, inline: false)] },
+            expected: ["deadline 30s", "answer bundle abc GET then close", "cancel deadline", "record", "cancel grace", "close"]),
+        ConnectionCase(
+            name: "requests pipelined behind an answer that closes the connection are not answered",
+            steps: {
+                [.head(.GET, bundle, [("Connection", "close")]), .answered(succeeded: true, inline: true), .end,
+                 .head(.GET, "/v1/bundles/def"), .end, .head(.GET, "/healthz")]
+            },
+            expected: ["deadline 30s", "answer bundle abc GET then close", "record", "cancel grace", "close"]),
+        ConnectionCase(
+            name: "an answer whose write failed records nothing and closes",
+            steps: { [.head(.GET, bundle), .end, .answered(succeeded: false, inline: false)] },
+            expected: ["deadline 30s", "answer bundle abc GET", "cancel deadline", "cancel grace", "close"]),
+        ConnectionCase(
+            name: "a bundle request waits behind a routed answer, and reads stop while it waits",
+            steps: {
+                [.head(.GET, "/v1/products"), .end, .head(.GET, bundle), .end, .read, .responseHead(200), .responseBody,
+                 .responseEnd, .resume, .answered(succeeded: true, inline: false), .resume]
+            },
+            expected: [
+                "deadline 30s", "forward GET /v1/products", "cancel deadline", "forward end", "deadline 30s",
+                "cancel deadline", "write passOn", "write passOn", "write end(belowEncoder: false, thenClose: false)",
+                "resume later", "answer bundle abc GET", "read", "record", "resume later",
+            ]),
+        ConnectionCase(
+            name: "a routed request behind a bundle answer being written waits for it, then ends its read burst",
+            steps: { [.head(.GET, bundle), .end, .head(.GET, "/healthz"), .end, .answered(succeeded: true, inline: false), .resume] },
+            expected: [
+                "deadline 30s", "answer bundle abc GET", "cancel deadline", "deadline 30s", "cancel deadline", "record",
+                "resume later", "forward GET /healthz", "forward end", "read-complete",
+            ]),
+        ConnectionCase(
+            name: "a routed request behind a routed one is handed on at once (Hummingbird keeps their order)",
+            steps: { [.head(.GET, "/v1/products"), .end, .head(.GET, "/healthz")] },
+            expected: ["deadline 30s", "forward GET /v1/products", "cancel deadline", "forward end", "deadline 30s", "forward GET /healthz"]),
+        ConnectionCase(
+            name: "pipelined bundle requests: an answer done inside its write lets the next one go at once",
+            steps: { [.head(.GET, bundle), .end, .head(.GET, "/v1/bundles/def"), .end, .answered(succeeded: true, inline: true)] },
+            expected: [
+                "deadline 30s", "answer bundle abc GET", "cancel deadline", "deadline 30s", "cancel deadline", "record",
+                "answer bundle def GET",
+            ]),
+        ConnectionCase(
+            name: "the grant check is answered here too",
+            steps: { [.head(.GET, "/v1/grants/check")] },
+            expected: ["deadline 30s", "answer check GET"]),
+        ConnectionCase(
+            name: "a routed answer to a HEAD loses its body and ends below the encoder",
+            steps: { [.head(.HEAD, "/healthz"), .end, .responseHead(404), .responseBody, .responseEnd] },
+            expected: [
+                "deadline 30s", "forward HEAD /healthz", "cancel deadline", "forward end", "write passOn", "write dropBody",
+                "write end(belowEncoder: true, thenClose: false)", "resume later",
+            ]),
+        ConnectionCase(
+            name: "after a bundle HEAD, a routed GET keeps its body",
+            steps: {
+                [.head(.HEAD, bundle), .end, .answered(succeeded: true, inline: true), .head(.GET, "/healthz"), .end,
+                 .responseHead(200), .responseBody, .responseEnd]
+            },
+            expected: [
+                "deadline 30s", "answer bundle abc HEAD", "cancel deadline", "record", "deadline 30s", "forward GET /healthz",
+                "cancel deadline", "forward end", "write passOn", "write passOn",
+                "write end(belowEncoder: false, thenClose: false)", "resume later",
+            ]),
+        ConnectionCase(
+            name: "pipelined routed HEAD and GET: only the HEAD's answer loses its body; an interim 1xx takes no turn",
+            steps: {
+                [.head(.HEAD, "/healthz"), .end, .head(.GET, "/healthz"), .end, .responseHead(100), .responseHead(200),
+                 .responseBody, .responseEnd, .responseHead(200), .responseBody, .responseEnd]
+            },
+            expected: [
+                "deadline 30s", "forward HEAD /healthz", "cancel deadline", "forward end", "deadline 30s", "forward GET /healthz",
+                "cancel deadline", "forward end", "write passOn", "write passOn", "write dropBody",
+                "write end(belowEncoder: true, thenClose: false)", "write passOn", "write passOn",
+                "write end(belowEncoder: false, thenClose: false)", "resume later",
+            ]),
+        ConnectionCase(
+            name: "an upload sent with Expect: 100-continue gets its interim answer before the route sees it",
+            steps: { [.head(.POST, upload, [("Expect", "100-continue"), ("Content-Length", "3")])] },
+            expected: ["deadline 30s", "100-continue", "forward POST /v1/publisher/uploads"]),
+        ConnectionCase(
+            name: "no 100-continue while an earlier answer is due: it may not overtake it",
+            steps: {
+                [.head(.GET, "/v1/products"), .end, .head(.POST, upload, [("Expect", "100-continue"), ("Content-Length", "3")])]
+            },
+            expected: ["deadline 30s", "forward GET /v1/products", "cancel deadline", "forward end", "deadline 30s", "forward POST /v1/publisher/uploads"]),
+        ConnectionCase(
+            name: "an idle connection closes after the idle timeout",
+            steps: { [.start, .at(60), .idleFired] },
+            expected: ["idle timer 60s", "close"]),
+        ConnectionCase(
+            name: "the idle timeout runs from the end of the last answer",
+            steps: {
+                [.start, .at(30), .head(.GET, bundle), .end, .answered(succeeded: true, inline: true), .at(60), .idleFired,
+                 .at(90), .idleFired]
+            },
+            expected: ["idle timer 60s", "deadline 30s", "answer bundle abc GET", "cancel deadline", "record", "idle timer 30s", "close"]),
+        ConnectionCase(
+            name: "a connection with an answer due is not idle",
+            steps: { [.start, .head(.GET, "/v1/products"), .end, .at(60), .idleFired] },
+            expected: ["idle timer 60s", "deadline 30s", "forward GET /v1/products", "cancel deadline", "forward end", "idle timer 60s"]),
+        ConnectionCase(
+            name: "a graceful shutdown of an idle connection goes on to Hummingbird",
+            steps: { [.shutdown] },
+            expected: ["pass shutdown on"]),
+        ConnectionCase(
+            name: "a graceful shutdown during a download lets it end, then closes",
+            steps: { [.head(.GET, bundle), .end, .shutdown, .answered(succeeded: true, inline: false)] },
+            expected: ["deadline 30s", "answer bundle abc GET", "cancel deadline", "grace 10s", "record", "cancel grace", "close"]),
+        ConnectionCase(
+            name: "a download longer than the shutdown grace is cut",
+            steps: { [.head(.GET, bundle), .end, .shutdown, .graceOver] },
+            expected: ["deadline 30s", "answer bundle abc GET", "cancel deadline", "grace 10s", "close"]),
+        ConnectionCase(
+            name: "a bundle request after the shutdown began is answered with Connection: close",
+            steps: { [.shutdown, .head(.GET, bundle)] },
+            expected: ["pass shutdown on", "deadline 30s", "answer bundle abc GET then close"]),
+        ConnectionCase(
+            name: "an unreadable request on an idle connection is answered 400",
+            steps: { [.bytes, .parserError] },
+            expected: ["deadline 30s", "answer 400 and close"]),
+        ConnectionCase(
+            name: "an unreadable request behind a routed answer due leaves the error to the pipeline",
+            steps: { [.head(.GET, "/v1/products"), .end, .parserError] },
+            expected: ["deadline 30s", "forward GET /v1/products", "cancel deadline", "forward end", "pass error on"]),
+        ConnectionCase(
+            name: "bytes cut short by the close after a 408 are not answered again",
+            steps: { [.bytes, .at(30), .deadlineFired, .parserError] },
+            expected: ["deadline 30s", "answer 408 and close"]),
+        ConnectionCase(
+            name: "a request that does not arrive in time is answered 408",
+            steps: { [.bytes, .at(30), .deadlineFired] },
+            expected: ["deadline 30s", "answer 408 and close"]),
+        ConnectionCase(
+            name: "a late request behind a routed answer being written: the answer ends, then the connection closes",
+            steps: { [.head(.GET, "/v1/products"), .end, .responseHead(200), .bytes, .at(30), .deadlineFired, .responseEnd] },
+            expected: [
+                "deadline 30s", "forward GET /v1/products", "cancel deadline", "forward end", "write passOn", "deadline 30s",
+                "write end(belowEncoder: false, thenClose: true)",
+            ]),
+        ConnectionCase(
+            name: "a bundle request answered on its head whose body never ends is closed at its deadline",
+            steps: { [.head(.GET, bundle, [("Content-Length", "5")]), .answered(succeeded: true, inline: true), .at(30), .deadlineFired] },
+            expected: ["deadline 30s", "answer bundle abc GET", "record", "close"]),
+        ConnectionCase(
+            name: "an upload's body is timed from its last progress while reads are asked",
+            steps: {
+                [.head(.PATCH, upload + "/u1"), .read, .at(20), .body, .read, .at(30), .deadlineFired, .at(50), .deadlineFired]
+            },
+            expected: [
+                "deadline 30s", "forward PATCH /v1/publisher/uploads/u1", "read", "forward body", "read", "deadline 20s",
+                "answer 408 and close",
+            ]),
+        ConnectionCase(
+            name: "an upload is not timed while the server asks for no bytes",
+            steps: { [.head(.PATCH, upload + "/u1"), .at(30), .deadlineFired] },
+            expected: ["deadline 30s", "forward PATCH /v1/publisher/uploads/u1", "deadline 30s"]),
+        ConnectionCase(
+            name: "a deadline after the request arrived in full does nothing",
+            steps: { [.head(.GET, "/v1/products"), .end, .at(30), .deadlineFired] },
+            expected: ["deadline 30s", "forward GET /v1/products", "cancel deadline", "forward end"]),
+        ConnectionCase(
+            name: "a connection that goes away drops what waits and stops its timers",
+            steps: { [.head(.GET, "/v1/products"), .end, .head(.GET, bundle), .end, .gone, .read] },
+            expected: ["deadline 30s", "forward GET /v1/products", "cancel deadline", "forward end", "deadline 30s", "cancel deadline", "cancel timers", "read"]),
+    ]
+
+    @Test(arguments: cases)
+    func script(_ row: ConnectionCase) {
+        #expect(runConnectionScript(row.steps()) == row.expected)
+    }
+}
