@@ -58,10 +58,15 @@ package final class SQLiteLedger: Ledger {
         }
     }
 
+    /// Concurrent readers: one per core, two to four. Each reader holds three file descriptors (the
+    /// database, its WAL and the shared memory); more readers than cores add descriptors, not throughput.
+    static let readerCount = min(4, max(2, ProcessInfo.processInfo.activeProcessorCount))
+
     static func configuration() -> Configuration {
         var configuration = Configuration()
         configuration.label = "DepotLedger"
         configuration.busyMode = .timeout(busyTimeout)
+        configuration.maximumReaderCount = readerCount
         configuration.prepareDatabase { db in
             // WAL mode itself is set by DatabasePool. FULL: fsync the WAL on every commit.
             try db.execute(sql: "PRAGMA synchronous = FULL")
