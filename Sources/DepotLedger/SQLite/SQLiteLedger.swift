@@ -32,18 +32,16 @@ package final class SQLiteLedger: Ledger {
         } catch {
             throw .unavailable("cannot create the ledger directory \(directory): \(error)")
         }
-        // Opening sets WAL mode, which needs the file to itself (SQLite may answer "database is locked" to
-        // a second opener at that moment, whatever the busy timeout), and GRDB reads which migrations are
-        // applied before it takes the write lock: instances opening one file together would each apply the
-        // same migration. A lock file makes them open and migrate one after the other, the later ones
-        // finding the work done.
-        let lock = try MigrationLock(path: path + ".migration-lock")
-        defer { lock.release() }
         do {
             pool = try DatabasePool(path: path, configuration: Self.configuration())
         } catch {
             throw Self.ledgerError(error, while: "opening \(path)")
         }
+        // GRDB reads which migrations are applied before it takes the write lock: instances opening one file
+        // together would each apply the same migration. A lock file makes them migrate one after the other,
+        // the later ones finding the work done.
+        let lock = try MigrationLock(path: path + ".migration-lock")
+        defer { lock.release() }
         do {
             try Self.migrator.migrate(pool)
         } catch {
