@@ -9,15 +9,11 @@ import Testing
 /// generated hostile values from a fixed seed: each value is accepted or refused with a 4xx `DepotError`,
 /// never a trap, a 5xx or an untyped error.
 @Suite struct TusHeaderFuzzTests {
+    /// Values drawn from `SeededBytes`, so the same ones run every time.
     struct Values {
-        var state: UInt64
-        mutating func next() -> Int {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int(truncatingIfNeeded: (z ^ (z >> 31)) >> 1)
-        }
+        var random: SeededBytes
+        init(seed: UInt64) { random = SeededBytes(seed: seed) }
+        mutating func next() -> Int { Int(truncatingIfNeeded: random.next() >> 1) }
 
         /// A value made of pieces tus headers are made of, and of things they must refuse.
         mutating func value() -> String {
@@ -39,7 +35,7 @@ import Testing
     }
 
     @Test func generatedHeaderValuesAreAcceptedOrRefusedWithA4xx() {
-        var values = Values(state: 2026)
+        var values = Values(seed: 2026)
         let record = UploadRecord(
             id: String(repeating: "a", count: 32), publisher: "p", length: 100, offset: 10, metadata: "", createdAt: 0,
             expiresAt: 1_000)

@@ -163,10 +163,15 @@ struct PublisherProductRoutes: Sendable {
     }
 
     func call<T>(_ body: () async throws(LedgerError) -> T) async throws(DepotError) -> T {
+        try await Self.call(refresher.logger, body)
+    }
+
+    /// Runs a ledger call of a publisher route: a ledger failure is logged and answered 503.
+    static func call<T>(_ logger: Logger, _ body: () async throws(LedgerError) -> T) async throws(DepotError) -> T {
         do {
             return try await body()
         } catch {
-            refresher.logger.error("publisher request failed in the ledger", metadata: ["error": "\(error)"])
+            logger.error("publisher request failed in the ledger", metadata: ["error": "\(error)"])
             throw DepotError(status: 503, code: "unavailable", message: "the catalog cannot be changed right now; try again")
         }
     }

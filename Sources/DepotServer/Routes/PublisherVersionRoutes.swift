@@ -29,17 +29,23 @@ struct PublisherVersionRoutes: Sendable {
             guard let publisher = context.publisher else {
                 throw DepotError(status: 401, code: "missing-key", message: "a publisher key is required")
             }
-            guard try await self.call({ () async throws(LedgerError) in try await self.ledger.catalogProduct(id: productId) }) != nil
+            let logger = context.logger
+            guard
+                try await PublisherProductRoutes.call(logger, { () async throws(LedgerError) in
+                    try await self.ledger.catalogProduct(id: productId)
+                }) != nil
             else {
                 throw PublisherProductRoutes.unknownProduct(productId)
             }
             let now = self.clock()
-            try await self.checkUpload(declared.upload, publisher: publisher.name, now: self.uploadClock())
+            try await self.checkUpload(declared.upload, publisher: publisher.name, now: self.uploadClock(), logger: logger)
             let job = VersionJob(
                 id: UploadService.newId(), productId: productId, version: declared.version, contentId: declared.contentId,
                 uploadId: declared.upload, publisher: publisher.name, sha256: declared.sha256,
                 publishedAt: declared.publishedAt, state: .received, createdAt: now, updatedAt: now)
-            let outcome = try await self.call { () async throws(LedgerError) in try await self.runner.submit(job) }
+            let outcome = try await PublisherProductRoutes.call(logger) { () async throws(LedgerError) in
+                try await self.runner.submit(job)
+            }
             if case .inProgress(let live) = outcome {
                 throw DepotError(
                     status: 409, code: "version-in-progress",
@@ -96,8 +102,8 @@ struct PublisherVersionRoutes: Sendable {
     }
 
     /// The upload must be the caller's, complete and not expired.
-    private func checkUpload(_ id: String, publisher: String, now: Int64) async throws {
-        guard let upload = try await call({ () async throws(LedgerError) in try await ledger.upload(id: id) }),
+    private func checkUpload(_ id: String, publisher: String, now: Int64, logger: Logger) async throws {
+        guard let upload = try await PublisherProductRoutes.call(logger, { () async throws(LedgerError) in try await ledger.upload(id: id) }),
             upload.publisher == publisher
         else {
             throw DepotError(status: 404, code: "unknown-upload", message: "no upload \(id) of this publisher")
@@ -109,14 +115,6 @@ struct PublisherVersionRoutes: Sendable {
             let received = "\(upload.offset) of \(upload.length.map(String.init) ?? "an undeclared number of") bytes"
             throw DepotError(
                 status: 409, code: "upload-incomplete", message: "upload \(id) is not complete (\(received) received); finish it first")
-        }
-    }
-
-    private func call<T>(_ body: () async throws(LedgerError) -> T) async throws(DepotError) -> T {
-        do {
-            return try await body()
-        } catch {
-            throw DepotError(status: 503, code: "unavailable", message: "the catalog cannot be changed right now; try again")
         }
     }
 }

@@ -33,15 +33,20 @@ struct SeededBytes {
 
     init(seed: UInt64) { state = seed }
 
+    /// The next 64 random bits.
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
     mutating func bytes(_ count: Int) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(count + 8)
         while out.count < count {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            withUnsafeBytes(of: z ^ (z >> 31)) { out.append(contentsOf: $0) }
+            withUnsafeBytes(of: next()) { out.append(contentsOf: $0) }
         }
         return Array(out.prefix(count))
     }
