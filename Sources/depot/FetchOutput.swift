@@ -57,35 +57,16 @@ struct FetchOutput: Sendable {
     }
 
     static func plainProgress(_ name: String, _ update: DownloadUpdate) -> String {
-        "\(name): \(Int(update.fractionCompleted * 100))% (\(update.bytesWritten) of \(update.expectedLength) bytes)"
-            + (update.bytesPerSecond.map { ", \(bytes(Int64($0)))/s" } ?? "")
-            + (update.timeRemaining.map { ", \(duration($0)) left" } ?? "")
+        ProgressText.plain(
+            name, done: update.bytesWritten, total: update.expectedLength, bytesPerSecond: update.bytesPerSecond,
+            secondsLeft: update.timeRemaining)
     }
 
     static func bar(_ name: String, _ update: DownloadUpdate) -> String {
-        let width = 30
-        let filled = Int(update.fractionCompleted * Double(width))
-        let rate = update.bytesPerSecond.map { "\(bytes(Int64($0)))/s" } ?? "--/s"
-        let left = update.timeRemaining.map { duration($0) } ?? "--:--"
-        return "\(name) [" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
-            + "] \(Int(update.fractionCompleted * 100))% \(bytes(update.bytesWritten))/\(bytes(update.expectedLength)) \(rate) \(left) left"
+        ProgressText.bar(
+            name, done: update.bytesWritten, total: update.expectedLength, bytesPerSecond: update.bytesPerSecond,
+            secondsLeft: update.timeRemaining)
     }
 
-    static func bytes(_ count: Int64) -> String {
-        let units = ["B", "KiB", "MiB", "GiB", "TiB"]
-        var value = Double(count)
-        var unit = 0
-        while value >= 1024 && unit < units.count - 1 {
-            value /= 1024
-            unit += 1
-        }
-        return unit == 0 ? "\(count) B" : String(format: "%.1f %@", value, units[unit])
-    }
-
-    static func duration(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded(.up))
-        return total >= 3600
-            ? String(format: "%d:%02d:%02d", total / 3600, total / 60 % 60, total % 60)
-            : String(format: "%02d:%02d", total / 60, total % 60)
-    }
+    static func bytes(_ count: Int64) -> String { ProgressText.bytes(count) }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import AsyncHTTPClient
-import Crypto
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -168,75 +167,5 @@ struct Publish: AsyncParsableCommand {
             try? await Task.sleep(for: .milliseconds(500))
         }
         throw PublishError("version \(version) was not staged within \(waitSeconds) s (last state: \(lastState))")
-    }
-}
-
-/// What `depot publish` keeps between runs: the archive of a folder (named by its SHA-256) and, per server,
-/// the address of its upload, so a rerun after a kill resumes instead of starting over.
-struct PublishState {
-    /// An archive ready to upload.
-    struct Archive {
-        var path: String
-        var sha256: String
-        var size: Int64
-    }
-
-    let directory: String
-
-    static func defaultDirectory(_ environment: [String: String]) -> String {
-        if let cache = environment["XDG_CACHE_HOME"], !cache.isEmpty { return cache + "/depot/publish" }
-        return NSHomeDirectory() + "/.cache/depot/publish"
-    }
-
-    /// Packs `folder` as a tar under the state directory; the same files give the same archive.
-    func archive(of folder: String) throws(PublishError) -> Archive {
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw PublishError("cannot create the state directory \(directory): \(error.localizedDescription)")
-        }
-        let scratch = directory + "/packing-\(UUID().uuidString).tar"
-        do {
-            try PackTar.write(directory: folder, to: scratch)
-        } catch {
-            try? FileManager.default.removeItem(atPath: scratch)
-            throw PublishError("cannot pack \(folder): \(error.description)")
-        }
-        guard let handle = FileHandle(forReadingAtPath: scratch) else { throw PublishError("cannot read \(scratch)") }
-        var hasher = SHA256()
-        var size: Int64 = 0
-        while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-            hasher.update(data: chunk)
-            size += Int64(chunk.count)
-        }
-        try? handle.close()
-        let digest = hasher.finalize().map { String(format: "%02x", $0) }.joined()
-        let path = directory + "/\(digest).tar"
-        try? FileManager.default.removeItem(atPath: path)
-        do { try FileManager.default.moveItem(atPath: scratch, toPath: path) } catch {
-            throw PublishError("cannot keep the archive at \(path): \(error.localizedDescription)")
-        }
-        return Archive(path: path, sha256: digest, size: size)
-    }
-
-    private func record(_ archive: Archive, server: String) -> String {
-        let name = SHA256.hash(data: Data((server + "\n" + archive.sha256).utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
-        return directory + "/\(name).upload"
-    }
-
-    /// The remembered upload address of `archive` on `server`.
-    func location(of archive: Archive, server: String) -> String? {
-        (try? String(contentsOfFile: record(archive, server: server), encoding: .utf8))?
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    func remember(_ archive: Archive, server: String, location: String) {
-        try? (location + "\n").write(toFile: record(archive, server: server), atomically: true, encoding: .utf8)
-    }
-
-    /// Forgets the upload and removes the archive once the version is staged.
-    func forget(_ archive: Archive, server: String) {
-        try? FileManager.default.removeItem(atPath: record(archive, server: server))
-        try? FileManager.default.removeItem(atPath: archive.path)
     }
 }

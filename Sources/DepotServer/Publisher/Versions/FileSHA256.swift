@@ -3,15 +3,15 @@ import Foundation
 
 /// The SHA-256 of a file, read in fixed chunks (memory does not grow with the file). Blocks: run it off
 /// the event loops.
-enum FileSHA256 {
+package enum FileSHA256 {
     /// Why a file could not be hashed.
-    struct Failure: Error, Sendable, CustomStringConvertible {
+    package struct Failure: Error, Sendable, CustomStringConvertible {
         /// What happened.
-        let description: String
+        package let description: String
     }
 
     /// The file's digest as lowercase hex.
-    static func hex(path: String) throws(Failure) -> String {
+    package static func hex(path: String) throws(Failure) -> String {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw Failure(description: "cannot open \(path)")
         }
