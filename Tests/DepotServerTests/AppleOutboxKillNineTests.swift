@@ -14,18 +14,8 @@ import Glibc
 struct AppleOutboxKillNineTests {
     @Test(arguments: LedgerEngine.allCases)
     func aJobWhoseSenderDiedIsSentOnceAfterRestart(engine: LedgerEngine) async throws {
-        let binary = DepotProcess.debugBinary()
-        guard FileManager.default.isExecutableFile(atPath: binary) else {
-            Issue.record("\(binary) is missing: run `swift build --build-tests` (it builds the depot binary this test starts and kills)")
-            return
-        }
-        switch engine {
-        case .sqlite:
-            try await run(binary: binary, engine: engine, databaseURL: nil)
-        case .postgres:
-            try await PostgresTestDatabase.with { database in
-                try await run(binary: binary, engine: engine, databaseURL: database.url)
-            }
+        try await ServePlace.onEngine(engine) { binary, databaseURL in
+            try await run(binary: binary, engine: engine, databaseURL: databaseURL)
         }
     }
 
@@ -38,10 +28,8 @@ struct AppleOutboxKillNineTests {
             try SharedInstances.writeConfiguration(
                 in: scratch, settings: appStore.settings(base: "http://127.0.0.1:\(silent.port)", leaseSeconds: leaseSeconds))
             try SharedInstances.write(SharedInstances.smallPacks, in: scratch)
-            let data = scratch.path + "/data"
-            let arguments = ["--config", scratch.path + "/Config", "--data-dir", data, "--content-dir", scratch.path + "/content"]
-            let environment = databaseURL.map { ["DEPOT_DATABASE_URL": $0] } ?? [:]
-            let ledgerURL = databaseURL ?? "sqlite:" + data + "/ledger.sqlite"
+            let place = ServePlace(scratch: scratch, databaseURL: databaseURL)
+            let (data, arguments, environment, ledgerURL) = (place.data, place.arguments, place.environment, place.ledgerURL)
 
             // 1. The delivery is confirmed; the sender claims the job and waits on an App Store that never answers.
             let first = try await DepotProcess.start(binary: binary, arguments: arguments, environment: environment)

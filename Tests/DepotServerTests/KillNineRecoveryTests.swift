@@ -52,18 +52,8 @@ struct KillNineRecoveryTests {
 
     @Test(arguments: LedgerEngine.allCases)
     func killNineLosesNoConfirmedDelivery(engine: LedgerEngine) async throws {
-        let binary = DepotProcess.debugBinary()
-        guard FileManager.default.isExecutableFile(atPath: binary) else {
-            Issue.record("\(binary) is missing: run `swift build --build-tests` (it builds the depot binary this test starts and kills)")
-            return
-        }
-        switch engine {
-        case .sqlite:
-            try await run(binary: binary, engine: engine, databaseURL: nil)
-        case .postgres:
-            try await PostgresTestDatabase.with { database in
-                try await run(binary: binary, engine: engine, databaseURL: database.url)
-            }
+        try await ServePlace.onEngine(engine) { binary, databaseURL in
+            try await run(binary: binary, engine: engine, databaseURL: databaseURL)
         }
     }
 
@@ -73,10 +63,8 @@ struct KillNineRecoveryTests {
         defer { scratch.remove() }
         try SharedInstances.writeConfiguration(in: scratch)
         try SharedInstances.write(Self.packs, in: scratch)
-        let data = scratch.path + "/data"
-        let arguments = ["--config", scratch.path + "/Config", "--data-dir", data, "--content-dir", scratch.path + "/content"]
-        let environment = databaseURL.map { ["DEPOT_DATABASE_URL": $0] } ?? [:]
-        let ledgerURL = databaseURL ?? "sqlite:" + data + "/ledger.sqlite"
+        let place = ServePlace(scratch: scratch, databaseURL: databaseURL)
+        let (data, arguments, environment, ledgerURL) = (place.data, place.arguments, place.environment, place.ledgerURL)
         var random = SeededBytes(seed: seed)
         let context = "engine \(engine.rawValue), DEPOT_CRASH_SEED=\(seed)"
 

@@ -18,22 +18,18 @@ struct PublishKillNineTests {
 
     @Test(arguments: LedgerEngine.allCases)
     func killNineLeavesThePreviousVersionServingAndTheCatalogConsistent(engine: LedgerEngine) async throws {
-        switch engine {
-        case .sqlite: try await run(engine: engine, databaseURL: nil)
-        case .postgres: try await PostgresTestDatabase.with { database in try await run(engine: engine, databaseURL: database.url) }
+        try await ServePlace.onEngine(engine) { binary, databaseURL in
+            try await run(binary: binary, engine: engine, databaseURL: databaseURL)
         }
     }
 
-    private func run(engine: LedgerEngine, databaseURL: String?) async throws {
+    private func run(binary: String, engine: LedgerEngine, databaseURL: String?) async throws {
         let scratch = try ScratchDirectory("publishKillNine-\(engine.rawValue)")
         defer { scratch.remove() }
         try SharedInstances.writeConfiguration(in: scratch)
         try SharedInstances.write(SharedInstances.smallPacks, in: scratch)
-        let data = scratch.path + "/data"
-        let arguments = ["--config", scratch.path + "/Config", "--data-dir", data, "--content-dir", scratch.path + "/content"]
-        let environment = databaseURL.map { ["DEPOT_DATABASE_URL": $0] } ?? [:]
-        let ledgerURL = databaseURL ?? "sqlite:" + data + "/ledger.sqlite"
-        let binary = DepotProcess.debugBinary()
+        let place = ServePlace(scratch: scratch, databaseURL: databaseURL)
+        let (data, arguments, environment, ledgerURL) = (place.data, place.arguments, place.environment, place.ledgerURL)
         let depot = DepotCommand(scratch: scratch, databaseURL: databaseURL)
 
         var server = try await DepotProcess.start(binary: binary, arguments: arguments, environment: environment)

@@ -17,14 +17,12 @@ struct UploadVersionKillNineTests {
     @Test(arguments: LedgerEngine.allCases)
     func killNineDuringAVersionJobStagesNothingAndFailsTheJob(engine: LedgerEngine) async throws {
         guard let tar = ExternalTool.require("tar") else { return }
-        switch engine {
-        case .sqlite: try await run(tar: tar, engine: engine, databaseURL: nil)
-        case .postgres:
-            try await PostgresTestDatabase.with { database in try await run(tar: tar, engine: engine, databaseURL: database.url) }
+        try await ServePlace.onEngine(engine) { binary, databaseURL in
+            try await run(binary: binary, tar: tar, engine: engine, databaseURL: databaseURL)
         }
     }
 
-    private func run(tar: String, engine: LedgerEngine, databaseURL: String?) async throws {
+    private func run(binary: String, tar: String, engine: LedgerEngine, databaseURL: String?) async throws {
         let scratch = try ScratchDirectory("uploadKillNine-\(engine.rawValue)")
         defer { scratch.remove() }
         try SharedInstances.writeConfiguration(in: scratch)
@@ -34,11 +32,8 @@ struct UploadVersionKillNineTests {
         config = "{\"catalog\": {\"versionJobStaleSeconds\": 2}, " + config.dropFirst()
         try config.write(toFile: configPath, atomically: true, encoding: .utf8)
         try SharedInstances.write(SharedInstances.smallPacks, in: scratch)
-        let data = scratch.path + "/data"
-        let arguments = ["--config", scratch.path + "/Config", "--data-dir", data, "--content-dir", scratch.path + "/content"]
-        let environment = databaseURL.map { ["DEPOT_DATABASE_URL": $0] } ?? [:]
-        let ledgerURL = databaseURL ?? "sqlite:" + data + "/ledger.sqlite"
-        let binary = DepotProcess.debugBinary()
+        let place = ServePlace(scratch: scratch, databaseURL: databaseURL)
+        let (data, arguments, environment, ledgerURL) = (place.data, place.arguments, place.environment, place.ledgerURL)
         let depot = DepotCommand(scratch: scratch, databaseURL: databaseURL)
 
         var server = try await DepotProcess.start(binary: binary, arguments: arguments, environment: environment)
