@@ -45,11 +45,8 @@ RANGE_BYTES=65536
 THREADS=2
 CLK_TCK=$(getconf CLK_TCK)
 
-log() { printf '[%s] %s\n' "$(date +%T)" "$*" >&2; }
-die() {
-    log "FAIL: $*"
-    exit 1
-}
+# shellcheck source=bench/lib.sh
+source "$ROOT/bench/lib.sh"
 
 for tool in "$NGINX" "$WRK" curl openssl sha256sum ss awk; do
     command -v "$tool" >/dev/null || die "$tool is not installed"

@@ -32,11 +32,8 @@ MEDIUM_FILE_BYTES=$((16 << 20))    # 16 MiB: sixteen 1 MiB slices at the edge
 RANGE_BYTES=65536
 SECRET=bench-edge-secret-$(date +%s)-0123456789abcdef
 
-log() { printf '[%s] %s\n' "$(date +%T)" "$*" >&2; }
-die() {
-    log "FAIL: $*"
-    exit 1
-}
+# shellcheck source=bench/lib.sh
+source "$ROOT/bench/lib.sh"
 for tool in "$NGINX" "$WRK" curl openssl envsubst sha256sum ss python3; do
     command -v "$tool" >/dev/null || die "$tool is not installed"
 done
@@ -44,17 +41,9 @@ done
 TMP=""
 PIDS=()
 cleanup() {
-    local rc=$? pid
+    local rc=$?
     trap - EXIT INT TERM
-    for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-    for pid in "${PIDS[@]}"; do
-        local waited=0
-        while kill -0 "$pid" 2>/dev/null && ((waited < 50)); do
-            sleep 0.1
-            waited=$((waited + 1))
-        done
-        kill -KILL "$pid" 2>/dev/null || true
-    done
+    stop_processes "${PIDS[@]}"
     wait 2>/dev/null || true
     if [[ -n $TMP && -d $TMP ]]; then rm -rf "$TMP"; fi
     exit "$rc"

@@ -24,11 +24,8 @@ RESULTS_DIR=${BENCH_RESULTS_DIR:-$ROOT/bench/results}
 DEPOT=${BENCH_DEPOT:-$ROOT/.build/release/depot}
 PRODUCT=com.example.bench.mission
 
-log() { printf '[%s] %s\n' "$(date +%T)" "$*" >&2; }
-die() {
-    log "FAIL: $*"
-    exit 1
-}
+# shellcheck source=bench/lib.sh
+source "$ROOT/bench/lib.sh"
 for tool in curl zip tar python3 ss sha256sum; do command -v "$tool" >/dev/null || die "$tool is not installed"; done
 
 TMP=$(mktemp -d /tmp/depot-publish-bench.XXXXXX)
@@ -73,8 +70,7 @@ PY
 SIZE=$(du -sb "$PACK/Contents" | cut -f1)
 log "pack: $SIZE bytes in $(find "$PACK/Contents" -type f | wc -l) files"
 
-PORT=18580
-while ss -Hltn "sport = :$PORT" | grep -q .; do PORT=$((PORT + 1)); done
+PORT=$(pick_port 18580)
 "$DEPOT" serve --config "$ROOT/Config" --content-dir "$ROOT/content" --data-dir "$TMP/data" --host 127.0.0.1 \
     --port "$PORT" >"$TMP/depot.out" 2>"$TMP/depot.log" &
 DEPOT_PID=$!

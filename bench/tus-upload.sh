@@ -29,26 +29,14 @@ DEPOT=${BENCH_DEPOT:-$ROOT/.build/release/depot}
 TOKEN= # a publisher key, made once depot runs
 CLK_TCK=$(getconf CLK_TCK)
 
-log() { printf '[%s] %s\n' "$(date +%T)" "$*" >&2; }
-die() {
-    log "FAIL: $*"
-    exit 1
-}
+# shellcheck source=bench/lib.sh
+source "$ROOT/bench/lib.sh"
 for tool in "$NGINX" curl sha256sum ss awk openssl; do command -v "$tool" >/dev/null || die "$tool is not installed"; done
 
 TMP=$(mktemp -d /tmp/depot-tus-bench.XXXXXX)
 PIDS=()
 cleanup() {
-    local pid
-    for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-    for pid in "${PIDS[@]}"; do
-        local waited=0
-        while kill -0 "$pid" 2>/dev/null && ((waited < 50)); do
-            sleep 0.1
-            waited=$((waited + 1))
-        done
-        kill -KILL "$pid" 2>/dev/null || true
-    done
+    stop_processes "${PIDS[@]}"
     rm -rf "$TMP"
 }
 trap cleanup EXIT INT TERM
@@ -59,12 +47,6 @@ if [[ "${BENCH_SKIP_BUILD:-0}" != 1 ]]; then
 fi
 [[ -x "$DEPOT" ]] || die "$DEPOT is missing"
 
-port_is_free() { ! ss -Hltn "sport = :$1" | grep -q .; }
-pick_port() {
-    local port=$1
-    while ! port_is_free "$port"; do port=$((port + 1)); done
-    echo "$port"
-}
 cpu_ticks() { # utime+stime of a process and its children threads
     awk '{print $14 + $15}' "/proc/$1/stat"
 }
