@@ -36,22 +36,7 @@ struct EdgeTemplateTests {
 
         // envsubst without the list of names also empties nginx's own variables ($uri, $slice_range): nginx
         // must refuse the result rather than run with an empty cache key.
-        let template = try String(contentsOfFile: NginxEdge.templatePath, encoding: .utf8)
-        let plain = try await OffPool.run { () throws -> String in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: envsubst)
-            process.environment = variables
-            let input = Pipe()
-            let output = Pipe()
-            process.standardInput = input
-            process.standardOutput = output
-            try process.run()
-            input.fileHandleForWriting.write(Data(template.utf8))
-            try input.fileHandleForWriting.close()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return String(decoding: data, as: UTF8.self)
-        }
+        let plain = try await NginxEdge.render(envsubst: envsubst, variables: variables, namingPlaceholders: false)
         #expect(!plain.contains("$slice_range"))
         try Data(plain.utf8).write(to: URL(fileURLWithPath: scratch.path + "/plain.conf"))
         let refused = try await ExternalTool.run(nginx, ["-t", "-c", scratch.path + "/plain.conf"])

@@ -23,10 +23,7 @@ extension ConfigurationLoader {
             }
         }
         if let seconds = edge.lifetimeSeconds {
-            guard seconds > 0, seconds <= 31_536_000 else {
-                throw ConfigurationError("\(file): edge.lifetimeSeconds must be from 1 to 31536000, not \(seconds)")
-            }
-            settings.lifetimeSeconds = seconds
+            settings.lifetimeSeconds = try ConfigurationError.inRange(seconds, 1...31_536_000, setting: "edge.lifetimeSeconds", in: file)
         }
         if let name = edge.purgeTagHeader {
             settings.purgeTagHeader = name.lowercased() == "none" ? nil : try fieldName(name, setting: "edge.purgeTagHeader", in: file)
@@ -38,11 +35,8 @@ extension ConfigurationLoader {
             settings.purgeTagSeparator = separator
         }
         if let seconds = edge.grantCheckCacheSeconds {
-            guard (0...EdgeSettings.maximumGrantCheckCacheSeconds).contains(seconds) else {
-                throw ConfigurationError(
-                    "\(file): edge.grantCheckCacheSeconds must be from 0 to \(EdgeSettings.maximumGrantCheckCacheSeconds), not \(seconds)")
-            }
-            settings.grantCheckCacheSeconds = seconds
+            settings.grantCheckCacheSeconds = try ConfigurationError.inRange(
+                seconds, 0...EdgeSettings.maximumGrantCheckCacheSeconds, setting: "edge.grantCheckCacheSeconds", in: file)
         }
         if let name = edge.fillSecretHeader {
             settings.fillSecretHeader = try fieldName(name, setting: "edge.fillSecretHeader", in: file)

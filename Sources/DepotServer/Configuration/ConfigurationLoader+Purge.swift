@@ -25,31 +25,20 @@ extension ConfigurationLoader {
         }
         var settings = PurgeHookSettings(target: target)
         if let retries = purge.retries {
-            guard (0...PurgeHookSettings.maximumRetries).contains(retries) else {
-                throw ConfigurationError("\(file): edge.purge.retries must be from 0 to \(PurgeHookSettings.maximumRetries), not \(retries)")
-            }
-            settings.retries = retries
+            settings.retries = try ConfigurationError.inRange(
+                retries, 0...PurgeHookSettings.maximumRetries, setting: "edge.purge.retries", in: file)
         }
         if let seconds = purge.timeoutSeconds {
-            guard (1...PurgeHookSettings.maximumTimeoutSeconds).contains(seconds) else {
-                throw ConfigurationError(
-                    "\(file): edge.purge.timeoutSeconds must be from 1 to \(PurgeHookSettings.maximumTimeoutSeconds), not \(seconds)")
-            }
-            settings.timeoutSeconds = seconds
+            settings.timeoutSeconds = try ConfigurationError.inRange(
+                seconds, 1...PurgeHookSettings.maximumTimeoutSeconds, setting: "edge.purge.timeoutSeconds", in: file)
         }
         if let milliseconds = purge.backoffMilliseconds {
-            guard (1...PurgeHookSettings.maximumBackoffMilliseconds).contains(milliseconds) else {
-                throw ConfigurationError(
-                    "\(file): edge.purge.backoffMilliseconds must be from 1 to \(PurgeHookSettings.maximumBackoffMilliseconds), not \(milliseconds)")
-            }
-            settings.backoffMilliseconds = milliseconds
+            settings.backoffMilliseconds = try ConfigurationError.inRange(
+                milliseconds, 1...PurgeHookSettings.maximumBackoffMilliseconds, setting: "edge.purge.backoffMilliseconds", in: file)
         }
         if let capacity = purge.queueCapacity {
-            guard (1...PurgeHookSettings.maximumQueueCapacity).contains(capacity) else {
-                throw ConfigurationError(
-                    "\(file): edge.purge.queueCapacity must be from 1 to \(PurgeHookSettings.maximumQueueCapacity), not \(capacity)")
-            }
-            settings.queueCapacity = capacity
+            settings.queueCapacity = try ConfigurationError.inRange(
+                capacity, 1...PurgeHookSettings.maximumQueueCapacity, setting: "edge.purge.queueCapacity", in: file)
         }
         return settings
     }

@@ -56,36 +56,15 @@ struct PublisherVersionBody: Encodable {
                 activatedAt: record.activatedAt.map(ISO8601.format), failureReason: record.failureReason)
         }
     }
+}
 
+extension PublisherVersionBody {
     /// The body of a version job (a version on its way from an upload).
     init(job: VersionJob) {
         self.init(
             productId: job.productId, contentId: job.contentId, version: job.version, state: job.state.rawValue,
             current: false, publishedAt: job.publishedAt.map(ISO8601.format), failureReason: job.failureReason,
             job: job.id, upload: job.uploadId, updatedAt: ISO8601.format(job.updatedAt))
-    }
-
-    init(
-        productId: String, contentId: String?, version: String, state: String, current: Bool, digest: String? = nil,
-        size: Int64? = nil, unpackedSize: Int64? = nil, publishedAt: String? = nil, stagedAt: String? = nil,
-        activatedAt: String? = nil, failureReason: String? = nil, job: String? = nil, upload: String? = nil,
-        updatedAt: String? = nil
-    ) {
-        self.productId = productId
-        self.contentId = contentId
-        self.version = version
-        self.state = state
-        self.current = current
-        self.digest = digest
-        self.size = size
-        self.unpackedSize = unpackedSize
-        self.publishedAt = publishedAt
-        self.stagedAt = stagedAt
-        self.activatedAt = activatedAt
-        self.failureReason = failureReason
-        self.job = job
-        self.upload = upload
-        self.updatedAt = updatedAt
     }
 }
 

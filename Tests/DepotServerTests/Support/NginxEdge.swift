@@ -65,13 +65,14 @@ struct NginxEdge {
         throw StartError(description: "nginx found no free port: \(lastFailure)")
     }
 
-    /// The template rendered by `envsubst` with the four placeholders named, as the README runs it.
-    static func render(envsubst: String, variables: [String: String]) async throws -> String {
+    /// The template rendered by `envsubst` with the four placeholders named, as the README runs it; without
+    /// `namingPlaceholders`, as a careless run would (every `$name`, nginx's own variables too, replaced).
+    static func render(envsubst: String, variables: [String: String], namingPlaceholders: Bool = true) async throws -> String {
         let template = try String(contentsOfFile: templatePath, encoding: .utf8)
         return try await OffPool.run {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: envsubst)
-            process.arguments = ["${EDGE_PORT} ${DEPOT_ORIGIN} ${CACHE_DIR} ${EDGE_SECRET}"]
+            process.arguments = namingPlaceholders ? ["${EDGE_PORT} ${DEPOT_ORIGIN} ${CACHE_DIR} ${EDGE_SECRET}"] : []
             process.environment = variables.merging(["PATH": "/usr/bin:/bin"]) { a, _ in a }
             let input = Pipe()
             let output = Pipe()
