@@ -31,12 +31,11 @@ struct FetchCommandTests {
             first.standardError = FileHandle.nullDevice
             try first.run()
             let partialName = { ClientTestSupport.names(in: out).first { $0.hasSuffix(".partial") } }
-            let reached = await eventually {
+            try await PublisherRequests.eventually("the first run to write a megabyte", bound: .seconds(120)) {
                 guard let name = partialName() else { return false }
                 let size = (try? FileManager.default.attributesOfItem(atPath: out + "/" + name)[.size] as? NSNumber)??.intValue
                 return (size ?? 0) >= 1 << 20
             }
-            try #require(reached, "the first run never wrote a megabyte")
             kill(first.processIdentifier, SIGKILL)
             try await OffPool.run { first.waitUntilExit() }
             #expect(first.terminationReason == .uncaughtSignal)

@@ -59,13 +59,3 @@ final class PythonService: Sendable {
         var description: String
     }
 }
-
-/// Waits until `condition` holds, checking every 20 ms, for at most `seconds`; false when it never did.
-func eventually(within seconds: Double = 120, _ condition: () throws -> Bool) async rethrows -> Bool {
-    let deadline = ContinuousClock.now + .seconds(seconds)
-    while ContinuousClock.now < deadline {
-        if try condition() { return true }
-        try? await Task.sleep(for: .milliseconds(20))
-    }
-    return try condition()
-}
