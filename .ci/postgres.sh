@@ -113,7 +113,7 @@ else
         done
     fi
     echo "$port" >"$dir/port"
-    settings="-c listen_addresses=127.0.0.1 -p $port -c unix_socket_directories=$dir -c max_connections=200"
+    settings="-c listen_addresses=127.0.0.1 -p $port -c unix_socket_directories=$dir -c max_connections=500"
     if [[ "$fsync" == off ]]; then
         settings="$settings -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
     fi

@@ -28,16 +28,34 @@ extension PostgresLedger {
     }
 
     /// Drops database `name` on the server `serverURL` points at, closing its sessions (`WITH (FORCE)`).
+    ///
+    /// The server waits only five seconds for the sessions it closes to end, which a loaded machine can exceed
+    /// (SQLSTATE 55006, "being accessed by other users"); that answer is retried up to `attempts` times, one
+    /// second more apart each time.
     package static func dropDatabase(
-        _ name: String, serverURL: PostgresURL, logger: Logger = Logger(label: "depot.ledger.postgres")
+        _ name: String, serverURL: PostgresURL, attempts: Int = 5,
+        logger: Logger = Logger(label: "depot.ledger.postgres")
     )
         async throws(LedgerError)
     {
         try checkIdentifier(name)
-        try await withAdminConnection(serverURL, logger: logger) { connection in
-            try await connection.query(
-                PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"), logger: logger)
+        var attempt = 1
+        while true {
+            do {
+                try await withAdminConnection(serverURL, logger: logger) { connection in
+                    try await connection.query(
+                        PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"), logger: logger)
+                }
+                return
+            } catch let error where attempt < attempts && isObjectInUse(error) {
+                try? await Task.sleep(for: .seconds(attempt))
+                attempt += 1
+            }
         }
+    }
+
+    private static func isObjectInUse(_ error: LedgerError) -> Bool {
+        error.message.contains("(SQLSTATE 55006)")
     }
 
     private static func checkIdentifier(_ name: String) throws(LedgerError) {
