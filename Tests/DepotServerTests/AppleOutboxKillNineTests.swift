@@ -26,7 +26,8 @@ struct AppleOutboxKillNineTests {
             let silent = try SilentListener()
             let leaseSeconds = 3
             try SharedInstances.writeConfiguration(
-                in: scratch, settings: appStore.settings(base: "http://127.0.0.1:\(silent.port)", leaseSeconds: leaseSeconds))
+                in: scratch, settings: appStore.settings(
+                    base: "http://127.0.0.1:\(silent.port)", leaseSeconds: leaseSeconds, timeoutSeconds: 300))
             try SharedInstances.write(SharedInstances.smallPacks, in: scratch)
             let place = ServePlace(scratch: scratch, databaseURL: databaseURL)
             let (data, arguments, environment, ledgerURL) = (place.data, place.arguments, place.environment, place.ledgerURL)
@@ -49,12 +50,16 @@ struct AppleOutboxKillNineTests {
             first.kill(SIGKILL)
             #expect(await first.waitForExit()?.reason == .uncaughtSignal)
             let leased = try await LedgerReader.with(ledgerURL) { ledger in try await ledger.appleJobs(transactionId: id) }
-            #expect(leased.count == 1 && leased.first?.state == .pending && leased.first?.attempts == 1)
+            // One attempt, unless a very slow machine let the silent call time out before the kill (the job is
+            // then claimed again, and Apple has still received nothing).
+            #expect(leased.count == 1 && leased.first?.state == .pending)
+            let attemptsAtKill = leased.first?.attempts ?? 0
+            #expect(attemptsAtKill >= 1)
             // Operators see it pending.
             let command = DepotCommand(scratch: scratch, databaseURL: databaseURL)
             let listing = try await ExternalTool.run(command.binary, ["transactions", "--apple-pending"] + command.place)
             #expect(listing.status == 0, "\(listing.error)")
-            #expect(listing.output.contains("\(id)\tSandbox\tpending\t1"), "\(listing.output)")
+            #expect(listing.output.contains("\(id)\tSandbox\tpending\t\(attemptsAtKill)"), "\(listing.output)")
             #expect(listing.output.contains("1 pending, 0 failed"), "\(listing.output)")
 
             // 3. Restarted, now reaching the App Store: the job is claimed again once the dead sender's lease
@@ -74,7 +79,7 @@ struct AppleOutboxKillNineTests {
             #expect(appStore.acknowledgedFinishes() == [id: 1])
             #expect(appStore.double.requests.count == 1)
             let done = try await LedgerReader.with(ledgerURL) { ledger in try await ledger.appleJobs(transactionId: id) }
-            #expect(done.first?.attempts == 2)
+            #expect(done.first?.attempts == attemptsAtKill + 1)
             let after = try await ExternalTool.run(command.binary, ["transactions", "--apple-pending"] + command.place)
             #expect(after.output.contains("0 pending, 0 failed"), "\(after.output)")
         }

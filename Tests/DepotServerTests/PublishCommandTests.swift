@@ -149,9 +149,10 @@ final class RunningProcess: Sendable {
     private let process: Process
     private let output = CollectedText()
 
-    /// Text appended from a pipe's handler.
+    /// Text appended from a pipe's handler, and whether the pipe reached its end.
     final class CollectedText: Sendable {
         let text = Mutex<String>("")
+        let ended = Mutex<Bool>(false)
     }
 
     init(_ path: String, _ arguments: [String]) throws {
@@ -166,6 +167,7 @@ final class RunningProcess: Sendable {
             let data = handle.availableData
             if data.isEmpty {
                 handle.readabilityHandler = nil
+                output.ended.withLock { $0 = true }
             } else {
                 output.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
             }
@@ -186,9 +188,11 @@ final class RunningProcess: Sendable {
         return try #require(found, "\(text)")
     }
 
-    /// Waits for the exit; returns the status.
+    /// Waits for the exit and for the end of its output (what it printed last arrives after it exited);
+    /// returns the status.
     func exitStatus() async throws -> Int32 {
         try await eventually("the process to exit", within: 600) { !self.process.isRunning }
+        try await eventually("the end of the process's output", within: 120) { self.output.ended.withLock { $0 } }
         return process.terminationStatus
     }
 

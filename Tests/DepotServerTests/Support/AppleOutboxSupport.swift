@@ -33,12 +33,12 @@ struct AppStoreDoubleFixture {
     /// backfill off unless an interval is given.
     func settings(
         environments: [String] = ["Production", "Sandbox"], base: String? = nil, leaseSeconds: Int = 120,
-        historyIntervalSeconds: Int = 0
+        historyIntervalSeconds: Int = 0, timeoutSeconds: Int = 60
     ) -> String {
         let urls = environments.map { "\"\($0)\": \"\(base ?? self.base)\"" }.joined(separator: ", ")
         return """
             "appStoreServerAPI": {"issuerId": "\(key.issuerId)", "keyId": "\(key.keyId)", "privateKeyPath": "\(key.privateKeyPath)",
-             "baseURLs": {\(urls)}, "timeoutSeconds": 60,
+             "baseURLs": {\(urls)}, "timeoutSeconds": \(timeoutSeconds),
              "outbox": {"pollIntervalMilliseconds": 50, "baseDelaySeconds": 1, "maxDelaySeconds": 1, "leaseSeconds": \(leaseSeconds)},
              "notificationHistory": {"intervalSeconds": \(historyIntervalSeconds)}}
             """
