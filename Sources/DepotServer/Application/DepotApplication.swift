@@ -43,6 +43,8 @@ package struct DepotApplication: Sendable {
     package let deltas: DeltaBuilder
     /// Bundle answers and bytes sent to edges filling their caches with the shared secret.
     package let edgeFills = EdgeFillCounter()
+    /// Open connections against `server.maxConnections` and `server.maxConnectionsPerAddress`, and the refusals.
+    package let connections: ConnectionGate
     /// Purges waiting for the purge hook (`edge.purge`); takes nothing when no hook is configured.
     package let purges: PurgeQueue
     /// Where upload bytes live (`<dataDirectory>/uploads`).
@@ -112,6 +114,10 @@ package struct DepotApplication: Sendable {
             configuration: configuration, catalogs: catalogs, index: index, grants: try grantAuthority(configuration.grants),
             logger: logger, refusedPacks: imported.refused.map { "\($0.directory): \($0.reason)" }, ledger: ledger,
             revocations: revocations, verifier: verifier, refresher: refresher, stager: stager, deltas: deltas,
+            connections: ConnectionGate(
+                maxConnections: configuration.http.maxConnections,
+                maxPerAddress: configuration.http.maxConnectionsPerAddress,
+                exempt: { [proxies = configuration.http.trustedProxies] in proxies.isTrusted($0) }),
             purges: configuration.edge.purgeHook.map { PurgeQueue(capacity: $0.queueCapacity, logger: logger) }
                 ?? .disabled(logger: logger),
             uploadStore: uploadStore, versionJobs: versionJobs)
@@ -213,15 +219,18 @@ package struct DepotApplication: Sendable {
         let idle = TimeAmount.seconds(configuration.http.idleTimeoutSeconds)
         let grace = TimeAmount.seconds(configuration.http.shutdownGraceSeconds)
         let requestTimeout = TimeAmount.seconds(configuration.http.requestTimeoutSeconds)
+        let connections = self.connections
         let server = HTTPServerBuilder { httpResponder in
-            BundleServingChannel(
-                http1: HTTP1Channel(responder: httpResponder, configuration: .init(idleTimeout: nil)),
-                makeHandler: { channel in
-                    BundleChannelHandler(
-                        responder: responder, checker: checker, recorder: recorder, edgeFills: edgeFills,
-                        files: registry.cache(for: channel.eventLoop), idleTimeout: idle,
-                        requestTimeout: requestTimeout, shutdownGrace: grace, clock: clock)
-                })
+            ConnectionLimitedChannel(
+                base: BundleServingChannel(
+                    http1: HTTP1Channel(responder: httpResponder, configuration: .init(idleTimeout: nil)),
+                    makeHandler: { channel in
+                        BundleChannelHandler(
+                            responder: responder, checker: checker, recorder: recorder, edgeFills: edgeFills,
+                            files: registry.cache(for: channel.eventLoop), idleTimeout: idle,
+                            requestTimeout: requestTimeout, shutdownGrace: grace, clock: clock)
+                    }),
+                gate: connections, clock: clock)
         }
         let logger = self.logger
         var services: [any Service] = [

@@ -10,6 +10,8 @@ struct ConfigurationFile: Decodable {
         var shutdownGraceSeconds: Int64?
         /// Addresses or networks (CIDR) of proxies whose X-Forwarded-For names the client.
         var trustedProxies: [String]?
+        var maxConnections: Int?
+        var maxConnectionsPerAddress: Int?
     }
     struct Storage: Decodable {
         var dataDir: String?

@@ -49,7 +49,12 @@ package enum ConfigurationLoader {
                 requestTimeoutSeconds: max(1, file.server?.requestTimeoutSeconds ?? 30),
                 shutdownGraceSeconds: max(0, file.server?.shutdownGraceSeconds ?? 30),
                 productListCacheControl: try productListCacheControl(file.caching, in: mainFile),
-                trustedProxies: try TrustedProxies(file.server?.trustedProxies ?? [])
+                trustedProxies: try TrustedProxies(file.server?.trustedProxies ?? []),
+                maxConnections: try ConfigurationError.inRange(
+                    file.server?.maxConnections ?? 10_000, 1...1_000_000, setting: "server.maxConnections", in: mainFile),
+                maxConnectionsPerAddress: try ConfigurationError.inRange(
+                    file.server?.maxConnectionsPerAddress ?? 256, 1...1_000_000,
+                    setting: "server.maxConnectionsPerAddress", in: mainFile)
             ),
             products: try products(productsFile, in: productsPath),
             appStore: AppStoreSettings(

@@ -153,6 +153,11 @@ package struct HTTPSettings: Sendable {
     package var shutdownGraceSeconds: Int64
     /// Cache-Control sent with product lists.
     package var productListCacheControl: String
-    /// Proxies whose X-Forwarded-For names the client (irregular-activity accounting).
+    /// Proxies whose X-Forwarded-For names the client (irregular-activity accounting); they are held to the
+    /// total connection limit only.
     package var trustedProxies: TrustedProxies = .none
+    /// Most connections open at once; more are answered 503 and closed.
+    package var maxConnections = 10_000
+    /// Most connections open at once from one client address; more are answered 429 and closed.
+    package var maxConnectionsPerAddress = 256
 }

@@ -55,13 +55,14 @@ struct LiveServer {
     /// can pause for seconds between two requests on one connection; tests of the timeout set their own.
     static func with(
         _ name: String = #function, packs: [PackSpec] = standardPacks, idleTimeoutSeconds: Int = 120,
-        requestTimeoutSeconds: Int = 30, settings: String = "", body: (LiveServer) async throws -> Void
+        requestTimeoutSeconds: Int = 30, settings: String = "", serverSettings: String = "",
+        body: (LiveServer) async throws -> Void
     ) async throws {
         let scratch = try ScratchDirectory(name)
         defer { scratch.remove() }
         try writeConfiguration(
             in: scratch, idleTimeoutSeconds: idleTimeoutSeconds, requestTimeoutSeconds: requestTimeoutSeconds,
-            settings: settings)
+            settings: settings, serverSettings: serverSettings)
         for pack in packs {
             var manifest = "{\"productId\": \"\(pack.productId)\", \"version\": \"\(pack.version)\", "
             if let contentId = pack.contentId { manifest += "\"contentId\": \"\(contentId)\", " }
@@ -103,9 +104,10 @@ struct LiveServer {
     }
 
     /// Writes the test configuration; `settings` adds members to `depot.json`'s top-level object
-    /// (`"edge": {...}, "caching": {...}`).
+    /// (`"edge": {...}, "caching": {...}`), `serverSettings` to its `server` object (`"maxConnections": 3`).
     static func writeConfiguration(
-        in scratch: ScratchDirectory, idleTimeoutSeconds: Int, requestTimeoutSeconds: Int = 30, settings: String = ""
+        in scratch: ScratchDirectory, idleTimeoutSeconds: Int, requestTimeoutSeconds: Int = 30, settings: String = "",
+        serverSettings: String = ""
     ) throws {
         let secret = Data(secret).base64EncodedString()
         try scratch.write(
@@ -115,7 +117,7 @@ struct LiveServer {
              "bundles": {"maxRanges": 8}, "app": {"bundleId": "com.example.depot.test"},
              "appStore": {"trustDevelopmentRoot": true},
              "admin": {"tokenSHA256": ["db09d473d4b6461b91bfa47e4fed3ef55e0234df4132ca7a827b0a69e8927cac"]},
-             "irregularActivity": {"maxAccountTokens": 2, "maxClientAddresses": 10, "slowDownSeconds": 30, "restoreWindowSeconds": 86400}, "server": {"trustedProxies": ["127.0.0.1/32", "::1"], "idleTimeoutSeconds": \(idleTimeoutSeconds), "requestTimeoutSeconds": \(requestTimeoutSeconds), "shutdownGraceSeconds": 5}\(settings.isEmpty ? "" : ", " + settings)}
+             "irregularActivity": {"maxAccountTokens": 2, "maxClientAddresses": 10, "slowDownSeconds": 30, "restoreWindowSeconds": 86400}, "server": {"trustedProxies": ["127.0.0.1/32", "::1"], "idleTimeoutSeconds": \(idleTimeoutSeconds), "requestTimeoutSeconds": \(requestTimeoutSeconds), "shutdownGraceSeconds": 5\(serverSettings.isEmpty ? "" : ", " + serverSettings)}\(settings.isEmpty ? "" : ", " + settings)}
             """)
         try scratch.write(
             "Config/products.json",

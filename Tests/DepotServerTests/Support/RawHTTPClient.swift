@@ -33,7 +33,7 @@ final class RawHTTPClient: @unchecked Sendable {
     private var receivePause: Duration?
 
     /// Connects to 127.0.0.1:`port`; a small `receiveBuffer` makes the server wait on a slow reader.
-    init(port: Int, receiveBuffer: Int32? = nil) throws {
+    init(port: Int, receiveBuffer: Int32? = nil, source: String? = nil) throws {
         // The descriptor is stored only once connected: a failed init closes it here and never in `deinit`,
         // so it is closed exactly once (a second close could hit a descriptor another test just opened).
         let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -45,6 +45,19 @@ final class RawHTTPClient: @unchecked Sendable {
         // comes fails after this long.
         var timeout = timeval(tv_sec: 60, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        if let source {
+            // A loopback address other than 127.0.0.1, to connect as another client would.
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                close(fd)
+                throw ClientError(description: "bind to \(source) failed")
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

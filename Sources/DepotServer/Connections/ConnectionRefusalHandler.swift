@@ -1,0 +1,74 @@
+import DepotHTTP
+import Foundation
+import NIOCore
+
+/// Answers a connection the gate refused with one complete HTTP/1.1 response, then closes it, reading (and
+/// dropping) whatever the client sends meanwhile so that the answer is not lost to a reset.
+///
+/// It sits first in the pipeline, so nothing the client sends reaches a decoder or a route.
+final class ConnectionRefusalHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+
+    /// How long a refused client has to read the answer and close its side before the connection is closed.
+    static let lingerTime = TimeAmount.seconds(2)
+
+    private let answer: [UInt8]
+
+    /// A handler answering `admission` (one of the refusals).
+    init(refusing admission: ConnectionGate.Admission, now: Int64) {
+        answer = Self.answer(for: admission, now: now)
+    }
+
+    private var answered = false
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { answerAndClose(context: context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        context.fireChannelActive()
+        answerAndClose(context: context)
+    }
+
+    private func answerAndClose(context: ChannelHandlerContext) {
+        guard !answered else { return }
+        answered = true
+        let buffer = context.channel.allocator.buffer(bytes: answer)
+        let channel = context.channel
+        context.writeAndFlush(NIOAny(buffer)).whenComplete { _ in
+            channel.close(mode: .output, promise: nil)
+            channel.eventLoop.scheduleTask(in: Self.lingerTime) { channel.close(promise: nil) }
+        }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        // Dropped: a refused connection is answered once and never served.
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+
+    /// The bytes of the answer: 503 when the server is full, 429 when the address holds too many connections;
+    /// both with `Retry-After`, `Connection: close` and the usual JSON error body.
+    static func answer(for admission: ConnectionGate.Admission, now: Int64) -> [UInt8] {
+        let (status, code, message): (String, String, String)
+        switch admission {
+        case .overPerAddress:
+            (status, code, message) = (
+                "429 Too Many Requests", "too-many-connections-from-address",
+                "this address holds as many connections as the server allows one address; close one and retry"
+            )
+        case .overTotal, .admitted:
+            (status, code, message) = (
+                "503 Service Unavailable", "too-many-connections",
+                "the server holds as many connections as it allows; retry shortly"
+            )
+        }
+        let body = #"{"error":{"code":"\#(code)","message":"\#(message)"}}"#
+        let head =
+            "HTTP/1.1 \(status)\r\nDate: \(HTTPDate.format(now))\r\nContent-Type: application/json\r\n"
+            + "Content-Length: \(body.utf8.count)\r\nRetry-After: 5\r\nConnection: close\r\n\r\n"
+        return Array((head + body).utf8)
+    }
+}
