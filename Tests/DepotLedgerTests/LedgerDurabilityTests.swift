@@ -103,10 +103,10 @@ import Testing
             let sqlite = try #require(ledger as? SQLiteLedger)
             let directory = sqlite.path.dropLast("ledger.sqlite".count)
             let nested = String(directory) + "a/b/c/ledger.sqlite"
-            let other = try SQLiteLedger(path: nested)
+            let other = try await SQLiteLedger.open(path: nested)
             _ = try await other.recordTransaction(Sample.transaction("4000"), now: 1)
             try other.close()
-            #expect(try await SQLiteLedger(path: nested).transaction(id: "4000") != nil)
+            #expect(try await SQLiteLedger.open(path: nested).transaction(id: "4000") != nil)
         }
     }
 

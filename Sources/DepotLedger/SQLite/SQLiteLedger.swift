@@ -24,6 +24,30 @@ package final class SQLiteLedger: Ledger {
     let pool: DatabasePool
 
     /// Opens (creating it and its directory if needed) the ledger file at `path` and migrates its schema.
+    ///
+    /// Opening may wait for other processes or ledgers opening the same file (see `init(path:)`), so it runs
+    /// on a thread of its own rather than holding one of the few threads Swift's concurrency runs tasks on.
+    package static func open(path: String) async throws(LedgerError) -> SQLiteLedger {
+        let result: Result<SQLiteLedger, LedgerError> = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                do throws(LedgerError) {
+                    continuation.resume(returning: .success(try SQLiteLedger(path: path)))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        return try result.get()
+    }
+
+    /// Opens the ledger file at `path` and migrates its schema, blocking the calling thread meanwhile; async
+    /// callers use `open(path:)`.
+    ///
+    /// Opening and migrating happen under an exclusive lock on a file beside the ledger: GRDB reads which
+    /// migrations are applied before it takes the write lock, so instances opening one file together would
+    /// each apply the same migration, and several connections turning one new file to WAL mode at once can
+    /// be refused with "database is locked". Under the lock, they go one after the other, the later ones
+    /// finding the work done.
     package init(path: String) throws(LedgerError) {
         self.path = path
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
@@ -32,16 +56,13 @@ package final class SQLiteLedger: Ledger {
         } catch {
             throw .unavailable("cannot create the ledger directory \(directory): \(error)")
         }
+        let lock = try MigrationLock(path: path + ".migration-lock")
+        defer { lock.release() }
         do {
             pool = try DatabasePool(path: path, configuration: Self.configuration())
         } catch {
             throw Self.ledgerError(error, while: "opening \(path)")
         }
-        // GRDB reads which migrations are applied before it takes the write lock: instances opening one file
-        // together would each apply the same migration. A lock file makes them migrate one after the other,
-        // the later ones finding the work done.
-        let lock = try MigrationLock(path: path + ".migration-lock")
-        defer { lock.release() }
         do {
             try Self.migrator.migrate(pool)
         } catch {

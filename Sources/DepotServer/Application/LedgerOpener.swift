@@ -10,7 +10,7 @@ package enum LedgerOpener {
             let path = String(url.dropFirst("sqlite:".count))
             guard !path.isEmpty else { throw ConfigurationError("the ledger URL \(url) names no file") }
             logger.info("ledger", metadata: ["engine": "sqlite", "path": "\(path)"])
-            return try SQLiteLedger(path: path)
+            return try await SQLiteLedger.open(path: path)
         }
         if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
             logger.info("ledger", metadata: ["engine": "postgresql"])

@@ -106,7 +106,7 @@ final class LedgerFixture: Sendable {
     func open() async throws -> any Ledger {
         switch place {
         case .sqlite(_, let path):
-            let ledger = try SQLiteLedger(path: path)
+            let ledger = try await SQLiteLedger.open(path: path)
             opened.withLock { $0.append(.sqlite(ledger)) }
             return ledger
         case .postgres(let server, let database):

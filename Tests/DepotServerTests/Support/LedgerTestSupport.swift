@@ -77,7 +77,7 @@ struct JSONAnswer: @unchecked Sendable {
 enum LedgerReader {
     static func with<T>(_ url: String, _ body: (any Ledger) async throws -> T) async throws -> T {
         if url.hasPrefix("sqlite:") {
-            let ledger = try SQLiteLedger(path: String(url.dropFirst("sqlite:".count)))
+            let ledger = try await SQLiteLedger.open(path: String(url.dropFirst("sqlite:".count)))
             do {
                 let result = try await body(ledger)
                 try ledger.close()
