@@ -95,7 +95,7 @@ struct PublishKillNineTests {
         _ = await server.waitForExit()
         server = try await DepotProcess.start(binary: binary, arguments: arguments, environment: environment)
         #expect(try await Self.checkConsistent(server: server, ledgerURL: ledgerURL, depot: depot, candidates: [digest]) == digest)
-        try await PublisherRequests.eventually("the delta 1.0 -> 2.0 after the restart", bound: .seconds(180)) {
+        try await eventually("the delta 1.0 -> 2.0 after the restart", within: 180) {
             try await LedgerReader.with(ledgerURL) { ledger in
                 try await ledger.catalogSnapshot().deltas.contains { $0.baseVersion == "1.0" && $0.targetVersion == "2.0" }
             }

@@ -64,7 +64,7 @@ struct PublisherVersionTests {
             #expect(SharedInstances.hexSHA256(old.body) == original.digest)
 
             // The delta 1.0 -> 1.1 is built in the background and then offered.
-            try await PublisherRequests.eventually("the delta towards 1.1") {
+            try await eventually("the delta towards 1.1") {
                 server.application.catalog.delta(productId: Self.level1, contentId: Self.level1, from: "1.0", to: "1.1") != nil
             }
 

@@ -37,7 +37,7 @@ struct PurgeHookTests {
 
         let publish = try await client.request(PublisherRequests.request("POST", "/v1/publisher/products/\(level1)/versions/1.1/publish", key: key))
         #expect(publish.status == 200, "\(publish.text)")
-        try await PublisherRequests.eventually("the publish's purge") { try received() >= 1 }
+        try await eventually("the publish's purge") { try received() >= 1 }
         // The tags the origin puts on the new version's bundle and on the lists.
         let bundle = try await RawHTTPClient(port: server.port).request(
             RawHTTPClient.get("/v1/bundles/\(staged.content.digest)?grant=\(server.grant(staged.content.digest))", method: "HEAD"), head: true)
@@ -53,7 +53,7 @@ struct PurgeHookTests {
         let rollback = try await client.request(PublisherRequests.request("POST", "/v1/publisher/products/\(level1)/versions/1.0/publish", key: key))
         #expect(rollback.status == 200, "\(rollback.text)")
         #expect(try JSONAnswer(rollback)["rollback"]?.value as? Bool == true)
-        try await PublisherRequests.eventually("the rollback's purge") { try received() >= 2 }
+        try await eventually("the rollback's purge") { try received() >= 2 }
 
         // A purchase whose grant an edge checks: the check's answer carries the purchase's tag.
         let (jws, id) = try PurchaseFlowTests.sign(server, product: level1, type: "Non-Consumable")
@@ -65,7 +65,7 @@ struct PurgeHookTests {
         #expect(transactionTag.hasPrefix("transaction:") && !transactionTag.contains(id))
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         #expect(try await NotificationOrderTests.notify(client, server, type: "REFUND", id: id, signedDate: now - 1000, uuid: UUID().uuidString) == "revoked")
-        try await PublisherRequests.eventually("the refund's purge") { try received() >= 3 }
+        try await eventually("the refund's purge") { try received() >= 3 }
         let refused = try await client.request(RawHTTPClient.get("/v1/grants/check", ["X-Original-URI: \(url)"]))
         #expect(refused.status == 403)
         return Expected(
@@ -102,7 +102,7 @@ struct PurgeHookTests {
                 #expect(run.extra == run.reason)
             }
             // The script records a purge before it exits; the worker counts it once the exit is seen.
-            try await PublisherRequests.eventually("the last purge counted as sent") {
+            try await eventually("the last purge counted as sent") {
                 server.application.purges.counters.sentPurges == 3
             }
             #expect(server.application.purges.counters.failedAttempts == 0)
@@ -119,7 +119,7 @@ struct PurgeHookTests {
                 let expected = try await Self.publishRollBackAndRefund(server) { receiver.purges.count }
                 Self.check(receiver.purges, expected)
                 #expect(receiver.purges.allSatisfy { $0.extra == "Bearer purge-token" })
-                try await PublisherRequests.eventually("the last purge counted as sent") {
+                try await eventually("the last purge counted as sent") {
                     server.application.purges.counters.sentPurges == 3
                 }
             }
@@ -144,7 +144,7 @@ struct PurgeHookTests {
                 // The publish is answered whatever the hook does.
                 #expect(publish.status == 200)
                 let counters = server.application.purges.counters
-                try await PublisherRequests.eventually("the purge sent on the third attempt") { counters.sentPurges == 1 }
+                try await eventually("the purge sent on the third attempt") { counters.sentPurges == 1 }
                 #expect(counters.failedAttempts == 2)
                 #expect(counters.abandonedPurges == 0)
                 let purges = receiver.purges
@@ -174,14 +174,14 @@ struct PurgeHookTests {
             let publish = try await client.request(
                 PublisherRequests.request("POST", "/v1/publisher/products/\(Self.level1)/versions/1.1/publish", key: key))
             #expect(publish.status == 200)
-            try await PublisherRequests.eventually("the hook running") { try script.runs().count >= 1 }
+            try await eventually("the hook running") { try script.runs().count >= 1 }
             // While the hook hangs, another change is answered at once and its purge waits in the queue.
             let rollback = try await client.request(
                 PublisherRequests.request("POST", "/v1/publisher/products/\(Self.level1)/versions/1.0/publish", key: key))
             #expect(rollback.status == 200)
 
             let counters = server.application.purges.counters
-            try await PublisherRequests.eventually("both purges given up on") { counters.abandonedPurges == 2 }
+            try await eventually("both purges given up on") { counters.abandonedPurges == 2 }
             #expect(counters.failedAttempts == 4)
             #expect(counters.sentPurges == 0)
             let runs = try script.runs()
@@ -194,7 +194,7 @@ struct PurgeHookTests {
             let childPids = try String(contentsOfFile: children, encoding: .utf8).split(separator: "\n").compactMap { Int32($0) }
             #expect(childPids.count == 4)
             for pid in childPids + runs.map(\.pid) {
-                try await PublisherRequests.eventually("process \(pid) gone") { !Self.isRunning(pid) }
+                try await eventually("process \(pid) gone") { !Self.isRunning(pid) }
             }
         }
     }
@@ -249,7 +249,7 @@ struct PurgeNginxEdgeTests {
                     PublisherRequests.request("POST", "/v1/publisher/products/\(PurgeHookTests.level1)/versions/1.1/publish", key: key))
                 #expect(publish.status == 200, "\(publish.text)")
                 let counters = server.application.purges.counters
-                try await PublisherRequests.eventually("the purge script run") { counters.sentPurges + counters.abandonedPurges >= 1 }
+                try await eventually("the purge script run") { counters.sentPurges + counters.abandonedPurges >= 1 }
                 #expect(counters.sentPurges == 1)
 
                 // Within the lists' minute at the edge, the edge asks the origin again and serves the new version.

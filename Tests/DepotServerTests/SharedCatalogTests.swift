@@ -13,7 +13,7 @@ struct SharedCatalogTests {
     /// Waits until `client`'s `/v1/products` answers with an ETag other than `etag`; returns the answer.
     static func listChanged(_ client: Endpoint, from etag: String?) async throws -> RawHTTPClient.Response {
         var latest: RawHTTPClient.Response?
-        try await PublisherRequests.eventually("the other instance's list changing") {
+        try await eventually("the other instance's list changing") {
             let response = try await client.request(RawHTTPClient.get("/v1/products"))
             latest = response
             return response.status == 200 && response.value("ETag") != etag

@@ -72,7 +72,7 @@ struct UploadVersionKillNineTests {
         // The previous version serves; nothing was staged; the job fails with its reason; its scratch goes.
         let after = try await RawHTTPClient(port: port).request(RawHTTPClient.get("/v1/products"))
         #expect(after.value("ETag") == initial.value("ETag"))
-        try await PublisherRequests.eventually("the orphaned job to fail", bound: .seconds(180)) {
+        try await eventually("the orphaned job to fail", within: 180) {
             try await LedgerReader.with(ledgerURL) { ledger in try await ledger.versionJob(id: job)?.state == .failed }
         }
         let failed = try await LedgerReader.with(ledgerURL) { ledger in try await ledger.versionJob(id: job) }
@@ -81,7 +81,7 @@ struct UploadVersionKillNineTests {
             try await ledger.catalogVersions(productId: Self.level1).map(\.content.version)
         }
         #expect(versions == ["1.0"])
-        try await PublisherRequests.eventually("the scratch folder to go", bound: .seconds(180)) {
+        try await eventually("the scratch folder to go", within: 180) {
             !FileManager.default.fileExists(atPath: folder)
         }
 
@@ -89,7 +89,7 @@ struct UploadVersionKillNineTests {
         let again = try await RawHTTPClient(port: port).request(
             PublisherRequests.request("POST", "/v1/publisher/products/\(Self.level1)/versions", key: key, json: body))
         #expect(again.status == 202, "\(again.text)")
-        try await PublisherRequests.eventually("2.0 to be staged", bound: .seconds(300)) {
+        try await eventually("2.0 to be staged", within: 300) {
             try await LedgerReader.with(ledgerURL) { ledger in
                 try await ledger.catalogVersions(productId: Self.level1).contains { $0.content.version == "2.0" && $0.state == .staged }
             }

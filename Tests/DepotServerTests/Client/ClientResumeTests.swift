@@ -63,10 +63,10 @@ struct ClientResumeTests {
             let states = Task { await download.updates().reduce(into: [DownloadState]()) { $0.append($1.state) } }
             let run = Task { try await download.run() }
 
-            try await PublisherRequests.eventually("the first bytes", bound: .seconds(120)) { download.current.bytesWritten > 0 }
-            try await PublisherRequests.eventually("the grant to expire", bound: .seconds(120)) { DepotApplication.systemClock() > expiresAt }
+            try await eventually("the first bytes", within: 120) { download.current.bytesWritten > 0 }
+            try await eventually("the grant to expire", within: 120) { DepotApplication.systemClock() > expiresAt }
             download.pause()
-            try await PublisherRequests.eventually("the download to pause", bound: .seconds(120)) { download.current.state == .paused }
+            try await eventually("the download to pause", within: 120) { download.current.state == .paused }
             download.resume()
             let folder = try await run.value
 
@@ -126,7 +126,7 @@ struct ClientResumeTests {
             let out = server.scratch.path + "/out"
             let download = try client.bundleDownload(offered, into: URL(fileURLWithPath: out))
             let run = Task { try await download.run() }
-            try await PublisherRequests.eventually("the first bytes", bound: .seconds(120)) { download.current.bytesWritten > 0 }
+            try await eventually("the first bytes", within: 120) { download.current.bytesWritten > 0 }
             #expect(!ClientTestSupport.names(in: out).isEmpty)
             download.cancel()
             await #expect(throws: DepotClientError.self) { try await run.value }

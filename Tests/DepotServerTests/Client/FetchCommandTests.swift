@@ -31,7 +31,7 @@ struct FetchCommandTests {
             first.standardError = FileHandle.nullDevice
             try first.run()
             let partialName = { ClientTestSupport.names(in: out).first { $0.hasSuffix(".partial") } }
-            try await PublisherRequests.eventually("the first run to write a megabyte", bound: .seconds(120)) {
+            try await eventually("the first run to write a megabyte", within: 120) {
                 guard let name = partialName() else { return false }
                 let size = (try? FileManager.default.attributesOfItem(atPath: out + "/" + name)[.size] as? NSNumber)??.intValue
                 return (size ?? 0) >= 1 << 20

@@ -42,21 +42,6 @@ enum PublisherRequests {
         for (path, bytes) in files { try scratch.write("\(relative)/Contents/\(path)", bytes) }
         return scratch.path + "/" + relative
     }
-
-    /// Waits until `condition` holds, checking every 50 ms; fails after `bound` (a generous fallback, never a
-    /// measure of speed).
-    static func eventually(
-        _ what: String, bound: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation,
-        _ condition: () async throws -> Bool
-    ) async throws {
-        let started = ContinuousClock.now
-        while ContinuousClock.now - started < bound {
-            if try await condition() { return }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        Issue.record("\(what) did not happen within \(bound)", sourceLocation: sourceLocation)
-        throw CancellationError()
-    }
 }
 
 /// A server's port, with one new connection per request: a test whose steps between requests may take
