@@ -1,7 +1,6 @@
 import DepotCore
 import DepotLedger
 import Foundation
-import Synchronization
 import Testing
 
 @testable import DepotServer
@@ -144,39 +143,38 @@ struct PublishCommandTests {
     }
 }
 
-/// A child process whose standard output and error are collected as they come.
+/// A child process whose standard output and error go to a file, read as it grows.
+///
+/// A file rather than a pipe: a pipe's write end can be inherited by a process another test starts at the
+/// same moment, and its end would then never come; and what the child prints last (buffered standard
+/// output) is in the file once it exited.
 final class RunningProcess: Sendable {
     private let process: Process
-    private let output = CollectedText()
-
-    /// Text appended from a pipe's handler, and whether the pipe reached its end.
-    final class CollectedText: Sendable {
-        let text = Mutex<String>("")
-        let ended = Mutex<Bool>(false)
-    }
+    private let outputPath: String
 
     init(_ path: String, _ arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        self.process = process
-        pipe.fileHandleForReading.readabilityHandler = { [output] handle in
-            let data = handle.availableData
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-                output.ended.withLock { $0 = true }
-            } else {
-                output.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
-            }
+        outputPath = NSTemporaryDirectory() + "depot-process-\(UUID().uuidString).log"
+        guard FileManager.default.createFile(atPath: outputPath, contents: nil),
+            let output = FileHandle(forWritingAtPath: outputPath)
+        else {
+            throw CocoaError(.fileWriteUnknown)
         }
+        process.standardOutput = output
+        process.standardError = output
+        self.process = process
         try process.run()
+        try? output.close()
     }
 
+    deinit { try? FileManager.default.removeItem(atPath: outputPath) }
+
     /// Everything printed so far.
-    var text: String { output.text.withLock { $0 } }
+    var text: String {
+        (try? Data(contentsOf: URL(fileURLWithPath: outputPath))).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
 
     /// The rest of the first line printed that starts with `prefix`, once printed.
     func firstLine(startingWith prefix: String) async throws -> String {
@@ -188,11 +186,9 @@ final class RunningProcess: Sendable {
         return try #require(found, "\(text)")
     }
 
-    /// Waits for the exit and for the end of its output (what it printed last arrives after it exited);
-    /// returns the status.
+    /// Waits for the exit; returns the status.
     func exitStatus() async throws -> Int32 {
         try await eventually("the process to exit", within: 600) { !self.process.isRunning }
-        try await eventually("the end of the process's output", within: 120) { self.output.ended.withLock { $0 } }
         return process.terminationStatus
     }
 
