@@ -50,7 +50,7 @@ struct JSONLogsProcessTests {
 
             // Secrets where a log line would show them.
             let listed = try await client.request(
-                RawHTTPClient.get("/v1/publisher/products", ["Authorization: Bearer \(publisherKey)"]))
+                RawHTTPClient.get("/v1/publisher/products/com.example.level1", ["Authorization: Bearer \(publisherKey)"]))
             #expect(listed.status == 200, "\(listed.text)")
             let probes: [(path: String, headers: [String])] = [
                 ("/v1/admin/transactions/\(jws)", ["Authorization: Bearer \(publisherKey)"]),

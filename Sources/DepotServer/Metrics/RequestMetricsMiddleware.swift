@@ -12,6 +12,12 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     /// label values without end.
     static var knownMethods: Set<String> { ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] }
 
+    /// The matched route's pattern; `unmatched` when no route took the request (Hummingbird names it `NotFound`).
+    static func route(_ context: Context) -> String {
+        guard let path = context.endpointPath, path.hasPrefix("/") else { return "unmatched" }
+        return path
+    }
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
@@ -20,13 +26,13 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             let response = try await next(request, context)
             metrics.request(
-                route: context.endpointPath ?? "unmatched", method: method, status: response.status.code,
+                route: Self.route(context), method: method, status: response.status.code,
                 duration: ContinuousClock.now - start)
             return response
         } catch {
             let status = (error as? any HTTPResponseError)?.status.code ?? 500
             metrics.request(
-                route: context.endpointPath ?? "unmatched", method: method, status: status,
+                route: Self.route(context), method: method, status: status,
                 duration: ContinuousClock.now - start)
             throw error
         }
