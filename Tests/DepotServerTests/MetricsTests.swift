@@ -108,6 +108,11 @@ struct MetricsTests {
             #expect(metrics.value("depot_apple_outbox_jobs", ["state": "failed"]) == 0)
             #expect(metrics.value("depot_purge_queue_depth") == 0)
             #expect(metrics.value("depot_purges_total", ["outcome": "queued"]) == 0)
+            // The scrape's own connection is open; the test's client and every scrape were admitted.
+            #expect((metrics.value("depot_connections_open") ?? 0) >= 1)
+            #expect((metrics.value("depot_connections_total", ["outcome": "admitted"]) ?? 0) >= 2)
+            #expect(metrics.value("depot_connections_total", ["outcome": "refused_total"]) == 0)
+            #expect(metrics.value("depot_connections_total", ["outcome": "refused_per_address"]) == 0)
         }
     }
 
@@ -125,6 +130,22 @@ struct MetricsTests {
             #expect(response.status == 200 && Int64(response.body.count) == version.size)
             let after = try await Self.scrape(server) { $0.value("depot_downloads_in_flight") == 0 }
             #expect(after.value("depot_downloads_in_flight") == 0)
+        }
+    }
+
+    @Test func connectionsOpenAndRefusedAreCounted() async throws {
+        // 127.0.0.1 is a trusted proxy in the test configuration (held to the total only); 127.0.0.2 is a client.
+        try await LiveServer.with(serverSettings: #""maxConnectionsPerAddress": 1"#) { server in
+            let held = try RawHTTPClient(port: server.port, source: "127.0.0.2")
+            #expect(try await held.request(RawHTTPClient.get("/healthz")).status == 200)
+            let refused = try RawHTTPClient(port: server.port, source: "127.0.0.2")
+            #expect(try await refused.readResponse().status == 429)
+            let metrics = try await Self.scrape(server)
+            #expect(metrics.value("depot_connections_total", ["outcome": "refused_per_address"]) == 1)
+            #expect(metrics.value("depot_connections_total", ["outcome": "refused_total"]) == 0)
+            // The held connection and the scrape's.
+            #expect(metrics.value("depot_connections_total", ["outcome": "admitted"]) == 2)
+            #expect(metrics.value("depot_connections_open") == 2)
         }
     }
 

@@ -203,7 +203,8 @@ package struct DepotApplication: Sendable {
         MetricsRoute(
             metrics: metrics,
             tokens: BearerTokenDigests(hexDigests: configuration.adminTokenDigests + configuration.metricsTokenDigests),
-            ledger: ledger, purges: purges.counters, edgeFills: self.edgeFills, logger: logger
+            ledger: ledger, purges: purges.counters, edgeFills: self.edgeFills, connections: connections,
+            logger: logger
         ).register(on: router)
         AdminRoutes(service: service, tokenDigests: configuration.adminTokenDigests).register(on: router)
         let publisherAuth = PublisherAuthMiddleware(ledger: ledger)

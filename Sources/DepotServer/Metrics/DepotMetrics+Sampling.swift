@@ -7,6 +7,19 @@ extension DepotMetrics {
         Gauge(label: Name.appleOutboxJobs, dimensions: [("state", state)], factory: factory).record(count)
     }
 
+    /// Brings the connection counters and the open connections up to what the gate counted.
+    func mirror(connections gate: ConnectionGate) {
+        let counts = gate.counts
+        Gauge(label: Name.connectionsOpen, factory: factory).record(counts.open)
+        let outcomes = [
+            ("admitted", counts.admitted), ("refused_total", counts.refusedTotal),
+            ("refused_per_address", counts.refusedPerAddress),
+        ]
+        for (outcome, total) in outcomes {
+            mirrors.advance(Name.connections, dimensions: [("outcome", outcome)], to: total, factory: factory)
+        }
+    }
+
     /// Brings the purge and edge-fill counters and the purge queue's depth up to what their atomics say.
     func mirror(purges: PurgeCounters, edgeFills: EdgeFillCounter) {
         let outcomes = [

@@ -20,6 +20,8 @@ import Prometheus
 /// | `depot_apple_outbox_jobs` | gauge | `state` (`pending`, `failed`) |
 /// | `depot_purge_queue_depth` | gauge | |
 /// | `depot_purges_total` | counter | `outcome` (`queued`, `sent`, `failed_attempt`, `abandoned`, `dropped`) |
+/// | `depot_connections_open` | gauge | |
+/// | `depot_connections_total` | counter | `outcome` (`admitted`, `refused_total`, `refused_per_address`) |
 package final class DepotMetrics: Sendable {
     /// The registry `GET /metrics` renders.
     package let registry: PrometheusCollectorRegistry
@@ -58,6 +60,10 @@ package final class DepotMetrics: Sendable {
         package static let purgeQueueDepth = "depot_purge_queue_depth"
         /// Purges by what became of them.
         package static let purges = "depot_purges_total"
+        /// Connections open now.
+        package static let connectionsOpen = "depot_connections_open"
+        /// Connections by what the connection gate decided.
+        package static let connections = "depot_connections_total"
     }
 
     /// Creates empty metrics with their own registry.

@@ -6,14 +6,15 @@ import NIOCore
 
 /// `GET /metrics`: every metric in the Prometheus text format (version 0.0.4), behind a bearer token (an
 /// admin token, or one of `metrics.tokenSHA256`). Before rendering, the values that are read rather than
-/// counted are brought up to date: the App Store outbox's depth from the ledger, the purge queue, and the
-/// edge-fill and purge counters kept as atomics.
+/// counted are brought up to date: the App Store outbox's depth from the ledger, the purge queue, open
+/// connections, and the edge-fill, purge and connection counters kept elsewhere.
 struct MetricsRoute: Sendable {
     let metrics: DepotMetrics
     let tokens: BearerTokenDigests
     let ledger: any Ledger
     let purges: PurgeCounters
     let edgeFills: EdgeFillCounter
+    let connections: ConnectionGate
     let logger: Logger
 
     /// The content type of the Prometheus text exposition format.
@@ -45,5 +46,6 @@ struct MetricsRoute: Sendable {
             logger.warning("App Store outbox depth not read for metrics", metadata: ["error": "\(error.message)"])
         }
         metrics.mirror(purges: purges, edgeFills: edgeFills)
+        metrics.mirror(connections: connections)
     }
 }
