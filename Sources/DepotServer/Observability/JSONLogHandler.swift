@@ -7,8 +7,11 @@ import Synchronization
 /// (UTC, milliseconds), the metadata as an object (nested values as objects and arrays, keys sorted). Lines
 /// are written whole, one at a time, so that concurrent events never interleave.
 package struct JSONLogHandler: LogHandler {
+    /// The least severe level written.
     package var logLevel: Logger.Level = .info
+    /// Metadata written with every event.
     package var metadata: Logger.Metadata = [:]
+    /// Metadata gathered at each event (task-local context).
     package var metadataProvider: Logger.MetadataProvider?
     private let label: String
     private let write: @Sendable (String) -> Void
@@ -23,11 +26,13 @@ package struct JSONLogHandler: LogHandler {
         self.write = write
     }
 
+    /// One metadata value written with every event.
     package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
+    /// Writes `event` as one line.
     package func log(event: LogEvent) {
         var merged = metadata
         if let provided = metadataProvider?.get() { merged.merge(provided, uniquingKeysWith: { _, new in new }) }

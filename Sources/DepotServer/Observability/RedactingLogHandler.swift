@@ -10,26 +10,31 @@ package struct RedactingLogHandler: LogHandler {
         self.base = base
     }
 
+    /// The wrapped handler's level.
     package var logLevel: Logger.Level {
         get { base.logLevel }
         set { base.logLevel = newValue }
     }
 
+    /// The wrapped handler's metadata, redacted as it is set.
     package var metadata: Logger.Metadata {
         get { base.metadata }
         set { base.metadata = LogRedaction.redact(newValue) }
     }
 
+    /// The wrapped handler's metadata provider (what it provides is redacted at each event).
     package var metadataProvider: Logger.MetadataProvider? {
         get { base.metadataProvider }
         set { base.metadataProvider = newValue }
     }
 
+    /// One metadata value of the wrapped handler, redacted as it is set.
     package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { base[metadataKey: key] }
         set { base[metadataKey: key] = newValue.map { LogRedaction.redact($0, key: key) } }
     }
 
+    /// Passes `event` on, redacted.
     package func log(event: LogEvent) {
         var redacted = event
         redacted.message = "\(LogRedaction.redact(event.message.description))"
