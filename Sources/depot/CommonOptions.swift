@@ -23,15 +23,12 @@ struct CommonOptions: ParsableArguments {
     }
 }
 
-/// The process-wide logger, writing to standard error at the level of `DEPOT_LOG_LEVEL` (default info).
+/// The process-wide logger, writing to standard error in `format` (`log.format`) at the level of
+/// `DEPOT_LOG_LEVEL` (default info), with grants, keys, tokens and signed data redacted.
 enum DepotLogging {
-    static func makeLogger() -> Logger {
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            let level = ProcessInfo.processInfo.environment["DEPOT_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:))
-            handler.logLevel = level ?? .info
-            return handler
-        }
+    static func makeLogger(format: LogFormat = .text) -> Logger {
+        let level = ProcessInfo.processInfo.environment["DEPOT_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        LoggingSystem.bootstrap { label in format.makeHandler(label: label, level: level) }
         return Logger(label: "depot")
     }
 }

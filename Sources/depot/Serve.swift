@@ -25,8 +25,8 @@ struct Serve: AsyncParsableCommand {
     var databaseURL: String?
 
     func run() async throws {
-        let logger = DepotLogging.makeLogger()
         var configuration = try common.load(host: host, port: port, contentDir: contentDir)
+        let logger = DepotLogging.makeLogger(format: configuration.logFormat)
         if let databaseURL { configuration.ledgerURL = databaseURL }
         if configuration.grants.keys.contains(where: \.isDevelopmentKey) {
             logger.warning(

@@ -12,6 +12,15 @@ struct FinishProofTests {
         return "{\(proof)\"delivered\": [{\"contentId\": \"\(contentId)\", \"digest\": \"\(digest)\"}]}"
     }
 
+    /// A JSON POST carrying `X-Request-Id: requestId`.
+    static func post(_ client: RawHTTPClient, _ path: String, requestId: String, _ json: String) async throws
+        -> RawHTTPClient.Response
+    {
+        try await client.request(
+            "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Request-Id: \(requestId)\r\nContent-Type: application/json\r\n"
+                + "Content-Length: \(json.utf8.count)\r\n\r\n\(json)")
+    }
+
     @Test func aThirdPartyCannotFinishAPendingConsumable() async throws {
         try await LiveServer.with(packs: LiveServer.standardPacks + [ScheduledVersionTests.coins10]) { server in
             let client = try RawHTTPClient(port: server.port)
@@ -25,11 +34,12 @@ struct FinishProofTests {
             let bare = try await PurchaseFlowTests.post(
                 client, "/v1/transactions/\(id)/finish", Self.finishBody(token: nil, contentId: "com.example.coins", digest: digest))
             #expect(bare.status == 401, "\(bare.text)")
-            let forged = try await PurchaseFlowTests.post(
-                client, "/v1/transactions/\(id)/finish",
+            // Under one request id (error bodies carry it), so that the two answers may be compared byte for byte.
+            let forged = try await Self.post(
+                client, "/v1/transactions/\(id)/finish", requestId: "finish-proof",
                 Self.finishBody(token: "f1.test.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", contentId: "com.example.coins", digest: digest))
-            let unknown = try await PurchaseFlowTests.post(
-                client, "/v1/transactions/2999999999999999/finish",
+            let unknown = try await Self.post(
+                client, "/v1/transactions/2999999999999999/finish", requestId: "finish-proof",
                 Self.finishBody(token: "f1.test.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", contentId: "com.example.coins", digest: digest))
             // A wrong token is answered exactly as an unknown transaction: the route is no oracle.
             #expect(forged.status == 404)

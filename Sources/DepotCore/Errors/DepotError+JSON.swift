@@ -1,7 +1,11 @@
 extension DepotError {
     /// The error as Depot's JSON error body: `{"error": {"code": "...", "message": "..."}}`.
-    public var jsonBody: String {
-        "{\"error\":{\"code\":\(JSONText.quoted(code)),\"message\":\(JSONText.quoted(message))}}"
+    public var jsonBody: String { jsonBody(requestId: nil) }
+
+    /// The body with the id of the request it answers (`error.requestId`), when there is one.
+    public func jsonBody(requestId: String?) -> String {
+        let id = requestId.map { ",\"requestId\":\(JSONText.quoted($0))" } ?? ""
+        return "{\"error\":{\"code\":\(JSONText.quoted(code)),\"message\":\(JSONText.quoted(message))\(id)}}"
     }
 }
 

@@ -32,6 +32,9 @@ package protocol AppleOutboxLedger: Sendable {
     /// Every job of one transaction, oldest first.
     func appleJobs(transactionId: String) async throws(LedgerError) -> [AppleJob]
 
+    /// How many jobs are in each state (states without jobs are left out): the outbox's depth, for metrics.
+    func appleJobCounts() async throws(LedgerError) -> [AppleJob.State: Int]
+
     /// Records (or, with `consented` false, withdraws) the customer's consent to share consumption data with
     /// the App Store for a transaction; false (nothing changed) when the transaction is unknown.
     func setConsumptionConsent(transactionId: String, consented: Bool, now: Int64) async throws(LedgerError) -> Bool

@@ -29,8 +29,10 @@ package struct DepotApplication: Sendable {
     package let logger: Logger
     /// Packs refused at import, with the reason for each.
     package let refusedPacks: [String]
-    /// The ledger.
+    /// The ledger engine itself; the server's parts use it through `timedLedger`.
     package let ledger: any Ledger
+    /// This server's metrics, rendered by `GET /metrics`.
+    package let metrics: DepotMetrics
     /// Transactions whose grants are refused.
     package let revocations: RevocationList
     /// The App Store signed-data verifier.
@@ -54,6 +56,9 @@ package struct DepotApplication: Sendable {
     /// The App Store Server API client, when `appStoreServerAPI` is configured.
     package var appStoreClient: AppStoreServerAPIClient? = nil
 
+    /// The ledger as the server's parts use it: every call timed into `metrics`.
+    var timedLedger: any Ledger { MeasuredLedger(base: ledger, metrics: metrics) }
+
     /// Seconds since 1970, now.
     package static let systemClock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
 
@@ -65,9 +70,11 @@ package struct DepotApplication: Sendable {
             root: (configuration.dataDirectory as NSString).appendingPathComponent("bundles"))
         let shelf = try PackShelf(root: (configuration.dataDirectory as NSString).appendingPathComponent("packs"))
         let verifier = try TrustSetup.verifier(configuration, logger: logger)
-        let ledger = try await LedgerOpener.open(configuration.ledgerURL, logger: logger)
+        let engine = try await LedgerOpener.open(configuration.ledgerURL, logger: logger)
+        let metrics = DepotMetrics()
+        let ledger = MeasuredLedger(base: engine, metrics: metrics)
         let imported = try await CatalogImporter.run(
-            configuration, ledger: ledger, store: store, shelf: shelf, now: systemClock(), logger: logger)
+            configuration, ledger: ledger, store: store, shelf: shelf, now: systemClock(), logger: logger, metrics: metrics)
         let catalogs = try CatalogHolder(catalog: .empty, revision: -1, now: systemClock())
         let index = BundleIndex(originHeaders: OriginHeaders(settings: configuration.edge))
         let refresher = CatalogRefresher(
@@ -76,7 +83,7 @@ package struct DepotApplication: Sendable {
         let deltas = DeltaBuilder(
             ledger: ledger, store: store, shelf: shelf, limits: configuration.bundles.packLimits,
             compressionLevel: configuration.bundles.compressionLevel, baseCount: configuration.catalog.deltaBaseCount,
-            logger: logger, onRecorded: { _ = try? await refresher.refresh() })
+            logger: logger, metrics: metrics, onRecorded: { _ = try? await refresher.refresh() })
         // Deltas between the imported versions are built before the server listens, as they always were.
         for version in imported.imported {
             try await deltas.build(towards: version, olderOnly: true)
@@ -100,7 +107,7 @@ package struct DepotApplication: Sendable {
         }
         let stager = VersionStager(
             ledger: ledger, store: store, shelf: shelf, limits: configuration.bundles.packLimits,
-            compressionLevel: configuration.bundles.compressionLevel, clock: systemClock)
+            compressionLevel: configuration.bundles.compressionLevel, clock: systemClock, metrics: metrics)
         let packLimits = configuration.bundles.packLimits
         let versionJobs = VersionJobRunner(
             ledger: ledger, stager: stager, uploads: { [uploadStore] id in uploadStore.path(id) },
@@ -112,7 +119,8 @@ package struct DepotApplication: Sendable {
             onStaged: { _ = try? await refresher.refresh() })
         var application = DepotApplication(
             configuration: configuration, catalogs: catalogs, index: index, grants: try grantAuthority(configuration.grants),
-            logger: logger, refusedPacks: imported.refused.map { "\($0.directory): \($0.reason)" }, ledger: ledger,
+            logger: logger, refusedPacks: imported.refused.map { "\($0.directory): \($0.reason)" }, ledger: engine,
+            metrics: metrics,
             revocations: revocations, verifier: verifier, refresher: refresher, stager: stager, deltas: deltas,
             connections: ConnectionGate(
                 maxConnections: configuration.http.maxConnections,
@@ -171,7 +179,11 @@ package struct DepotApplication: Sendable {
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let clock = Self.systemClock
+        let ledger = timedLedger
         let router = Router(context: DepotRequestContext.self)
+        // Outermost first: the request id names everything after it, metrics see the status errors are answered with.
+        router.middlewares.add(RequestIdMiddleware())
+        router.middlewares.add(RequestMetricsMiddleware(metrics: metrics))
         router.middlewares.add(ErrorBodyMiddleware())
         ProductRoutes(
             catalogs: catalogs, cacheControl: configuration.http.productListCacheControl,
@@ -185,8 +197,15 @@ package struct DepotApplication: Sendable {
                 capacity: configuration.irregularActivity.restoresPerClient,
                 refillSeconds: configuration.irregularActivity.restoreWindowSeconds),
             clock: clock, logger: logger, purges: purges,
-            appStoreServerAPI: configuration.appStoreServerAPI)
-        TransactionRoutes(service: service, trustedProxies: configuration.http.trustedProxies).register(on: router)
+            appStoreServerAPI: configuration.appStoreServerAPI, metrics: metrics)
+        TransactionRoutes(service: service, trustedProxies: configuration.http.trustedProxies, metrics: metrics)
+            .register(on: router)
+        MetricsRoute(
+            metrics: metrics,
+            tokens: BearerTokenDigests(hexDigests: configuration.adminTokenDigests + configuration.metricsTokenDigests),
+            ledger: ledger, purges: purges.counters, edgeFills: self.edgeFills, connections: connections,
+            logger: logger
+        ).register(on: router)
         AdminRoutes(service: service, tokenDigests: configuration.adminTokenDigests).register(on: router)
         let publisherAuth = PublisherAuthMiddleware(ledger: ledger)
         PublisherProductRoutes(
@@ -215,21 +234,24 @@ package struct DepotApplication: Sendable {
             purgeTagHeader: configuration.edge.purgeTagHeader)
         let edgeFills = access.edgeSecrets.isEnabled ? self.edgeFills : nil
         let registry = FileCacheRegistry()
-        let recorder = ServedBytesRecorder(ledger: ledger, logger: logger)
+        let recorder = ServedBytesRecorder(ledger: ledger, logger: logger, metrics: metrics)
         let idle = TimeAmount.seconds(configuration.http.idleTimeoutSeconds)
         let grace = TimeAmount.seconds(configuration.http.shutdownGraceSeconds)
         let requestTimeout = TimeAmount.seconds(configuration.http.requestTimeoutSeconds)
         let connections = self.connections
+        let downloadsInFlight = metrics.downloadsInFlight
         let server = HTTPServerBuilder { httpResponder in
             ConnectionLimitedChannel(
-                base: BundleServingChannel(
-                    http1: HTTP1Channel(responder: httpResponder, configuration: .init(idleTimeout: nil)),
-                    makeHandler: { channel in
-                        BundleChannelHandler(
-                            responder: responder, checker: checker, recorder: recorder, edgeFills: edgeFills,
-                            files: registry.cache(for: channel.eventLoop), idleTimeout: idle,
-                            requestTimeout: requestTimeout, shutdownGrace: grace, clock: clock)
-                    }),
+                base: DownloadMeteringChannel(
+                    base: BundleServingChannel(
+                        http1: HTTP1Channel(responder: httpResponder, configuration: .init(idleTimeout: nil)),
+                        makeHandler: { channel in
+                            BundleChannelHandler(
+                                responder: responder, checker: checker, recorder: recorder, edgeFills: edgeFills,
+                                files: registry.cache(for: channel.eventLoop), idleTimeout: idle,
+                                requestTimeout: requestTimeout, shutdownGrace: grace, clock: clock)
+                        }),
+                    gauge: downloadsInFlight),
                 gate: connections, clock: clock)
         }
         let logger = self.logger

@@ -25,7 +25,7 @@ package enum CatalogImporter {
     /// Imports products and packs; records each pack's directory on the shelf for later delta builds.
     package static func run(
         _ configuration: DepotConfiguration, ledger: any Ledger, store: LocalBundleStore, shelf: PackShelf,
-        now: Int64, logger: Logger
+        now: Int64, logger: Logger, metrics: DepotMetrics? = nil
     ) async throws -> Result {
         for product in configuration.products {
             let record = CatalogProduct(
@@ -60,7 +60,9 @@ package enum CatalogImporter {
                 refuse(directory, "product \(manifest.productId) is not in products.json nor in the ledger's catalog")
                 continue
             }
-            let record = try await store.build(pack, compressionLevel: configuration.bundles.compressionLevel)
+            let record = try await metrics.timingBuild(.full) {
+                try await store.build(pack, compressionLevel: configuration.bundles.compressionLevel)
+            }
             let version = ContentVersion(
                 productId: manifest.productId, contentId: manifest.contentId, version: manifest.version,
                 publishedAt: manifest.publishedAt, digest: record.digest, size: record.size, unpackedSize: pack.unpackedSize)

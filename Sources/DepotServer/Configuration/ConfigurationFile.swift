@@ -85,6 +85,16 @@ struct ConfigurationFile: Decodable {
         var tokenSHA256: [String]?
     }
 
+    struct LogSection: Decodable {
+        /// `text` (default) or `json`.
+        var format: String?
+    }
+
+    struct MetricsSection: Decodable {
+        /// Lowercase hex SHA-256 of each token that opens `/metrics` (admin tokens open it too).
+        var tokenSHA256: [String]?
+    }
+
     struct CatalogSection: Decodable {
         var pollIntervalMilliseconds: Int?
         var deltaBaseCount: Int?
@@ -122,6 +132,8 @@ struct ConfigurationFile: Decodable {
     var appStoreServerAPI: AppStoreServerAPI?
     var catalog: CatalogSection?
     var admin: Admin?
+    var log: LogSection?
+    var metrics: MetricsSection?
     var appStore: AppStore?
     var ledger: LedgerSection?
     var irregularActivity: IrregularActivity?

@@ -83,6 +83,8 @@ package enum ConfigurationLoader {
                 versionJobStaleSeconds: min(86_400, max(2, file.catalog?.versionJobStaleSeconds ?? 60)))
         )
         configuration.edge = try edgeSettings(file.edge, in: mainFile)
+        configuration.logFormat = try logFormat(file.log, in: mainFile)
+        configuration.metricsTokenDigests = try tokenDigests(file.metrics?.tokenSHA256, setting: "metrics.tokenSHA256", in: mainFile)
         configuration.appStoreServerAPI = try appStoreServerAPISettings(
             file.appStoreServerAPI, appBundleId: configuration.appBundleId, deployment: deployment, directory: directory,
             in: mainFile)
@@ -118,11 +120,23 @@ package enum ConfigurationLoader {
     }
 
     private static func adminDigests(_ admin: ConfigurationFile.Admin?, in file: String) throws(ConfigurationError) -> [String] {
-        let digests = admin?.tokenSHA256 ?? []
+        try tokenDigests(admin?.tokenSHA256, setting: "admin.tokenSHA256", in: file)
+    }
+
+    private static func tokenDigests(_ given: [String]?, setting: String, in file: String) throws(ConfigurationError) -> [String] {
+        let digests = given ?? []
         for digest in digests where digest.count != 64 || !digest.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) {
-            throw ConfigurationError("\(file): admin.tokenSHA256 entries must be 64 lowercase hex digits")
+            throw ConfigurationError("\(file): \(setting) entries must be 64 lowercase hex digits")
         }
         return digests
+    }
+
+    private static func logFormat(_ log: ConfigurationFile.LogSection?, in file: String) throws(ConfigurationError) -> LogFormat {
+        guard let name = log?.format else { return .text }
+        guard let format = LogFormat(rawValue: name) else {
+            throw ConfigurationError("\(file): log.format must be \"text\" or \"json\", not \"\(name)\"")
+        }
+        return format
     }
 
     /// A path from a configuration file, taken relative to the configuration directory when relative.

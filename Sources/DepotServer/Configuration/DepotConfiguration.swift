@@ -39,6 +39,10 @@ package struct DepotConfiguration: Sendable {
     package var catalog: CatalogSettings
     /// How Depot calls the App Store Server API (Finish Transaction after a confirmed delivery); nil: never.
     package var appStoreServerAPI: AppStoreServerAPISettings? = nil
+    /// How log lines are written (`log.format`).
+    package var logFormat: LogFormat = .text
+    /// SHA-256 digests (lowercase hex) of the bearer tokens that open `/metrics` besides the admin tokens.
+    package var metricsTokenDigests: [String] = []
 }
 
 /// How often the ledger's catalog revision is polled, and how many earlier versions get deltas.

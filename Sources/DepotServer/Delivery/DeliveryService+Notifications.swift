@@ -16,6 +16,7 @@ extension DeliveryService {
         do {
             notification = try await verifier.verifyNotification(request.signedPayload)
         } catch {
+            metrics?.verificationFailed(code: error.code.description)
             throw Self.depotError(error)
         }
         let now = clock()

@@ -23,6 +23,8 @@ struct DeliveryService: Sendable {
     let purges: PurgeQueue
     /// How Depot calls the App Store Server API; nil when it does not.
     var appStoreServerAPI: AppStoreServerAPISettings? = nil
+    /// Where refused signed data is counted; nil counts nothing.
+    var metrics: DepotMetrics? = nil
 
     /// The catalog served now.
     var catalog: Catalog { catalogs.current }
@@ -198,6 +200,7 @@ struct DeliveryService: Sendable {
         do {
             return try await verifier.verifyTransaction(jws)
         } catch {
+            metrics?.verificationFailed(code: error.code.description)
             throw Self.depotError(error)
         }
     }

@@ -18,16 +18,20 @@ package final class ServedBytesRecorder: Service, Sendable {
     private let continuation: AsyncStream<Event>.Continuation
     private let ledger: any Ledger
     private let logger: Logger
+    /// Where each response's bytes are counted (`depot_bundle_bytes_total{via="grant"}`) as it is queued.
+    private let metrics: DepotMetrics?
 
     /// Creates a recorder writing to `ledger`; at most `capacity` events wait (older ones are dropped).
-    package init(ledger: any Ledger, logger: Logger, capacity: Int = 100_000) {
+    package init(ledger: any Ledger, logger: Logger, metrics: DepotMetrics? = nil, capacity: Int = 100_000) {
+        self.metrics = metrics
         (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(capacity))
         self.ledger = ledger
         self.logger = logger
     }
 
-    /// Queues an event; never waits.
+    /// Queues an event and counts its bytes; never waits.
     func record(_ event: Event) {
+        metrics?.grantDownload(bytes: event.ranges.reduce(0) { $0 + ($1.upperBound - $1.lowerBound) })
         if case .dropped = continuation.yield(event) {
             logger.warning("served-bytes queue full; coverage of one response not recorded")
         }

@@ -1,4 +1,3 @@
-import Crypto
 import DepotCore
 import Hummingbird
 
@@ -6,36 +5,17 @@ import Hummingbird
 /// Tokens are stored hashed and compared in constant time.
 struct AdminAuthMiddleware: RouterMiddleware {
     typealias Context = DepotRequestContext
-    let tokenDigests: [[UInt8]]
+    let tokens: BearerTokenDigests
 
     init(hexDigests: [String]) {
-        tokenDigests = hexDigests.map { hex in
-            var bytes: [UInt8] = []
-            var index = hex.startIndex
-            while index < hex.endIndex {
-                let next = hex.index(index, offsetBy: 2)
-                bytes.append(UInt8(hex[index..<next], radix: 16) ?? 0)
-                index = next
-            }
-            return bytes
-        }
+        tokens = BearerTokenDigests(hexDigests: hexDigests)
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let header = request.headers[.authorization], let token = BundleResponder.bearerToken(header) else {
-            throw DepotError(status: 401, code: "admin-token-required", message: "send Authorization: Bearer ADMIN_TOKEN")
-        }
-        let digest = Array(SHA256.hash(data: Array(token.utf8)))
-        var matched = false
-        for candidate in tokenDigests where candidate.count == digest.count {
-            // Constant time: every byte compared whatever the earlier ones were.
-            var difference: UInt8 = 0
-            for (a, b) in zip(candidate, digest) { difference |= a ^ b }
-            matched = matched || difference == 0
-        }
-        guard matched else {
-            throw DepotError(status: 403, code: "admin-token-refused", message: "the admin token is not accepted")
-        }
+        try tokens.check(
+            request.headers[.authorization],
+            missing: DepotError(status: 401, code: "admin-token-required", message: "send Authorization: Bearer ADMIN_TOKEN"),
+            refused: DepotError(status: 403, code: "admin-token-refused", message: "the admin token is not accepted"))
         return try await next(request, context)
     }
 }

@@ -4,7 +4,8 @@ import HTTPTypes
 import Logging
 import NIOCore
 
-/// A `DepotError` thrown from a route, rendered as Depot's JSON error body with its status.
+/// A `DepotError` thrown from a route, rendered as Depot's JSON error body with its status and the id of the
+/// request it answers (`error.requestId`, the `X-Request-Id` that `RequestIdMiddleware` settled on).
 struct DepotErrorResponse: HTTPResponseError {
     let error: DepotError
 
@@ -16,7 +17,7 @@ struct DepotErrorResponse: HTTPResponseError {
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
         headers[.cacheControl] = "no-store"
-        let body = ByteBuffer(string: error.jsonBody)
+        let body = ByteBuffer(string: error.jsonBody(requestId: context.id))
         headers[.contentLength] = String(body.readableBytes)
         if let retryAfter = error.retryAfterSeconds { headers[.retryAfter] = String(max(1, retryAfter)) }
         return Response(status: status, headers: headers, body: .init(byteBuffer: request.method == .head ? ByteBuffer() : body))

@@ -10,16 +10,22 @@ import NIOCore
 struct TransactionRoutes: Sendable {
     let service: DeliveryService
     let trustedProxies: TrustedProxies
+    /// Where redeems and finishes are counted by outcome; nil counts nothing.
+    var metrics: DepotMetrics? = nil
 
     func register(on router: Router<DepotRequestContext>) {
         router.post("/v1/transactions") { request, context in
-            let body = try await Self.decode(RedeemRequest.self, from: request, context: context)
-            return try Self.json(try await self.service.redeem(body, client: self.client(request, context)))
+            try await Self.counting({ self.metrics?.redeem(outcome: $0) }) {
+                let body = try await Self.decode(RedeemRequest.self, from: request, context: context)
+                return try Self.json(try await self.service.redeem(body, client: self.client(request, context)))
+            }
         }
         router.post("/v1/transactions/:id/finish") { request, context in
-            let id = try context.transactionIdParameter()
-            let body = try await Self.decode(FinishRequest.self, from: request, context: context)
-            return try Self.json(try await self.service.finish(transactionId: id, body))
+            try await Self.counting({ self.metrics?.finish(outcome: $0) }) {
+                let id = try context.transactionIdParameter()
+                let body = try await Self.decode(FinishRequest.self, from: request, context: context)
+                return try Self.json(try await self.service.finish(transactionId: id, body))
+            }
         }
         router.post("/v1/transactions/:id/consent") { request, context in
             let id = try context.transactionIdParameter()
@@ -33,6 +39,23 @@ struct TransactionRoutes: Sendable {
         router.post("/v1/notifications/appstore") { request, context in
             let body = try await Self.decode(NotificationRequest.self, from: request, context: context)
             return try Self.json(try await self.service.handleNotification(body))
+        }
+    }
+
+    /// Runs a route's work and reports its outcome: `ok`, the code of the `DepotError` it threw, or `internal`.
+    private static func counting(
+        _ report: (String) -> Void, _ work: () async throws -> Response
+    ) async throws -> Response {
+        do {
+            let response = try await work()
+            report("ok")
+            return response
+        } catch let error as DepotError {
+            report(error.code)
+            throw error
+        } catch {
+            report("internal")
+            throw error
         }
     }
 

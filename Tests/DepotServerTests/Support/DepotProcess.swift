@@ -168,11 +168,13 @@ private final class LogSink: Sendable {
     }
 
     /// The port of `listening address=http://127.0.0.1:PORT` (swift-log's stream handler writes the
-    /// metadata before the message).
+    /// metadata before the message), or of the JSON line's `"address":"http://127.0.0.1:PORT"`.
     static func listeningPort(in bytes: [UInt8]) -> Int? {
         let text = String(decoding: bytes, as: UTF8.self)
         for line in text.split(separator: "\n") where line.contains("listening") {
-            guard let range = line.range(of: "address=http://") else { continue }
+            guard let range = line.range(of: "address=http://") ?? line.range(of: "\"address\":\"http://") else {
+                continue
+            }
             let rest = line[range.upperBound...]
             guard let colon = rest.firstIndex(of: ":") else { continue }
             let digits = rest[rest.index(after: colon)...].prefix { $0.isNumber }

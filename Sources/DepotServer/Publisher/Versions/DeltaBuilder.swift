@@ -23,12 +23,15 @@ package final class DeltaBuilder: Service, Sendable {
     private let sink: AsyncStream<ContentVersion>.Continuation
     /// Called after a delta was recorded (the server refreshes its catalog).
     let onRecorded: @Sendable () async -> Void
+    /// Where bundle build times go; nil records nothing.
+    let metrics: DepotMetrics?
 
     /// A builder over the given store and shelf.
     package init(
         ledger: any Ledger, store: LocalBundleStore, shelf: PackShelf, limits: PackLimits, compressionLevel: Int,
-        baseCount: Int, logger: Logger, onRecorded: @escaping @Sendable () async -> Void = {}
+        baseCount: Int, logger: Logger, metrics: DepotMetrics? = nil, onRecorded: @escaping @Sendable () async -> Void = {}
     ) {
+        self.metrics = metrics
         self.ledger = ledger
         self.store = store
         self.shelf = shelf
@@ -83,7 +86,9 @@ package final class DeltaBuilder: Service, Sendable {
                 logger.notice("no pack to build a delta from", metadata: ["content": "\(base.contentId)", "version": "\(base.version)"])
                 continue
             }
-            let record = try await store.buildDelta(from: basePack, to: targetPack, compressionLevel: compressionLevel)
+            let record = try await metrics.timingBuild(.delta) {
+                try await store.buildDelta(from: basePack, to: targetPack, compressionLevel: compressionLevel)
+            }
             let delta = DeltaBundle(
                 productId: target.productId, contentId: target.contentId, baseVersion: base.version,
                 targetVersion: target.version, digest: record.digest, size: record.size)

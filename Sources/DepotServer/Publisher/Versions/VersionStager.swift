@@ -37,12 +37,15 @@ package struct VersionStager: Sendable {
     let limits: PackLimits
     let compressionLevel: Int
     let clock: @Sendable () -> Int64
+    /// Where bundle build times go; nil records nothing.
+    let metrics: DepotMetrics?
 
     /// A stager over the given ledger, store and shelf.
     package init(
         ledger: any Ledger, store: LocalBundleStore, shelf: PackShelf, limits: PackLimits, compressionLevel: Int,
-        clock: @escaping @Sendable () -> Int64
+        clock: @escaping @Sendable () -> Int64, metrics: DepotMetrics? = nil
     ) {
+        self.metrics = metrics
         self.ledger = ledger
         self.store = store
         self.shelf = shelf
@@ -69,7 +72,9 @@ package struct VersionStager: Sendable {
         }
         let record: BundleRecord
         do {
-            record = try await store.build(pack, compressionLevel: compressionLevel)
+            let store = store
+            let compressionLevel = compressionLevel
+            record = try await metrics.timingBuild(.full) { try await store.build(pack, compressionLevel: compressionLevel) }
             let shelf = shelf
             let digest = record.digest
             try await OffLoop.run { () throws(StageError) in

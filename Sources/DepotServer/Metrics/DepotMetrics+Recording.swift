@@ -1,0 +1,72 @@
+import Metrics
+
+/// What the server's parts report as they work.
+extension DepotMetrics {
+    /// Who a bundle answer was sent to: an app holding a purchase's grant, or an edge filling its cache.
+    package enum BundleAudience: String, Sendable {
+        /// A grant for a purchase (`ServedBytesRecorder`'s events).
+        case grant
+        /// An edge admitted by the shared secret (`EdgeFillCounter`).
+        case edge
+    }
+
+    /// The kind of bundle built.
+    package enum BuildKind: String, Sendable {
+        /// A whole version's bundle.
+        case full
+        /// A delta bundle from an earlier version.
+        case delta
+    }
+
+    /// Counts one routed request answered with `status` after `duration`.
+    func request(route: String, method: String, status: Int, duration: Duration) {
+        Counter(
+            label: Name.requests, dimensions: [("route", route), ("method", method), ("status", String(status))],
+            factory: factory
+        ).increment()
+        Metrics.Timer(label: Name.requestDuration, dimensions: [("route", route), ("method", method)], factory: factory)
+            .record(duration: duration)
+    }
+
+    /// Counts one bundle answer that sent `bytes` body bytes to a grant's holder.
+    func grantDownload(bytes: Int64) {
+        Counter(label: Name.bundleResponses, dimensions: [("via", BundleAudience.grant.rawValue)], factory: factory)
+            .increment()
+        Counter(label: Name.bundleBytes, dimensions: [("via", BundleAudience.grant.rawValue)], factory: factory)
+            .increment(by: bytes)
+    }
+
+    /// Counts one redeem: `ok`, or the code of the error it was answered with.
+    func redeem(outcome: String) {
+        Counter(label: Name.redeems, dimensions: [("outcome", outcome)], factory: factory).increment()
+    }
+
+    /// Counts one finish: `ok`, or the code of the error it was answered with.
+    func finish(outcome: String) {
+        Counter(label: Name.finishes, dimensions: [("outcome", outcome)], factory: factory).increment()
+    }
+
+    /// Counts one piece of App Store signed data refused, by the verification error's code.
+    func verificationFailed(code: String) {
+        Counter(label: Name.verificationFailures, dimensions: [("code", code)], factory: factory).increment()
+    }
+
+    /// Records how long a bundle build took (a build the store already held is quick, and counted too).
+    package func bundleBuilt(_ kind: BuildKind, duration: Duration) {
+        Metrics.Timer(label: Name.bundleBuild, dimensions: [("kind", kind.rawValue)], factory: factory)
+            .record(duration: duration)
+    }
+
+    /// Records how long one ledger call took.
+    func ledgerCall(_ operation: String, duration: Duration) {
+        Metrics.Timer(label: Name.ledgerOperation, dimensions: [("operation", operation)], factory: factory)
+            .record(duration: duration)
+    }
+
+    /// Times `body` as a bundle build of `kind`, whether it succeeds or throws.
+    package func timingBuild<Value>(_ kind: BuildKind, _ body: () async throws -> Value) async rethrows -> Value {
+        let start = ContinuousClock.now
+        defer { bundleBuilt(kind, duration: ContinuousClock.now - start) }
+        return try await body()
+    }
+}

@@ -1,0 +1,39 @@
+import Metrics
+
+/// Values read when scraped rather than counted as they happen.
+extension DepotMetrics {
+    /// Sets the number of App Store outbox jobs in `state`.
+    func appleOutboxJobs(state: String, count: Int) {
+        Gauge(label: Name.appleOutboxJobs, dimensions: [("state", state)], factory: factory).record(count)
+    }
+
+    /// Brings the connection counters and the open connections up to what the gate counted.
+    func mirror(connections gate: ConnectionGate) {
+        let counts = gate.counts
+        Gauge(label: Name.connectionsOpen, factory: factory).record(counts.open)
+        let outcomes = [
+            ("admitted", counts.admitted), ("refused_total", counts.refusedTotal),
+            ("refused_per_address", counts.refusedPerAddress),
+        ]
+        for (outcome, total) in outcomes {
+            mirrors.advance(Name.connections, dimensions: [("outcome", outcome)], to: total, factory: factory)
+        }
+    }
+
+    /// Brings the purge and edge-fill counters and the purge queue's depth up to what their atomics say.
+    func mirror(purges: PurgeCounters, edgeFills: EdgeFillCounter) {
+        let outcomes = [
+            ("queued", purges.queuedPurges), ("sent", purges.sentPurges), ("failed_attempt", purges.failedAttempts),
+            ("abandoned", purges.abandonedPurges), ("dropped", purges.droppedPurges),
+        ]
+        for (outcome, total) in outcomes {
+            mirrors.advance(Name.purges, dimensions: [("outcome", outcome)], to: total, factory: factory)
+        }
+        // Waiting, or being sent: every purge queued and not yet sent or given up on.
+        let depth = max(0, purges.queuedPurges - purges.sentPurges - purges.abandonedPurges)
+        Gauge(label: Name.purgeQueueDepth, factory: factory).record(depth)
+        let edge = [("via", BundleAudience.edge.rawValue)]
+        mirrors.advance(Name.bundleResponses, dimensions: edge, to: edgeFills.answerCount, factory: factory)
+        mirrors.advance(Name.bundleBytes, dimensions: edge, to: edgeFills.byteCount, factory: factory)
+    }
+}

@@ -1,0 +1,92 @@
+import Metrics
+import Prometheus
+
+/// One server's metrics: recorded through swift-metrics' `Counter`, `Timer`, `Meter` and `Gauge` against a
+/// Prometheus registry of this server's own, and rendered as Prometheus text by `GET /metrics`.
+///
+/// The registry is per server, not the process-wide `MetricsSystem`, so several servers in one process (the
+/// tests) each count their own traffic. Names and labels:
+///
+/// | family | type | labels |
+/// |---|---|---|
+/// | `depot_http_requests_total` | counter | `route`, `method`, `status` |
+/// | `depot_http_request_duration_seconds` | histogram | `route`, `method` |
+/// | `depot_bundle_responses_total`, `depot_bundle_bytes_total` | counter | `via` (`grant`, `edge`) |
+/// | `depot_downloads_in_flight` | gauge | |
+/// | `depot_redeems_total`, `depot_finishes_total` | counter | `outcome` (`ok` or the error code) |
+/// | `depot_verification_failures_total` | counter | `code` |
+/// | `depot_bundle_build_duration_seconds` | histogram | `kind` (`full`, `delta`) |
+/// | `depot_ledger_operation_duration_seconds` | histogram | `operation` (the ledger method) |
+/// | `depot_apple_outbox_jobs` | gauge | `state` (`pending`, `failed`) |
+/// | `depot_purge_queue_depth` | gauge | |
+/// | `depot_purges_total` | counter | `outcome` (`queued`, `sent`, `failed_attempt`, `abandoned`, `dropped`) |
+/// | `depot_connections_open` | gauge | |
+/// | `depot_connections_total` | counter | `outcome` (`admitted`, `refused_total`, `refused_per_address`) |
+package final class DepotMetrics: Sendable {
+    /// The registry `GET /metrics` renders.
+    package let registry: PrometheusCollectorRegistry
+    /// The swift-metrics backend writing into `registry`.
+    let factory: PrometheusMetricsFactory
+    /// Bundle answers being written now (see `DownloadsInFlightHandler`).
+    let downloadsInFlight: Meter
+    /// Counters kept elsewhere as atomics, brought up to date when scraped.
+    let mirrors = CounterMirrors()
+
+    /// Names of the metric families, shared by the code that records and the tests that read.
+    package enum Name {
+        /// Routed requests by route, method and status.
+        package static let requests = "depot_http_requests_total"
+        /// Routed request durations.
+        package static let requestDuration = "depot_http_request_duration_seconds"
+        /// Bundle answers that sent bytes, by who was admitted (`grant`, `edge`).
+        package static let bundleResponses = "depot_bundle_responses_total"
+        /// Bundle body bytes sent, by who was admitted.
+        package static let bundleBytes = "depot_bundle_bytes_total"
+        /// Bundle answers whose bytes are being written now.
+        package static let downloadsInFlight = "depot_downloads_in_flight"
+        /// Redeems by outcome.
+        package static let redeems = "depot_redeems_total"
+        /// Finishes by outcome.
+        package static let finishes = "depot_finishes_total"
+        /// Signed data refused, by verification error code.
+        package static let verificationFailures = "depot_verification_failures_total"
+        /// Time to build a bundle (a cache hit included), by kind.
+        package static let bundleBuild = "depot_bundle_build_duration_seconds"
+        /// Time of one ledger call, by operation.
+        package static let ledgerOperation = "depot_ledger_operation_duration_seconds"
+        /// App Store Server API outbox jobs not settled, by state.
+        package static let appleOutboxJobs = "depot_apple_outbox_jobs"
+        /// Purges queued for the purge hook and not yet sent or given up on.
+        package static let purgeQueueDepth = "depot_purge_queue_depth"
+        /// Purges by what became of them.
+        package static let purges = "depot_purges_total"
+        /// Connections open now.
+        package static let connectionsOpen = "depot_connections_open"
+        /// Connections by what the connection gate decided.
+        package static let connections = "depot_connections_total"
+    }
+
+    /// Creates empty metrics with their own registry.
+    package init() {
+        registry = PrometheusCollectorRegistry()
+        var factory = PrometheusMetricsFactory(registry: registry)
+        // Bundle builds take from milliseconds (a cache hit) to minutes (gigabytes to deflate).
+        factory.durationHistogramBuckets[Name.bundleBuild] = [
+            .milliseconds(10), .milliseconds(100), .milliseconds(500), .seconds(1), .seconds(5), .seconds(15),
+            .seconds(60), .seconds(300),
+        ]
+        // Ledger calls: a fraction of a millisecond (SQLite reads) to a second (a loaded PostgreSQL).
+        factory.durationHistogramBuckets[Name.ledgerOperation] = [
+            .microseconds(250), .milliseconds(1), .milliseconds(5), .milliseconds(25), .milliseconds(100),
+            .milliseconds(500), .seconds(2),
+        ]
+        self.factory = factory
+        downloadsInFlight = Meter(label: Name.downloadsInFlight, factory: factory)
+        // Families that every scrape shows, even before anything happened.
+        downloadsInFlight.set(0)
+        Gauge(label: Name.purgeQueueDepth, factory: factory).record(0)
+    }
+
+    /// The Prometheus text exposition of every metric.
+    package func render() -> [UInt8] { registry.emitToBuffer() }
+}

@@ -1,0 +1,131 @@
+import DepotCore
+import DepotLedger
+
+/// A ledger that times every call of the engine it wraps (`depot_ledger_operation_duration_seconds`, labelled
+/// with the method's name) and otherwise passes each call through unchanged.
+struct MeasuredLedger: Ledger {
+    /// The engine.
+    let base: any Ledger
+    let metrics: DepotMetrics
+
+    /// Runs one call of the engine, recording how long it took whether it succeeded or not.
+    func timed<Value>(_ operation: String, _ call: () async throws(LedgerError) -> Value) async throws(LedgerError) -> Value {
+        let start = ContinuousClock.now
+        defer { metrics.ledgerCall(operation, duration: ContinuousClock.now - start) }
+        return try await call()
+    }
+
+    func recordTransaction(_ transaction: PurchaseTransaction, now: Int64) async throws(LedgerError) -> LedgerTransaction {
+        try await timed("recordTransaction") { () async throws(LedgerError) in try await base.recordTransaction(transaction, now: now) }
+    }
+
+    func transaction(id: String) async throws(LedgerError) -> LedgerTransaction? {
+        try await timed("transaction") { () async throws(LedgerError) in try await base.transaction(id: id) }
+    }
+
+    func transactions(originalId: String) async throws(LedgerError) -> [PurchaseTransaction] {
+        try await timed("transactionsByOriginalId") { () async throws(LedgerError) in try await base.transactions(originalId: originalId) }
+    }
+
+    func transactions(productId: String, appAccountToken: String) async throws(LedgerError) -> [PurchaseTransaction] {
+        try await timed("transactionsByAccount") { () async throws(LedgerError) in
+            try await base.transactions(productId: productId, appAccountToken: appAccountToken)
+        }
+    }
+
+    func setRevocation(transactionId: String, revokedAt: Int64?, reason: String, signedAt: Int64?, now: Int64)
+        async throws(LedgerError) -> Bool
+    {
+        try await timed("setRevocation") { () async throws(LedgerError) in
+            try await base.setRevocation(transactionId: transactionId, revokedAt: revokedAt, reason: reason, signedAt: signedAt, now: now)
+        }
+    }
+
+    func revokedTransactionIds() async throws(LedgerError) -> Set<String> {
+        try await timed("revokedTransactionIds") { () async throws(LedgerError) in try await base.revokedTransactionIds() }
+    }
+
+    func finishedTransactionIds(productIds: [String], finishedSince: Int64) async throws(LedgerError) -> Set<String> {
+        try await timed("finishedTransactionIds") { () async throws(LedgerError) in
+            try await base.finishedTransactionIds(productIds: productIds, finishedSince: finishedSince)
+        }
+    }
+
+    func recordGrants(transactionId: String, deliveries: [PlannedDelivery], now: Int64) async throws(LedgerError) {
+        try await timed("recordGrants") { () async throws(LedgerError) in
+            try await base.recordGrants(transactionId: transactionId, deliveries: deliveries, now: now)
+        }
+    }
+
+    func offers(transactionId: String) async throws(LedgerError) -> [PlannedDelivery] {
+        try await timed("offers") { () async throws(LedgerError) in try await base.offers(transactionId: transactionId) }
+    }
+
+    func recordServed(transactionId: String, digest: String, range: Range<Int64>, client: String, now: Int64)
+        async throws(LedgerError)
+    {
+        try await timed("recordServed") { () async throws(LedgerError) in
+            try await base.recordServed(transactionId: transactionId, digest: digest, range: range, client: client, now: now)
+        }
+    }
+
+    func finish(
+        transactionId: String, claims: [ConfirmedDelivery], requiresDelivery: Bool, enqueueAppleFinish: Bool, now: Int64
+    ) async throws(LedgerError) -> FinishOutcome {
+        try await timed("finish") { () async throws(LedgerError) in
+            try await base.finish(
+                transactionId: transactionId, claims: claims, requiresDelivery: requiresDelivery,
+                enqueueAppleFinish: enqueueAppleFinish, now: now)
+        }
+    }
+
+    func recordNotification(_ notification: NotificationRecord, enqueueConsumption: Bool, now: Int64)
+        async throws(LedgerError) -> Bool
+    {
+        try await timed("recordNotification") { () async throws(LedgerError) in
+            try await base.recordNotification(notification, enqueueConsumption: enqueueConsumption, now: now)
+        }
+    }
+
+    func lastNotificationRecordedAt() async throws(LedgerError) -> Int64? {
+        try await timed("lastNotificationRecordedAt") { () async throws(LedgerError) in try await base.lastNotificationRecordedAt() }
+    }
+
+    func unfinished(before: Int64, after: DeliveryKey?, limit: Int) async throws(LedgerError) -> [DeliveryStatus] {
+        try await timed("unfinished") { () async throws(LedgerError) in try await base.unfinished(before: before, after: after, limit: limit) }
+    }
+
+    func deliveries(transactionId: String) async throws(LedgerError) -> [DeliveryStatus] {
+        try await timed("deliveries") { () async throws(LedgerError) in try await base.deliveries(transactionId: transactionId) }
+    }
+
+    func auditTrail(transactionId: String, afterSequence: Int64, limit: Int) async throws(LedgerError) -> [AuditEvent] {
+        try await timed("auditTrail") { () async throws(LedgerError) in
+            try await base.auditTrail(transactionId: transactionId, afterSequence: afterSequence, limit: limit)
+        }
+    }
+
+    func activity(transactionId: String, since: Int64) async throws(LedgerError) -> RedemptionActivity {
+        try await timed("activity") { () async throws(LedgerError) in try await base.activity(transactionId: transactionId, since: since) }
+    }
+
+    func lastAttempt(transactionId: String, before: Int64) async throws(LedgerError) -> Int64? {
+        try await timed("lastAttempt") { () async throws(LedgerError) in try await base.lastAttempt(transactionId: transactionId, before: before) }
+    }
+
+    func irregularTransactions(
+        since: Int64, maxAccountTokens: Int, maxClientAddresses: Int, offset: Int, limit: Int
+    ) async throws(LedgerError) -> [IrregularTransaction] {
+        try await timed("irregularTransactions") { () async throws(LedgerError) in
+            try await base.irregularTransactions(
+                since: since, maxAccountTokens: maxAccountTokens, maxClientAddresses: maxClientAddresses, offset: offset,
+                limit: limit)
+        }
+    }
+
+    func recordAttempt(transactionId: String, appAccountToken: String?, client: String, now: Int64) async throws(LedgerError) {
+        try await timed("recordAttempt") { () async throws(LedgerError) in
+            try await base.recordAttempt(transactionId: transactionId, appAccountToken: appAccountToken, client: client, now: now)
+        }
+    }
+}

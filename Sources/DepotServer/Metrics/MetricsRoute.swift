@@ -1,0 +1,51 @@
+import DepotCore
+import DepotLedger
+import Hummingbird
+import Logging
+import NIOCore
+
+/// `GET /metrics`: every metric in the Prometheus text format (version 0.0.4), behind a bearer token (an
+/// admin token, or one of `metrics.tokenSHA256`). Before rendering, the values that are read rather than
+/// counted are brought up to date: the App Store outbox's depth from the ledger, the purge queue, open
+/// connections, and the edge-fill, purge and connection counters kept elsewhere.
+struct MetricsRoute: Sendable {
+    let metrics: DepotMetrics
+    let tokens: BearerTokenDigests
+    let ledger: any Ledger
+    let purges: PurgeCounters
+    let edgeFills: EdgeFillCounter
+    let connections: ConnectionGate
+    let logger: Logger
+
+    /// The content type of the Prometheus text exposition format.
+    static let contentType = "text/plain; version=0.0.4; charset=utf-8"
+
+    func register(on router: Router<DepotRequestContext>) {
+        router.get("/metrics") { request, _ in
+            try tokens.check(
+                request.headers[.authorization],
+                missing: DepotError(
+                    status: 401, code: "metrics-token-required", message: "send Authorization: Bearer METRICS_TOKEN"),
+                refused: DepotError(status: 403, code: "metrics-token-refused", message: "the metrics token is not accepted"))
+            await self.sample()
+            return Response(
+                status: .ok, headers: [.contentType: Self.contentType, .cacheControl: "no-store"],
+                body: .init(byteBuffer: ByteBuffer(bytes: self.metrics.render())))
+        }
+    }
+
+    /// Reads the values that are not counted as they happen.
+    func sample() async {
+        do {
+            let counts = try await ledger.appleJobCounts()
+            for state in [AppleJob.State.pending, .failed] {
+                metrics.appleOutboxJobs(state: state.rawValue, count: counts[state] ?? 0)
+            }
+        } catch {
+            // The scrape still answers: the outbox gauges keep their last values.
+            logger.warning("App Store outbox depth not read for metrics", metadata: ["error": "\(error.message)"])
+        }
+        metrics.mirror(purges: purges, edgeFills: edgeFills)
+        metrics.mirror(connections: connections)
+    }
+}
