@@ -1,0 +1,231 @@
+#!/usr/bin/env bash
+# Load and memory over minutes: the purchase loop (redeem, download, finish) under load with Depot's resident
+# memory sampled throughout, then a thousand slow readers of one 1 GiB bundle, Depot against nginx (sendfile)
+# on the same file. See BENCHMARKS.md "Load and memory".
+#
+#   bash bench/soak.sh
+#
+# Environment knobs:
+#   SOAK_SECONDS=300       length of the purchase loop
+#   SOAK_WORKERS=8         concurrent purchase loops (keep-alive connections)
+#   SOAK_TRANSACTIONS=64   distinct signed transactions the loops take in turn (redeemed again and again)
+#   READERS=1000           concurrent slow readers of the large bundle
+#   READ_SECONDS=60        how long each reader reads (32 KiB/s each)
+#   BIG_MIB=1024           size of the large bundle's payload
+#   BENCH_SKIP_BUILD=1     use .build/release/depot as it is
+#   BENCH_RESULTS_DIR=bench/results
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+source "$ROOT/bench/lib.sh"
+SOAK_SECONDS=${SOAK_SECONDS:-300}
+SOAK_WORKERS=${SOAK_WORKERS:-8}
+SOAK_TRANSACTIONS=${SOAK_TRANSACTIONS:-64}
+READERS=${READERS:-1000}
+READ_SECONDS=${READ_SECONDS:-60}
+BIG_MIB=${BIG_MIB:-1024}
+RESULTS_DIR=${BENCH_RESULTS_DIR:-$ROOT/bench/results}
+NGINX=${NGINX:-/usr/sbin/nginx}
+DEPOT=$ROOT/.build/release/depot
+for tool in python3 openssl curl "$NGINX"; do command -v "$tool" >/dev/null || die "$tool is not installed"; done
+ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
+
+PIDS=()
+TMP=""
+cleanup() {
+    local rc=$?
+    trap - EXIT INT TERM
+    ((${#PIDS[@]})) && stop_processes "${PIDS[@]}"
+    [[ -n $TMP && -d $TMP ]] && rm -rf "$TMP"
+    exit "$rc"
+}
+trap cleanup EXIT
+trap 'log "interrupted"; exit 130' INT TERM
+
+if [[ ${BENCH_SKIP_BUILD:-0} == 1 ]]; then
+    [[ -x $DEPOT ]] || die "BENCH_SKIP_BUILD=1 but $DEPOT does not exist"
+else
+    log "building depot (release)"
+    (cd "$ROOT" && swift build -c release --product depot) >&2 || die "release build failed"
+fi
+
+TMP=$(mktemp -d /tmp/depot-soak.XXXXXX)
+chmod 755 "$TMP"
+log "work directory $TMP"
+make_pack() { # directory product-id bytes key-hex
+    mkdir -p "$1/Contents"
+    printf '{"productId": "%s", "version": "1.0", "publishedAt": "2026-03-01T09:00:00Z"}\n' "$2" >"$1/pack.json"
+    head -c "$3" /dev/zero | openssl enc -aes-128-ctr -nosalt -K "$4" -iv 00000000000000000000000000000000 \
+        >"$1/Contents/payload.bin"
+}
+log "generating packs (64 KiB and $BIG_MIB MiB)"
+make_pack "$TMP/content/level-1.0" bench.level 65536 000102030405060708090a0b0c0d0e0f
+make_pack "$TMP/content/big-1.0" bench.big $((BIG_MIB << 20)) 101112131415161718191a1b1c1d1e1f
+cp -R "$ROOT/Config" "$TMP/config"
+cat >"$TMP/config/products.json" <<'JSON'
+{"products": [
+  {"id": "bench.level", "type": "nonConsumable", "title": "Soak: 64 KiB"},
+  {"id": "bench.big", "type": "nonConsumable", "title": "Soak: large"}
+]}
+JSON
+# One address (the load generator's) opens every connection of the slow-reader phase.
+python3 - "$TMP/config/depot.json" "$READERS" <<'PY'
+import json, sys
+path, readers = sys.argv[1], int(sys.argv[2])
+config = json.load(open(path))
+config.setdefault("server", {})["maxConnectionsPerAddress"] = readers + 64
+json.dump(config, open(path, "w"), indent=2)
+PY
+
+DEPOT_PORT=$(pick_port $((20000 + RANDOM % 20000)))
+NGINX_PORT=$(pick_port $((DEPOT_PORT + 1)))
+log "starting depot on 127.0.0.1:$DEPOT_PORT (bundles the packs first)"
+DEPOT_LOG_LEVEL=info "$DEPOT" serve --config "$TMP/config" --data-dir "$TMP/data" --content-dir "$TMP/content" \
+    --host 127.0.0.1 --port "$DEPOT_PORT" >"$TMP/depot.out" 2>"$TMP/depot.log" &
+DEPOT_PID=$!
+PIDS+=("$DEPOT_PID")
+for ((i = 0; i < 3000; i++)); do
+    kill -0 "$DEPOT_PID" 2>/dev/null || { tail -20 "$TMP/depot.log" >&2; die "depot exited during start"; }
+    grep -q 'listening' "$TMP/depot.log" && break
+    sleep 0.1
+done
+grep -q 'listening' "$TMP/depot.log" || die "depot did not start listening within 300 s"
+BIG_DIGEST=$(grep " bundle" "$TMP/depot.log" | grep "content=bench.big " | grep -o 'digest=[0-9a-f]\{64\}' | head -n1 | cut -d= -f2)
+[[ -n $BIG_DIGEST ]] || die "depot did not log the large bundle"
+BIG_FILE=$TMP/data/bundles/${BIG_DIGEST:0:2}/$BIG_DIGEST.zip
+[[ -f $BIG_FILE ]] || die "large bundle not at $BIG_FILE"
+
+log "signing $SOAK_TRANSACTIONS transactions"
+for ((i = 1; i <= SOAK_TRANSACTIONS; i++)); do
+    "$DEPOT" dev sign-transaction --config "$TMP/config" --data-dir "$TMP/data" --product bench.level \
+        --transaction-id "$((700000000 + i))" --environment Sandbox 2>/dev/null | tail -n1
+done >"$TMP/transactions.jws"
+
+rss_kib() { awk '/^VmRSS/ {print $2}' "/proc/$1/status" 2>/dev/null || echo 0; }
+# The resident memory of the given processes together, every second, into a file ("seconds rss_kib").
+sample() { # out pids...
+    local out=$1 started
+    shift
+    started=$(date +%s)
+    while true; do
+        local total=0 pid
+        for pid in "$@"; do total=$((total + $(rss_kib "$pid"))); done
+        echo "$(($(date +%s) - started)) $total" >>"$out"
+        sleep 1
+    done
+}
+
+# 1. The purchase loop.
+log "purchase loop: $SOAK_WORKERS loops for $SOAK_SECONDS s"
+sample "$TMP/soak-rss" "$DEPOT_PID" &
+SAMPLER=$!
+PIDS+=("$SAMPLER")
+START_RSS=$(rss_kib "$DEPOT_PID")
+python3 "$ROOT/bench/soak-load.py" "$DEPOT_PORT" "$SOAK_SECONDS" "$SOAK_WORKERS" "$TMP/transactions.jws" >"$TMP/soak.json"
+kill "$SAMPLER" 2>/dev/null || true
+END_RSS=$(rss_kib "$DEPOT_PID")
+read -r SOAK_REPORT < <(python3 - "$TMP/soak-rss" "$TMP/soak.json" "$SOAK_SECONDS" <<'PY'
+import json, sys
+samples = [tuple(map(int, line.split())) for line in open(sys.argv[1]) if line.strip()]
+result = json.load(open(sys.argv[2]))
+seconds = float(sys.argv[3])
+def median(values): values = sorted(values); return values[len(values) // 2] if values else 0
+first = [rss for t, rss in samples if seconds * 0.1 <= t < seconds * 0.3]
+last = [rss for t, rss in samples if t >= seconds * 0.8]
+ok = sum(v for k, v in result["counts"].items() if int(k.split()[1]) < 300)
+bad = sum(v for k, v in result["counts"].items() if int(k.split()[1]) >= 300)
+print(json.dumps({"ok": ok, "bad": bad, "counts": result["counts"], "problems": result["problems"],
+                  "bytes": result["bytes"], "early_mib": median(first) / 1024, "late_mib": median(last) / 1024,
+                  "peak_mib": max(rss for _, rss in samples) / 1024}))
+PY
+)
+
+# 2. Slow readers of the large bundle: Depot, then nginx on the same file.
+GRANT=$("$DEPOT" dev grant --config "$TMP/config" --data-dir "$TMP/data" --digest "$BIG_DIGEST" --ttl 7200 2>/dev/null | tail -n1)
+readers_peak() { # label port path pids...
+    local label=$1 port=$2 path=$3
+    shift 3
+    : >"$TMP/readers-rss-$label"
+    sample "$TMP/readers-rss-$label" "$@" &
+    local sampler=$!
+    python3 "$ROOT/bench/slow-readers.py" "$port" "$path" "$READERS" "$READ_SECONDS" >"$TMP/readers-$label.json"
+    kill "$sampler" 2>/dev/null || true
+    wait "$sampler" 2>/dev/null || true
+    awk 'BEGIN {m = 0} {if ($2 > m) m = $2} END {printf "%.1f", m / 1024}' "$TMP/readers-rss-$label"
+}
+log "slow readers: $READERS connections reading the $BIG_MIB MiB bundle for $READ_SECONDS s from depot"
+DEPOT_BEFORE=$(rss_kib "$DEPOT_PID")
+DEPOT_READERS_PEAK=$(readers_peak depot "$DEPOT_PORT" "/v1/bundles/$BIG_DIGEST?grant=$GRANT" "$DEPOT_PID")
+DEPOT_AFTER=$(rss_kib "$DEPOT_PID")
+
+NGINX_USER_LINE=""
+if [[ $EUID -eq 0 ]]; then NGINX_USER_LINE="user root root;"; fi
+mkdir -p "$TMP/nginx/tmp"
+cat >"$TMP/nginx/nginx.conf" <<CONF
+$NGINX_USER_LINE
+daemon off;
+worker_processes 2;
+pid $TMP/nginx/nginx.pid;
+error_log $TMP/nginx/error.log warn;
+events { worker_connections 8192; }
+http {
+    access_log off;
+    sendfile on;
+    tcp_nopush on;
+    keepalive_timeout 65s;
+    default_type application/zip;
+    client_body_temp_path $TMP/nginx/tmp/body;
+    proxy_temp_path $TMP/nginx/tmp/proxy;
+    fastcgi_temp_path $TMP/nginx/tmp/fastcgi;
+    uwsgi_temp_path $TMP/nginx/tmp/uwsgi;
+    scgi_temp_path $TMP/nginx/tmp/scgi;
+    server {
+        listen 127.0.0.1:$NGINX_PORT;
+        location = /big.zip { alias $BIG_FILE; }
+    }
+}
+CONF
+"$NGINX" -c "$TMP/nginx/nginx.conf" -e "$TMP/nginx/error.log" &
+NGINX_PID=$!
+PIDS+=("$NGINX_PID")
+for ((i = 0; i < 100; i++)); do curl -s -o /dev/null "http://127.0.0.1:$NGINX_PORT/big.zip" -r 0-0 && break; sleep 0.1; done
+NGINX_PIDS=("$NGINX_PID" $(cat "/proc/$NGINX_PID/task/$NGINX_PID/children"))
+log "slow readers: the same from nginx (master and ${#NGINX_PIDS[@]} processes in all)"
+NGINX_BEFORE=0
+for pid in "${NGINX_PIDS[@]}"; do NGINX_BEFORE=$((NGINX_BEFORE + $(rss_kib "$pid"))); done
+NGINX_READERS_PEAK=$(readers_peak nginx "$NGINX_PORT" /big.zip "${NGINX_PIDS[@]}")
+
+mkdir -p "$RESULTS_DIR"
+REPORT=$RESULTS_DIR/soak-$(date +%Y-%m-%d-%H%M%S).md
+python3 - "$SOAK_REPORT" "$TMP/readers-depot.json" "$TMP/readers-nginx.json" >"$REPORT" <<PY
+import json, sys
+soak = json.loads(sys.argv[1])
+depot, nginx = json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
+print("# bench/soak.sh, $(date -u +%Y-%m-%dT%H:%MZ), commit $(git -C "$ROOT" rev-parse --short HEAD)")
+print()
+print("## Purchase loop: $SOAK_WORKERS loops for $SOAK_SECONDS s over $SOAK_TRANSACTIONS transactions")
+print()
+print(f"answers: {soak['ok']} 2xx, {soak['bad']} others; by step and status: {soak['counts']}")
+print(f"bytes downloaded: {soak['bytes']}")
+if soak["problems"]: print(f"unexpected answers (first 20): {soak['problems']}")
+print()
+print("| Depot RSS | MiB |")
+print("|---|---:|")
+print(f"| at start | {$START_RSS / 1024:.1f} |")
+print(f"| median, 10-30% of the run | {soak['early_mib']:.1f} |")
+print(f"| median, last 20% of the run | {soak['late_mib']:.1f} |")
+print(f"| peak | {soak['peak_mib']:.1f} |")
+print(f"| at the end | {$END_RSS / 1024:.1f} |")
+print()
+print("## $READERS slow readers (32 KiB/s each) of one $BIG_MIB MiB bundle for $READ_SECONDS s")
+print()
+print("| server | answered 200 | bytes read | failures | RSS before (MiB) | peak RSS (MiB) |")
+print("|---|---:|---:|---:|---:|---:|")
+print(f"| Depot | {depot['answered200']} of {depot['opened']} | {depot['bytes']} | {len(depot['failures'])} | {$DEPOT_BEFORE / 1024:.1f} | $DEPOT_READERS_PEAK |")
+print(f"| nginx (master + 2 workers) | {nginx['answered200']} of {nginx['opened']} | {nginx['bytes']} | {len(nginx['failures'])} | {$NGINX_BEFORE / 1024:.1f} | $NGINX_READERS_PEAK |")
+for name, result in (("Depot", depot), ("nginx", nginx)):
+    if result["failures"]: print(f"\n{name} failures (first 20): {result['failures'][:20]}")
+print()
+print("Depot RSS after the readers left: $((DEPOT_AFTER / 1024)) MiB")
+PY
+cat "$REPORT"
+log "report: $REPORT"
