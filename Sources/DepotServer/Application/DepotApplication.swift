@@ -213,6 +213,7 @@ package struct DepotApplication: Sendable {
         let idle = TimeAmount.seconds(configuration.http.idleTimeoutSeconds)
         let grace = TimeAmount.seconds(configuration.http.shutdownGraceSeconds)
         let requestTimeout = TimeAmount.seconds(configuration.http.requestTimeoutSeconds)
+        let headLimits = configuration.http.requestHeadLimits
         let server = HTTPServerBuilder { httpResponder in
             BundleServingChannel(
                 http1: HTTP1Channel(responder: httpResponder, configuration: .init(idleTimeout: nil)),
@@ -220,7 +221,7 @@ package struct DepotApplication: Sendable {
                     BundleChannelHandler(
                         responder: responder, checker: checker, recorder: recorder, edgeFills: edgeFills,
                         files: registry.cache(for: channel.eventLoop), idleTimeout: idle,
-                        requestTimeout: requestTimeout, shutdownGrace: grace, clock: clock)
+                        requestTimeout: requestTimeout, shutdownGrace: grace, headLimits: headLimits, clock: clock)
                 })
         }
         let logger = self.logger

@@ -10,6 +10,12 @@ struct ConfigurationFile: Decodable {
         var shutdownGraceSeconds: Int64?
         /// Addresses or networks (CIDR) of proxies whose X-Forwarded-For names the client.
         var trustedProxies: [String]?
+        /// Longest request target in bytes (longer: 414).
+        var maxRequestTargetBytes: Int?
+        /// Largest request head in bytes (larger: 431).
+        var maxRequestHeadBytes: Int?
+        /// Most field lines in a request head (more: 431).
+        var maxRequestHeaderFields: Int?
     }
     struct Storage: Decodable {
         var dataDir: String?

@@ -49,7 +49,8 @@ package enum ConfigurationLoader {
                 requestTimeoutSeconds: max(1, file.server?.requestTimeoutSeconds ?? 30),
                 shutdownGraceSeconds: max(0, file.server?.shutdownGraceSeconds ?? 30),
                 productListCacheControl: try productListCacheControl(file.caching, in: mainFile),
-                trustedProxies: try TrustedProxies(file.server?.trustedProxies ?? [])
+                trustedProxies: try TrustedProxies(file.server?.trustedProxies ?? []),
+                requestHeadLimits: try requestHeadLimits(file.server, in: mainFile)
             ),
             products: try products(productsFile, in: productsPath),
             appStore: AppStoreSettings(

@@ -155,4 +155,6 @@ package struct HTTPSettings: Sendable {
     package var productListCacheControl: String
     /// Proxies whose X-Forwarded-For names the client (irregular-activity accounting).
     package var trustedProxies: TrustedProxies = .none
+    /// How large a request head may be: a longer target is answered 414, a larger head 431.
+    package var requestHeadLimits: RequestHeadLimits = .defaults
 }
