@@ -134,7 +134,7 @@ final class EmbeddedBundleConnection {
         try pipeline.configureHTTPServerPipeline(
             withPipeliningAssistance: false, withErrorHandling: false, withOutboundHeaderValidation: false)
         try pipeline.addHandler(router)
-        try BundleServingChannel.install(handler, before: router, decoderLimits: .init(), in: pipeline)
+        try BundleServingChannel.install(handler, before: router, in: pipeline)
         try pipeline.addHandler(socket, position: .first)
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 9)).wait()
         // The request decoder's swap ends on the loop's next turn.
