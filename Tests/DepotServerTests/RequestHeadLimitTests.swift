@@ -1,3 +1,4 @@
+import DepotCore
 import DepotServer
 import Foundation
 import Testing
@@ -54,7 +55,8 @@ struct RequestHeadLimitTests {
             let fields = ["Authorization: Bearer \(server.grant(digest))"] + (0..<98).map { "X-\($0): v" }
             let bundle = try await client.request(head("/v1/bundles/\(digest)", fields))
             #expect(bundle.status == 200)
-            #expect(bundle.body == (try server.bundleBytes(digest)))
+            let bytes = try server.bundleBytes(digest)
+            #expect(bundle.body == bytes)
         }
     }
 
@@ -69,7 +71,8 @@ struct RequestHeadLimitTests {
             let first = try await client.readResponse()
             let second = try await client.readResponse()
             let third = try await client.readResponse()
-            #expect(first.status == 200 && first.body == (try server.bundleBytes(digest)))
+            let bytes = try server.bundleBytes(digest)
+            #expect(first.status == 200 && first.body == bytes)
             #expect(second.status == 200 && second.text.hasPrefix("{\"products\""))
             #expect(third.status == 414)
             #expect(await client.isClosedByPeer())
@@ -85,7 +88,7 @@ struct RequestHeadLimitConfigurationTests {
         try scratch.write("Config/products.json", "{\"products\": []}")
         try scratch.write(
             "Config/depot.json",
-            "{\"server\": {\(server)}, \"grants\": {\"keys\": [{\"id\": \"k\", \"secret\": \"\(Data(repeating: 1, count: 32).base64EncodedString())\"}]}}")
+            "{\"server\": {\(server)}, \"appStore\": {\"trustDevelopmentRoot\": true}, \"grants\": {\"keys\": [{\"id\": \"k\", \"secret\": \"\(Data(repeating: 1, count: 32).base64EncodedString())\"}]}}")
         return try ConfigurationLoader.load(overrides: ConfigurationOverrides(configPath: scratch.path + "/Config"), environment: [:])
     }
 

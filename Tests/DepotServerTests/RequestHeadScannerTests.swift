@@ -158,6 +158,15 @@ struct RequestHeadScannerTests {
         #expect(scan(text) == "bundle GET \(text.utf8.count)")
     }
 
+    @Test func byteClassesAreRFC9110TokensAndRFC3986TargetBytes() {
+        let token = Set("!#$%&'*+-.^_`|~abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".utf8)
+        let target = Set("-._~!$&'()*+,;=:@/?%abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".utf8)
+        for byte in UInt8.min...UInt8.max {
+            #expect(RequestHeadScanner.isTokenByte(byte) == token.contains(byte), "byte \(byte)")
+            #expect(RequestHeadScanner.isPlainTargetByte(byte) == target.contains(byte), "byte \(byte)")
+        }
+    }
+
     @Test func limitsComeFromTheConfiguration() {
         let limits = RequestHeadLimits(maxTargetBytes: 100, maxHeadBytes: 1024, maxFields: 8)
         #expect(scan(plain(target: "/" + String(repeating: "a", count: 100)), limits: limits) == "414")

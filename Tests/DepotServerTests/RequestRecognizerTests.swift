@@ -28,7 +28,8 @@ private struct Answers: Equatable {
 private func answers(
     to text: (EmbeddedBundleConnection) -> String, heads: [Bool], decoderOnly: Bool, bundleSize: Int = 1000
 ) throws -> Answers {
-    let connection = try EmbeddedBundleConnection(bundleSize: bundleSize)
+    // The same bundle on both sides of a comparison.
+    let connection = try EmbeddedBundleConnection(bundleBytes: (0..<bundleSize).map { UInt8(truncatingIfNeeded: $0 &* 7) })
     if decoderOnly {
         try connection.send(decoderOnlyPrimer)
         connection.settle()

@@ -111,7 +111,8 @@ struct BundleResponder: Sendable {
             while start < count, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
             // "bearer" and one space, then at least one byte.
             guard count - start > 7, bytes[start + 6] == 0x20 else { return nil }
-            for (offset, letter) in "bearer".utf8.enumerated() where bytes[start + offset] | 0x20 != letter { return nil }
+            let scheme: StaticString = "bearer"
+            for offset in 0..<6 where bytes[start + offset] | 0x20 != scheme.utf8Start[offset] { return nil }
             var first = start + 7
             while first < count, bytes[first] == 0x20 { first += 1 }
             var end = first

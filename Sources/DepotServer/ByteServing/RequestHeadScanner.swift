@@ -236,34 +236,22 @@ struct RequestHeadScanner {
 
     // MARK: bytes
 
-    /// RFC 9110 §5.6.2 `tchar`.
+    /// RFC 9110 §5.6.2 `tchar`: ALPHA, DIGIT and ``!#$%&'*+-.^_`|~``, as a bit set over the 128 ASCII bytes.
     static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
-            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
-            UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
-            return true
-        default:
-            return false
-        }
+        isIn(byte, low: 0x03FF_6CFA_0000_0000, high: 0x57FF_FFFF_C7FF_FFFE)
     }
 
     /// The bytes of an origin-form target in RFC 3986's `pchar`, `/` and `?` (unreserved, sub-delims, `:`, `@`,
     /// `%`): every decoder reads them alike. Others (`#`, quotes, braces, non-ASCII) send the request to the full path.
     static func isPlainTargetByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "!"), UInt8(ascii: "$"),
-            UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"),
-            UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"),
-            UInt8(ascii: "?"), UInt8(ascii: "%"):
-            return true
-        default:
-            return false
-        }
+        isIn(byte, low: 0xAFFF_FFF2_0000_0000, high: 0x47FF_FFFE_87FF_FFFF)
+    }
+
+    /// Whether `byte` is in the set whose bits for bytes 0-63 are `low` and for 64-127 are `high`.
+    private static func isIn(_ byte: UInt8, low: UInt64, high: UInt64) -> Bool {
+        if byte < 64 { return low >> UInt64(byte) & 1 == 1 }
+        if byte < 128 { return high >> UInt64(byte - 64) & 1 == 1 }
+        return false
     }
 
     private static func equals(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, _ text: StaticString) -> Bool {
