@@ -105,10 +105,17 @@ struct RequestHeadScanner {
             index += 1
             while index < count, bytes[index] == .space || bytes[index] == .tab { index += 1 }
             let valueStart = index
-            while index < count, bytes[index] != .cr {
+            while index < count {
                 let byte = bytes[index]
-                if byte == .lf || byte == 0x7F || (byte < 0x20 && byte != .tab) { return .unframeable }
-                if byte >= 0x80 { fields.plain = false }
+                // One comparison for the common case, visible ASCII and SP (0x20-0x7E).
+                if byte &- 0x20 >= 0x5F {
+                    if byte == .cr { break }
+                    if byte >= 0x80 {
+                        fields.plain = false
+                    } else if byte != .tab {
+                        return .unframeable
+                    }
+                }
                 index += 1
             }
             guard index + 1 < count else { return incomplete(count) }
