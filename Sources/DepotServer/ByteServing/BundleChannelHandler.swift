@@ -31,7 +31,7 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     private var machine: BundleConnectionStateMachine
     /// The context of NIO's `HTTPResponseEncoder`: writing through it skips the encoder.
     var rawOutput: ChannelHandlerContext?
-    /// This handler's own context, for events that come from the arrival observer.
+    /// This handler's own context, for events that come from the request recognizer.
     private var ownContext: ChannelHandlerContext?
     /// Set while an answer is being written, to tell a completion inside the write from a later one.
     var completingInline = false
