@@ -5,7 +5,9 @@ extension ResponsePlan {
     /// Cache-Control.
     static func complete(_ representation: RepresentationMetadata) -> ResponsePlan {
         let size = max(representation.size, 0)
-        var headers = validatorFields(representation)
+        var headers = [HeaderField]()
+        headers.reserveCapacity(6)
+        appendValidatorFields(representation, to: &headers)
         headers.append(HeaderField(name: "Content-Type", value: representation.contentType))
         headers.append(HeaderField(name: "Content-Length", value: String(size)))
         appendCacheControl(representation, to: &headers)
@@ -14,11 +16,11 @@ extension ResponsePlan {
 
     /// 206 with one range (§15.3.7.1): Content-Range and Content-Length first, then what a 200 would carry.
     static func partial(_ representation: RepresentationMetadata, _ range: ByteRange) -> ResponsePlan {
-        var headers = [
-            HeaderField(name: "Content-Range", value: range.contentRange(size: max(representation.size, 0))),
-            HeaderField(name: "Content-Length", value: String(range.length)),
-        ]
-        headers.append(contentsOf: validatorFields(representation))
+        var headers = [HeaderField]()
+        headers.reserveCapacity(7)
+        headers.append(HeaderField(name: "Content-Range", value: range.contentRange(size: max(representation.size, 0))))
+        headers.append(HeaderField(name: "Content-Length", value: String(range.length)))
+        appendValidatorFields(representation, to: &headers)
         headers.append(HeaderField(name: "Content-Type", value: representation.contentType))
         appendCacheControl(representation, to: &headers)
         return ResponsePlan(
@@ -40,7 +42,7 @@ extension ResponsePlan {
             HeaderField(name: "Content-Type", value: MultipartByteRanges.contentType(boundary: boundary)),
             HeaderField(name: "Content-Length", value: String(body.length)),
         ]
-        headers.append(contentsOf: validatorFields(representation))
+        appendValidatorFields(representation, to: &headers)
         appendCacheControl(representation, to: &headers)
         return ResponsePlan(status: 206, headers: headers, body: .segments(body.segments), contentLength: body.length)
     }
@@ -64,12 +66,10 @@ extension ResponsePlan {
         return ResponsePlan(status: 416, headers: headers, body: .none, contentLength: 0)
     }
 
-    private static func validatorFields(_ representation: RepresentationMetadata) -> [HeaderField] {
-        [
-            HeaderField(name: "ETag", value: representation.entityTagFieldValue),
-            HeaderField(name: "Last-Modified", value: HTTPDate.format(representation.lastModified)),
-            HeaderField(name: "Accept-Ranges", value: "bytes"),
-        ]
+    private static func appendValidatorFields(_ representation: RepresentationMetadata, to headers: inout [HeaderField]) {
+        headers.append(HeaderField(name: "ETag", value: representation.entityTagFieldValue))
+        headers.append(HeaderField(name: "Last-Modified", value: representation.lastModifiedFieldValue))
+        headers.append(HeaderField(name: "Accept-Ranges", value: "bytes"))
     }
 
     private static func appendCacheControl(_ representation: RepresentationMetadata, to headers: inout [HeaderField]) {

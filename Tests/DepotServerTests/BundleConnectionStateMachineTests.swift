@@ -188,6 +188,37 @@ struct BundleConnectionStateMachineTests {
             name: "a connection that goes away drops what waits and stops its timers",
             steps: { [.head(.GET, "/v1/products"), .end, .head(.GET, bundle), .end, .gone, .read] },
             expected: ["deadline 30s", "forward GET /v1/products", "cancel deadline", "forward end", "deadline 30s", "cancel deadline", "cancel timers", "read"]),
+        // Requests read straight from the bytes, and heads over the limits.
+        ConnectionCase(
+            name: "a bundle request read from the bytes is answered at once",
+            steps: { [.start, .bytes, .recognized(bundle), .answered(succeeded: true, inline: true), .read] },
+            expected: ["idle timer 60s", "deadline 30s", "cancel deadline", "answer bundle abc GET (read from bytes)", "record", "read"]),
+        ConnectionCase(
+            name: "a bundle request read from the bytes waits behind a routed answer",
+            steps: {
+                [.head(.GET, "/v1/products"), .end, .recognized(bundle), .responseHead(200), .responseBody, .responseEnd, .resume]
+            },
+            expected: [
+                "deadline 30s", "forward GET /v1/products", "cancel deadline", "forward end", "write passOn", "write passOn",
+                "write end(belowEncoder: false, thenClose: false)", "resume later", "answer bundle abc GET (read from bytes)",
+            ]),
+        ConnectionCase(
+            name: "a bundle request read from the bytes waits behind an answer of ours being written",
+            steps: { [.recognized(bundle), .recognized("/v1/bundles/def"), .answered(succeeded: true, inline: false), .resume] },
+            expected: [
+                "answer bundle abc GET (read from bytes)", "record", "resume later", "answer bundle def GET (read from bytes)",
+            ]),
+        ConnectionCase(
+            name: "a head over the limits is answered after the routed answer before it, then the connection closes",
+            steps: { [.head(.GET, "/v1/products"), .end, .rejected(414), .responseHead(200), .responseEnd, .resume] },
+            expected: [
+                "deadline 30s", "forward GET /v1/products", "cancel deadline", "forward end", "write passOn",
+                "write end(belowEncoder: false, thenClose: false)", "resume later", "answer 414 and close",
+            ]),
+        ConnectionCase(
+            name: "nothing after a head over the limits is answered",
+            steps: { [.bytes, .rejected(431), .recognized(bundle), .head(.GET, "/healthz")] },
+            expected: ["deadline 30s", "cancel deadline", "answer 431 and close"]),
     ]
 
     @Test(arguments: cases)

@@ -239,6 +239,7 @@ package struct DepotApplication: Sendable {
         let grace = TimeAmount.seconds(configuration.http.shutdownGraceSeconds)
         let requestTimeout = TimeAmount.seconds(configuration.http.requestTimeoutSeconds)
         let connections = self.connections
+        let headLimits = configuration.http.requestHeadLimits
         let downloadsInFlight = metrics.downloadsInFlight
         let server = HTTPServerBuilder { httpResponder in
             ConnectionLimitedChannel(
@@ -249,7 +250,8 @@ package struct DepotApplication: Sendable {
                             BundleChannelHandler(
                                 responder: responder, checker: checker, recorder: recorder, edgeFills: edgeFills,
                                 files: registry.cache(for: channel.eventLoop), idleTimeout: idle,
-                                requestTimeout: requestTimeout, shutdownGrace: grace, clock: clock)
+                                requestTimeout: requestTimeout, shutdownGrace: grace, headLimits: headLimits,
+                                clock: clock)
                         }),
                     gauge: downloadsInFlight),
                 gate: connections, clock: clock)

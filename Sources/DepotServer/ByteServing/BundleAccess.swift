@@ -26,13 +26,39 @@ struct BundleAccess: Sendable {
     let revocations: RevocationList
     let edgeSecrets: EdgeSecrets
 
+    /// The request fields access is decided by.
+    struct Fields {
+        /// The value of the request's one `Authorization` field; nil when it has none or several.
+        var authorization: String?
+        /// Every value of the edge secret's field.
+        var edgeSecrets: [String]
+
+        /// The fields as given.
+        init(authorization: String?, edgeSecrets: [String] = []) {
+            self.authorization = authorization
+            self.edgeSecrets = edgeSecrets
+        }
+
+        /// The fields of a decoded head; the edge secret's field is read when `edgeSecretField` names one.
+        init(_ headers: HTTPHeaders, edgeSecretField: String?) {
+            let authorization = headers["authorization"]
+            self.authorization = authorization.count == 1 ? authorization[0] : nil
+            edgeSecrets = edgeSecretField.map { headers[$0] } ?? []
+        }
+    }
+
+    /// The name of the field edges present their secret in, when edges may fill.
+    var edgeSecretField: String? {
+        edgeSecrets.isEnabled ? edgeSecrets.headerName : nil
+    }
+
     /// Admits or refuses a request for bundle `digest`; `allowEdge` says whether the edge secret is looked at.
     func decide(
-        _ headers: HTTPHeaders, grantParameter: @autoclosure () -> String?, digest: String, now: Int64,
+        _ fields: Fields, grantParameter: @autoclosure () -> String?, digest: String, now: Int64,
         allowEdge: Bool, grantCache: inout GrantCache
     ) -> Decision {
         if allowEdge, edgeSecrets.isEnabled {
-            let presented = headers[edgeSecrets.headerName]
+            let presented = fields.edgeSecrets
             if !presented.isEmpty {
                 guard presented.count == 1, edgeSecrets.accepts(presented[0]) else {
                     return .refused(
@@ -42,7 +68,7 @@ struct BundleAccess: Sendable {
                 return .admitted(.edge)
             }
         }
-        guard let token = Self.grantToken(headers, grantParameter: grantParameter()) else {
+        guard let token = Self.grantToken(fields, grantParameter: grantParameter()) else {
             return .refused(
                 DepotError(status: 401, code: "grant-required", message: "a grant is required: send Authorization: Bearer GRANT or ?grant=GRANT"),
                 extraHeaders: [("WWW-Authenticate", "Bearer realm=\"depot\"")])
@@ -61,9 +87,8 @@ struct BundleAccess: Sendable {
     }
 
     /// The grant from a single `Authorization: Bearer` field, else from the query.
-    static func grantToken(_ headers: HTTPHeaders, grantParameter: @autoclosure () -> String?) -> String? {
-        let authorization = headers["authorization"]
-        if authorization.count == 1, let token = BundleResponder.bearerToken(authorization[0]) {
+    static func grantToken(_ fields: Fields, grantParameter: @autoclosure () -> String?) -> String? {
+        if let authorization = fields.authorization, let token = BundleResponder.bearerToken(authorization) {
             return token
         }
         return grantParameter()

@@ -7,15 +7,15 @@ import NIOHTTP1
 extension BundleChannelHandler {
     /// Answers a bundle request: the grant, the bundle and RFC 9110's rules decide, in memory.
     func answerBundle(
-        _ head: HTTPRequestHead, target: BundleRequestTarget, keepAlive: Bool, context: ChannelHandlerContext
+        _ fields: BundleRequestFields, framing: AnswerFraming, keepAlive: Bool, context: ChannelHandlerContext
     ) {
         let now = clock()
-        let decision = responder.answer(head, target: target, now: now, grantCache: &files.grantCache)
-        let served = head.method == .GET && recorder != nil
+        let decision = responder.answer(fields, now: now, grantCache: &files.grantCache)
+        let served = fields.method == .GET && recorder != nil
             ? AnswerEvidence.servedEvent(decision, client: context.channel.remoteAddress, now: now) : nil
-        evidence = (served, edgeFills == nil ? nil : AnswerEvidence.edgeFillBytes(decision, method: head.method))
+        evidence = (served, edgeFills == nil ? nil : AnswerEvidence.edgeFillBytes(decision, method: fields.method))
         let (responseHead, body) = BundleResponseWriter.render(
-            decision, request: head, date: files.dateCache.value(now: now), keepAlive: keepAlive, files: files,
+            decision, request: framing, date: files.dateCache.value(now: now), keepAlive: keepAlive, files: files,
             allocator: context.channel.allocator)
         send(responseHead, body, context: context)
     }
@@ -26,7 +26,7 @@ extension BundleChannelHandler {
         let decision = checker.answer(head, now: now, grantCache: &files.grantCache)
         evidence = (nil, nil)
         let (responseHead, body) = BundleResponseWriter.renderCheck(
-            decision, request: head, date: files.dateCache.value(now: now), keepAlive: keepAlive,
+            decision, request: AnswerFraming(head), date: files.dateCache.value(now: now), keepAlive: keepAlive,
             allocator: context.channel.allocator)
         send(responseHead, body, context: context)
     }
@@ -64,12 +64,31 @@ extension BundleChannelHandler {
     /// Depot's error answer outside any request (the request is unreadable or late), then close.
     func answerErrorAndClose(_ error: DepotError, context: ChannelHandlerContext) {
         let (head, body) = BundleResponseWriter.renderError(
-            error, extraHeaders: [], request: HTTPRequestHead(version: .http1_1, method: .GET, uri: "/"),
+            error, extraHeaders: [], request: AnswerFraming(isHead: false),
             date: files.dateCache.value(now: clock()), keepAlive: false, allocator: context.channel.allocator)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         for case .bytes(let buffer) in body { context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
-            context.close(promise: nil)
+            Self.closeLingering(context: context)
+        }
+    }
+
+    /// How long a connection closed after an error answer keeps reading (and dropping) what the client still sends.
+    static let lingerTime = TimeAmount.seconds(2)
+
+    /// Closes after an error answer as nginx's lingering close does: the output first, so that the client reads the
+    /// answer (request bytes left unread at a full close make the kernel reset the connection, and a reset can make
+    /// the client lose the answer), then the whole connection once the client closes its side or `lingerTime` passed.
+    /// Nothing read meanwhile is answered: the connection's state machine is closing.
+    static func closeLingering(context: ChannelHandlerContext) {
+        let outputClosed = context.eventLoop.makePromise(of: Void.self)
+        context.close(mode: .output, promise: outputClosed)
+        outputClosed.futureResult.assumeIsolated().whenComplete { result in
+            guard case .success = result else {
+                context.close(promise: nil)
+                return
+            }
+            context.eventLoop.assumeIsolated().scheduleTask(in: lingerTime) { context.close(promise: nil) }
         }
     }
 }

@@ -10,7 +10,8 @@ import NIOHTTP1
 /// Sits between NIO's HTTP/1 codec and the HTTP-types codec of Hummingbird's pipeline. Every decision (response
 /// order, keep-alive, idle close, the request deadline, graceful shutdown, the 400, routed HEAD answers) is
 /// ``BundleConnectionStateMachine``'s: this handler feeds it the channel's events and carries out its actions.
-/// The `RequestArrivalObserver` before the decoder reports the first bytes of each request. Time is the event
+/// The ``RequestRecognizer`` before the decoder reports the first bytes of each request, answers plain bundle requests
+/// through this handler without the decoder, and refuses heads over the limits. Time is the event
 /// loop's (`EventLoop.now`).
 final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
@@ -24,18 +25,27 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     let edgeFills: EdgeFillCounter?
     let files: LoopFileCache
     let clock: @Sendable () -> Int64
+    /// How large a request head may be (414, 431).
+    let headLimits: RequestHeadLimits
 
     private var machine: BundleConnectionStateMachine
     /// The context of NIO's `HTTPResponseEncoder`: writing through it skips the encoder.
     var rawOutput: ChannelHandlerContext?
-    /// This handler's own context, for events that come from the arrival observer.
+    /// This handler's own context, for events that come from the request recognizer.
     private var ownContext: ChannelHandlerContext?
     /// Set while an answer is being written, to tell a completion inside the write from a later one.
     var completingInline = false
     /// What the answer being written leaves behind once sent (see ``AnswerEvidence``).
     var evidence: (served: ServedBytesRecorder.Event?, edgeBytes: Int64?) = (nil, nil)
     private var idleTask: Scheduled<Void>?
+    /// The request deadline's timer. It stays armed across requests: a deadline the machine stops only clears
+    /// `deadlineDue`, and a new one due later than the timer fires re-arms it then, so that a request costs no
+    /// timer of its own.
     private var deadlineTask: Scheduled<Void>?
+    /// When the armed deadline timer fires.
+    private var deadlineFiresAt = NIODeadline.distantFuture
+    /// When the machine's request deadline is due; nil while none runs.
+    private var deadlineDue: NIODeadline?
     private var graceTask: Scheduled<Void>?
     /// The shutdown event or decoder error being handled, for the action that passes it on.
     private var passing: (event: Any?, error: (any Error)?) = (nil, nil)
@@ -43,8 +53,9 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     init(
         responder: BundleResponder, checker: GrantCheckResponder, recorder: ServedBytesRecorder?,
         edgeFills: EdgeFillCounter? = nil, files: LoopFileCache, idleTimeout: TimeAmount, requestTimeout: TimeAmount,
-        shutdownGrace: TimeAmount, clock: @escaping @Sendable () -> Int64
+        shutdownGrace: TimeAmount, headLimits: RequestHeadLimits = .defaults, clock: @escaping @Sendable () -> Int64
     ) {
+        self.headLimits = headLimits
         self.responder = responder
         self.checker = checker
         self.recorder = recorder
@@ -115,10 +126,24 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
         runActions(context: context)
     }
 
-    /// Called by the `RequestArrivalObserver` when bytes arrive: the first bytes of a request start its deadline.
+    /// Called by the ``RequestRecognizer`` when bytes arrive: the first bytes of a request start its deadline.
     func requestBytesArrived() {
         guard let ownContext else { return }
         machine.requestBytesArrived()
+        runActions(context: ownContext)
+    }
+
+    /// Called by the ``RequestRecognizer`` for a plain bundle request it read from the bytes.
+    func requestRecognized(_ request: RecognizedBundleRequest) {
+        guard let ownContext else { return }
+        machine.requestRecognized(request, now: ownContext.eventLoop.now)
+        runActions(context: ownContext)
+    }
+
+    /// Called by the ``RequestRecognizer`` for a head over the limits (414, 431).
+    func requestRejected(_ error: DepotError) {
+        guard let ownContext else { return }
+        machine.requestRejected(error)
         runActions(context: ownContext)
     }
 
@@ -172,9 +197,16 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
                 context.fireChannelReadComplete()
             case .answer(let kind, let head, let keepAlive):
                 switch kind {
-                case .bundle(let target): answerBundle(head, target: target, keepAlive: keepAlive, context: context)
-                case .grantCheck: answerCheck(head, keepAlive: keepAlive, context: context)
+                case .bundle(let target):
+                    let fields = BundleRequestFields(head, target: target, edgeSecretField: responder.access.edgeSecretField)
+                    answerBundle(fields, framing: AnswerFraming(head), keepAlive: keepAlive, context: context)
+                case .grantCheck:
+                    answerCheck(head, keepAlive: keepAlive, context: context)
                 }
+            case .answerRecognized(let request, let keepAlive):
+                answerBundle(
+                    BundleRequestFields(request), framing: AnswerFraming(isHead: request.isHead), keepAlive: keepAlive,
+                    context: context)
             case .sendContinue:
                 rawOutput?.writeAndFlush(NIOAny(IOData.byteBuffer(Self.continueBytes)), promise: nil)
             case .recordEvidence:
@@ -200,11 +232,14 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
                 idleTask?.cancel()
                 idleTask = schedule(in: delay, context: context) { $0.idleTimerFired(now: $1) }
             case .scheduleDeadline(let delay):
-                deadlineTask?.cancel()
-                deadlineTask = schedule(in: delay, context: context) { $0.deadlinePassed(now: $1) }
+                let due = context.eventLoop.now + delay
+                deadlineDue = due
+                if deadlineTask == nil || deadlineFiresAt > due {
+                    deadlineTask?.cancel()
+                    armDeadline(at: due, context: context)
+                }
             case .cancelDeadline:
-                deadlineTask?.cancel()
-                deadlineTask = nil
+                deadlineDue = nil
             case .scheduleGraceClose(let delay):
                 graceTask?.cancel()
                 graceTask = schedule(in: delay, context: context) { machine, _ in machine.graceExpired() }
@@ -213,8 +248,25 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
                 graceTask = nil
             case .cancelTimers:
                 for task in [idleTask, deadlineTask, graceTask] { task?.cancel() }
-                (idleTask, deadlineTask, graceTask) = (nil, nil, nil)
+                (idleTask, deadlineTask, graceTask, deadlineDue) = (nil, nil, nil, nil)
             }
+        }
+    }
+
+    /// Arms the deadline timer: when it fires, a deadline still due later re-arms it, one due now goes to the machine.
+    private func armDeadline(at time: NIODeadline, context: ChannelHandlerContext) {
+        deadlineFiresAt = time
+        deadlineTask = context.eventLoop.assumeIsolated().scheduleTask(deadline: time) {
+            self.deadlineTask = nil
+            guard context.channel.isActive, let due = self.deadlineDue else { return }
+            let now = context.eventLoop.now
+            if due > now {
+                self.armDeadline(at: due, context: context)
+                return
+            }
+            self.deadlineDue = nil
+            self.machine.deadlinePassed(now: now)
+            self.runActions(context: context)
         }
     }
 

@@ -12,6 +12,16 @@ extension BundleConnectionStateMachine {
         case grantCheck
     }
 
+    /// What arrived on the connection, in the order it arrived.
+    enum Arrival {
+        /// A part NIO's decoder made.
+        case part(HTTPServerRequestPart)
+        /// A plain bundle request read straight from its bytes.
+        case recognized(RecognizedBundleRequest)
+        /// A head over the limits, with its answer (414, 431).
+        case rejected(DepotError)
+    }
+
     /// Something the handler carries out.
     enum Action {
         /// Hand this request part on to Hummingbird.
@@ -20,6 +30,8 @@ extension BundleConnectionStateMachine {
         case endReadBurst
         /// Answer this request; report the outcome with ``answerWritten(succeeded:inline:now:)``.
         case answer(Answer, HTTPRequestHead, keepAlive: Bool)
+        /// Answer this bundle request, read straight from its bytes; report as for ``answer(_:_:keepAlive:)``.
+        case answerRecognized(RecognizedBundleRequest, keepAlive: Bool)
         /// Write the interim `100 Continue` (RFC 9110 §10.1.1) below the encoder.
         case sendContinue
         /// Record the evidence of the answer just sent: served bytes for the ledger, an edge's fill.

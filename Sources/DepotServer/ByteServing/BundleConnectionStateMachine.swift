@@ -32,8 +32,8 @@ struct BundleConnectionStateMachine {
 
     private var actions = CircularBuffer<Action>(initialCapacity: 8)
     private var owner = Owner.none
-    /// Parts that wait for an earlier answer, oldest first.
-    private var pending = CircularBuffer<HTTPServerRequestPart>()
+    /// What waits for an earlier answer, oldest first.
+    private var pending = CircularBuffer<Arrival>()
     private var readHeldBack = false
     /// Whether an answer of ours is being written, and whether its connection stays open after it.
     private var answering = false
@@ -124,15 +124,27 @@ struct BundleConnectionStateMachine {
         case .body:
             if deadlinePolicy == .progress { lastProgress = now }
         case .end:
-            arriving = false
-            deadlinePolicy = .wholeRequest
-            actions.append(.cancelDeadline)
+            requestEnded()
         }
-        if pending.isEmpty && canProcess(part) {
-            process(part)
-        } else {
-            pending.append(part)
-        }
+        arrived(.part(part))
+    }
+
+    /// A plain bundle request was read straight from its bytes (see ``RequestHeadScanner``): its head and its
+    /// end at once.
+    mutating func requestRecognized(_ request: RecognizedBundleRequest, now: NIODeadline) {
+        guard !closing else { return }
+        idleSince = now
+        readAskedSince = nil
+        requestEnded()
+        arrived(.recognized(request))
+    }
+
+    /// A request head broke the limits (414, 431): answered once every earlier answer went out, then the
+    /// connection closes (nothing after the head is read).
+    mutating func requestRejected(_ error: DepotError) {
+        guard !closing else { return }
+        requestEnded()
+        arrived(.rejected(error))
     }
 
     /// An answer of ours went out (`succeeded`) or failed; `inline` when that happened inside the write itself,
@@ -267,19 +279,42 @@ struct BundleConnectionStateMachine {
         actions.append(.answerErrorAndClose(error))
     }
 
+    /// The request that was arriving is all there: its deadline stops.
+    private mutating func requestEnded() {
+        guard arriving else { return }
+        arriving = false
+        deadlinePolicy = .wholeRequest
+        actions.append(.cancelDeadline)
+    }
+
     private mutating func startDeadline() {
         guard !arriving else { return }
         arriving = true
         actions.append(.scheduleDeadline(in: timeouts.request))
     }
 
-    /// Whether a part may be processed now: a head waits behind an answer of ours being written, and a request
-    /// of ours waits behind routed answers still due (answers go out in request order).
-    private func canProcess(_ part: HTTPServerRequestPart) -> Bool {
-        guard case .head(let head) = part else { return true }
-        if answering { return false }
-        if forwardedInFlight > 0 && Self.claimed(head.uri) != nil { return false }
-        return true
+    /// Processes what arrived now, or queues it behind what waits.
+    private mutating func arrived(_ arrival: Arrival) {
+        if pending.isEmpty && canProcess(arrival) {
+            process(arrival)
+        } else {
+            pending.append(arrival)
+        }
+    }
+
+    /// Whether an arrival may be processed now: a head waits behind an answer of ours being written, and a
+    /// request of ours (or a refusal) waits behind routed answers still due (answers go out in request order).
+    private func canProcess(_ arrival: Arrival) -> Bool {
+        switch arrival {
+        case .part(.head(let head)):
+            if answering { return false }
+            if forwardedInFlight > 0 && Self.claimed(head.uri) != nil { return false }
+            return true
+        case .part:
+            return true
+        case .recognized, .rejected:
+            return !answering && forwardedInFlight == 0
+        }
     }
 
     /// What this connection answers itself for a request target: a bundle, or the grant check.
@@ -289,9 +324,22 @@ struct BundleConnectionStateMachine {
         return nil
     }
 
-    /// Answers or hands on one part; returns whether it was handed on.
+    /// Answers, refuses or hands on one arrival; returns whether a part was handed on.
     @discardableResult
-    private mutating func process(_ part: HTTPServerRequestPart) -> Bool {
+    private mutating func process(_ arrival: Arrival) -> Bool {
+        let part: HTTPServerRequestPart
+        switch arrival {
+        case .part(let arrived):
+            part = arrived
+        case .recognized(let request):
+            answering = true
+            answerKeepsAlive = request.keepAlive && !quiescing
+            actions.append(.answerRecognized(request, keepAlive: answerKeepsAlive))
+            return false
+        case .rejected(let error):
+            closeAnswering(error)
+            return false
+        }
         switch part {
         case .head(let head):
             if let answer = Self.claimed(head.uri) {
@@ -319,9 +367,9 @@ struct BundleConnectionStateMachine {
 
     private mutating func drain(now: NIODeadline) {
         var forwarded = false
-        while let part = pending.first, canProcess(part) {
+        while !closing, let arrival = pending.first, canProcess(arrival) {
             pending.removeFirst()
-            forwarded = process(part) || forwarded
+            forwarded = process(arrival) || forwarded
         }
         if forwarded { actions.append(.endReadBurst) }
         if pending.isEmpty && readHeldBack {

@@ -12,7 +12,22 @@ struct BundleRequestTarget {
     /// `https://...`, RFC 9112 §3.2.2: a server MUST accept the absolute form); nil when the path is not under
     /// `/v1/bundles/`. The authority of an absolute-form target is not checked: Host names are not used for routing.
     init?(uri: String) {
-        // Compared as bytes: this runs for every request on the connection.
+        // Compared as bytes: this runs for every request on the connection. An origin-form target in contiguous
+        // UTF-8 (every target a decoder or the recognizer makes) is split by offsets.
+        let utf8 = uri.utf8
+        if utf8.first == 0x2F, let split = utf8.withContiguousStorageIfAvailable({ Self.originFormSplit($0) }) {
+            guard let (start, mark) = split else { return nil }
+            let digestStart = utf8.index(utf8.startIndex, offsetBy: start)
+            if let mark {
+                let markIndex = utf8.index(utf8.startIndex, offsetBy: mark)
+                digest = uri[digestStart..<markIndex]
+                query = uri[utf8.index(after: markIndex)...]
+            } else {
+                digest = uri[digestStart...]
+                query = nil
+            }
+            return
+        }
         let path = Self.pathAndQuery(of: Substring(uri).utf8)
         guard path.starts(with: Self.prefix.utf8) else { return nil }
         let rest = path.dropFirst(Self.prefix.utf8.count)
@@ -23,6 +38,27 @@ struct BundleRequestTarget {
             digest = Substring(rest)
             query = nil
         }
+    }
+
+    /// For an origin-form target's bytes: where the digest starts and where its `?` is, or nil when the path is
+    /// not under the prefix.
+    private static func originFormSplit(_ bytes: UnsafeBufferPointer<UInt8>) -> (start: Int, mark: Int?)? {
+        let prefix = Self.prefix.utf8
+        guard bytes.count >= prefix.count else { return nil }
+        var index = 0
+        for byte in prefix {
+            guard bytes[index] == byte else { return nil }
+            index += 1
+        }
+        var mark: Int?
+        while index < bytes.count {
+            if bytes[index] == 0x3F {
+                mark = index
+                break
+            }
+            index += 1
+        }
+        return (prefix.count, mark)
     }
 
     /// The target from its path on: the whole target in origin form; in absolute form, what follows the
@@ -51,7 +87,11 @@ struct BundleRequestTarget {
 
     /// Whether the digest is 64 lowercase hexadecimal characters.
     var hasWellFormedDigest: Bool {
-        digest.utf8.count == 64 && digest.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
+        let isLowerHex: (UInt8) -> Bool = { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
+        if let wellFormed = digest.utf8.withContiguousStorageIfAvailable({ $0.count == 64 && $0.allSatisfy(isLowerHex) }) {
+            return wellFormed
+        }
+        return digest.utf8.count == 64 && digest.utf8.allSatisfy(isLowerHex)
     }
 
     /// The first `grant` parameter of the query, percent-decoded; nil when absent or undecodable.

@@ -12,6 +12,39 @@ enum BundleAnswer {
     case complete(ServedBundle, requester: BundleAccess.Requester)
 }
 
+/// What ``BundleResponder`` reads of a bundle request: from a head NIO's decoder made, or from the bytes
+/// (``RecognizedBundleRequest``).
+struct BundleRequestFields {
+    /// The request method.
+    var method: HTTPMethod
+    /// The request target.
+    var target: BundleRequestTarget
+    /// The fields access is decided by.
+    var access: BundleAccess.Fields
+    /// The conditional and range fields; nil when the request has none (the precomputed 200 then answers it).
+    var conditions: RequestConditions?
+
+    /// The fields of a decoded head.
+    init(_ head: HTTPRequestHead, target: BundleRequestTarget, edgeSecretField: String?) {
+        method = head.method
+        self.target = target
+        access = BundleAccess.Fields(head.headers, edgeSecretField: edgeSecretField)
+        if BundleResponder.hasConditionalFields(head.headers) {
+            var conditions = RequestConditions(method: head.method == .HEAD ? .head : .get)
+            for field in head.headers { conditions.add(name: field.name, value: field.value) }
+            self.conditions = conditions
+        }
+    }
+
+    /// The fields of a request read straight from its bytes.
+    init(_ request: RecognizedBundleRequest) {
+        method = request.isHead ? .HEAD : .GET
+        target = request.target
+        access = BundleAccess.Fields(authorization: request.authorization)
+        conditions = request.conditions
+    }
+}
+
 /// Decides the answer to `GET`/`HEAD /v1/bundles/{digest}` from the request head alone: grant check,
 /// bundle lookup and RFC 9110 evaluation are all in memory and synchronous, so they run on the event loop.
 ///
@@ -21,23 +54,23 @@ struct BundleResponder: Sendable {
     let access: BundleAccess
     let rangeLimits: RangeLimits
 
-    func answer(_ head: HTTPRequestHead, target: BundleRequestTarget, now: Int64, grantCache: inout GrantCache)
-        -> BundleAnswer
-    {
+    /// The answer to one bundle request at `now`.
+    func answer(_ request: BundleRequestFields, now: Int64, grantCache: inout GrantCache) -> BundleAnswer {
         let method: RequestMethod
-        switch head.method {
+        switch request.method {
         case .GET: method = .get
         case .HEAD: method = .head
         default:
             return .error(.methodNotAllowed("bundles answer GET and HEAD only"), extraHeaders: [("Allow", "GET, HEAD")])
         }
+        let target = request.target
         guard target.hasWellFormedDigest else {
             return .error(.notFound("no bundle at this address: a bundle is named by the lowercase hex SHA-256 of its bytes"), extraHeaders: [])
         }
         let digest = String(target.digest)
         let requester: BundleAccess.Requester
         switch access.decide(
-            head.headers, grantParameter: target.grantParameter, digest: digest, now: now, allowEdge: true,
+            request.access, grantParameter: target.grantParameter, digest: digest, now: now, allowEdge: true,
             grantCache: &grantCache)
         {
         case .admitted(let admitted): requester = admitted
@@ -46,11 +79,10 @@ struct BundleResponder: Sendable {
         guard let bundle = index.bundle(digest: digest) else {
             return .error(.notFound("no bundle with this digest"), extraHeaders: [])
         }
-        if !Self.hasConditionalFields(head.headers) {
+        guard var conditions = request.conditions else {
             return .complete(bundle, requester: requester)
         }
-        var conditions = RequestConditions(method: method)
-        for field in head.headers { conditions.add(name: field.name, value: field.value) }
+        conditions.method = method
         let plan = ConditionalEvaluator.plan(
             for: conditions, representation: bundle.representation, now: now, limits: rangeLimits,
             boundary: "depot-" + digest.prefix(32))
@@ -72,14 +104,21 @@ struct BundleResponder: Sendable {
 
     /// The token of a `Bearer` credential (RFC 6750 §2.1; the scheme is case-insensitive).
     static func bearerToken(_ value: String) -> String? {
-        var utf8 = Substring(value).utf8
-        utf8 = utf8.drop { $0 == 0x20 || $0 == 0x09 }
-        guard utf8.count > 7 else { return nil }
-        let scheme = utf8.prefix(6)
-        guard zip(scheme, "bearer".utf8).allSatisfy({ ($0 | 0x20) == $1 }), utf8.dropFirst(6).first == 0x20 else {
-            return nil
+        var value = value
+        return value.withUTF8 { bytes -> String? in
+            let count = bytes.count
+            var start = 0
+            while start < count, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+            // "bearer" and one space, then at least one byte.
+            guard count - start > 7, bytes[start + 6] == 0x20 else { return nil }
+            let scheme: StaticString = "bearer"
+            for offset in 0..<6 where bytes[start + offset] | 0x20 != scheme.utf8Start[offset] { return nil }
+            var first = start + 7
+            while first < count, bytes[first] == 0x20 { first += 1 }
+            var end = first
+            while end < count, bytes[end] != 0x20, bytes[end] != 0x09 { end += 1 }
+            guard end > first else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[first..<end]), as: UTF8.self)
         }
-        let token = utf8.dropFirst(7).drop { $0 == 0x20 }.prefix { $0 != 0x20 && $0 != 0x09 }
-        return token.isEmpty ? nil : String(Substring(token))
     }
 }

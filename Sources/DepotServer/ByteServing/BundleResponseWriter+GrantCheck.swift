@@ -10,7 +10,7 @@ extension BundleResponseWriter {
     /// The bytes of a grant check's answer: 204 with no body, or Depot's JSON error, each with the
     /// `Cache-Control` an edge keeps it by (`max-age=N`, or `no-store`).
     static func renderCheck(
-        _ answer: GrantCheckAnswer, request: HTTPRequestHead, date: String, keepAlive: Bool, allocator: ByteBufferAllocator
+        _ answer: GrantCheckAnswer, request: AnswerFraming, date: String, keepAlive: Bool, allocator: ByteBufferAllocator
     ) -> (ByteBuffer, [BodyPart]) {
         let head: HTTPResponseHead
         let body: [BodyPart]

@@ -3,6 +3,27 @@ import DepotHTTP
 import NIOCore
 import NIOHTTP1
 
+/// What an answer's framing depends on in its request: the version it is answered in, and whether it is
+/// a HEAD (same header fields, no body: RFC 9110 §9.3.2).
+struct AnswerFraming {
+    /// The request's HTTP version.
+    var version: HTTPVersion
+    /// Whether the request is a HEAD.
+    var isHead: Bool
+
+    /// The framing of a decoded head.
+    init(_ head: HTTPRequestHead) {
+        version = head.version
+        isHead = head.method == .HEAD
+    }
+
+    /// The framing for an HTTP/1.1 request.
+    init(isHead: Bool) {
+        version = .http1_1
+        self.isHead = isHead
+    }
+}
+
 /// Turns a `BundleAnswer` into the bytes of an HTTP/1.1 response: the serialized head, then buffers and
 /// file regions.
 ///
@@ -15,79 +36,55 @@ struct BundleResponseWriter {
         case file(NIOFileHandle, offset: Int64, length: Int64)
     }
 
-    /// The serialized response head and the body parts for an answer.
+    /// The serialized response head and the body parts for an answer, written straight into one buffer.
     static func render(
-        _ answer: BundleAnswer, request: HTTPRequestHead, date: String, keepAlive: Bool,
+        _ answer: BundleAnswer, request: AnswerFraming, date: String, keepAlive: Bool,
         files: LoopFileCache, allocator: ByteBufferAllocator
     ) -> (ByteBuffer, [BodyPart]) {
-        if case .complete(let bundle, _) = answer, request.version == .http1_1,
-            let handle = try? files.handle(digest: bundle.version.digest, path: bundle.path)
-        {
-            // The common case: the head prepared for this bundle, plus Date (and Connection: close).
+        switch answer {
+        case .error(let error, let extraHeaders):
+            let (head, body) = renderError(
+                error, extraHeaders: extraHeaders, request: request, date: date, keepAlive: keepAlive, allocator: allocator)
+            return (serialized(head, allocator: allocator), body)
+        case .complete(let bundle, _):
+            guard let handle = try? files.handle(digest: bundle.version.digest, path: bundle.path) else {
+                return unavailable(request: request, date: date, keepAlive: keepAlive, allocator: allocator)
+            }
+            // The common case: the head prepared for this bundle, plus Date and Connection.
             var buffer = allocator.buffer(capacity: bundle.completeHeadPrefix.count + 64)
-            buffer.writeBytes(bundle.completeHeadPrefix)
-            ResponseHeadBytes.writeField("Date", date, into: &buffer)
-            if !keepAlive { buffer.writeStaticString("Connection: close\r\n") }
-            buffer.writeStaticString("\r\n")
-            if request.method == .HEAD { return (buffer, []) }
+            ResponseHeadBytes.write(into: &buffer) { sink in
+                if request.version == .http1_1 {
+                    sink.add(bundle.completeHeadPrefix)
+                } else {
+                    sink.statusLine(version: request.version, status: .ok)
+                    for (name, value) in bundle.completeHeaders { sink.field(name, value) }
+                }
+                sink.field("Date", date)
+                addConnection(to: &sink, request: request, keepAlive: keepAlive)
+                sink.add("\r\n")
+            }
+            if request.isHead { return (buffer, []) }
             if let body = files.smallBody(
                 digest: bundle.version.digest, path: bundle.path, size: bundle.version.size, allocator: allocator)
             {
                 return (buffer, [.bytes(body)])
             }
             return (buffer, [.file(handle, offset: 0, length: bundle.version.size)])
-        }
-        let (head, body) = renderParts(answer, request: request, date: date, keepAlive: keepAlive, files: files, allocator: allocator)
-        var buffer = allocator.buffer(capacity: 512)
-        ResponseHeadBytes.write(head, into: &buffer)
-        return (buffer, body)
-    }
-
-    /// The response head and body parts for an answer.
-    static func renderParts(
-        _ answer: BundleAnswer, request: HTTPRequestHead, date: String, keepAlive: Bool,
-        files: LoopFileCache, allocator: ByteBufferAllocator
-    ) -> (HTTPResponseHead, [BodyPart]) {
-        switch answer {
-        case .error(let error, let extraHeaders):
-            return renderError(error, extraHeaders: extraHeaders, request: request, date: date, keepAlive: keepAlive, allocator: allocator)
-        case .complete(let bundle, _):
-            let handle: NIOFileHandle
-            do {
-                handle = try files.handle(digest: bundle.version.digest, path: bundle.path)
-            } catch {
-                return unavailable(request: request, date: date, keepAlive: keepAlive, allocator: allocator)
-            }
-            var headers = bundle.completeHeaders
-            headers.add(name: "Date", value: date)
-            addConnection(&headers, request: request, keepAlive: keepAlive)
-            let head = HTTPResponseHead(version: request.version, status: .ok, headers: headers)
-            return (head, request.method == .HEAD ? [] : [.file(handle, offset: 0, length: bundle.version.size)])
         case .bytes(let plan, let bundle, _):
-            let handle: NIOFileHandle
-            do {
-                handle = try files.handle(digest: bundle.version.digest, path: bundle.path)
-            } catch {
+            guard let handle = try? files.handle(digest: bundle.version.digest, path: bundle.path) else {
                 return unavailable(request: request, date: date, keepAlive: keepAlive, allocator: allocator)
-            }
-            var headers = HTTPHeaders()
-            headers.reserveCapacity(plan.headers.count + 3)
-            headers.add(name: "Date", value: date)
-            for field in plan.headers { headers.add(name: field.name, value: field.value) }
-            if plan.status == 200 || plan.status == 206 || plan.status == 304 {
-                for field in bundle.originFields { headers.add(name: field.name, value: field.value) }
             }
             var body: [BodyPart] = []
+            var errorLength: String?
             switch plan.body {
             case .none:
                 if plan.status == 412 || plan.status == 416 {
                     let error = plan.status == 412
                         ? DepotError(status: 412, code: "precondition-failed", message: "a precondition of the request does not hold for this bundle")
                         : DepotError(status: 416, code: "range-not-satisfiable", message: "no requested range lies inside the bundle")
-                    let buffer = allocator.buffer(string: error.jsonBody)
-                    headers.add(name: "Content-Type", value: "application/json")
-                    headers.add(name: "Content-Length", value: String(buffer.readableBytes))
-                    body.append(.bytes(buffer))
+                    let errorBody = allocator.buffer(string: error.jsonBody)
+                    errorLength = String(errorBody.readableBytes)
+                    body.append(.bytes(errorBody))
                 }
             case .file(let offset, let length):
                 body.append(.file(handle, offset: offset, length: length))
@@ -99,25 +96,56 @@ struct BundleResponseWriter {
                     }
                 }
             }
-            addConnection(&headers, request: request, keepAlive: keepAlive)
-            let head = HTTPResponseHead(version: request.version, status: .init(statusCode: plan.status), headers: headers)
-            return (head, request.method == .HEAD ? [] : body)
+            // Date, the plan's fields, the origin's fields; an error body's fields; Connection.
+            var buffer = allocator.buffer(capacity: 512)
+            ResponseHeadBytes.write(into: &buffer) { sink in
+                sink.statusLine(version: request.version, status: HTTPResponseStatus(statusCode: plan.status))
+                sink.field("Date", date)
+                for field in plan.headers { sink.field(field.name, field.value) }
+                if plan.status == 200 || plan.status == 206 || plan.status == 304 {
+                    for field in bundle.originFields { sink.field(field.name, field.value) }
+                }
+                if let errorLength {
+                    sink.field("Content-Type", "application/json")
+                    sink.field("Content-Length", errorLength)
+                }
+                addConnection(to: &sink, request: request, keepAlive: keepAlive)
+                sink.add("\r\n")
+            }
+            return (buffer, request.isHead ? [] : body)
+        }
+    }
+
+    /// A response head's bytes.
+    private static func serialized(_ head: HTTPResponseHead, allocator: ByteBufferAllocator) -> ByteBuffer {
+        var buffer = allocator.buffer(capacity: 512)
+        ResponseHeadBytes.write(head, into: &buffer)
+        return buffer
+    }
+
+    /// RFC 9112 §9.3, as ``addConnection(_:request:keepAlive:)`` says it, written as bytes.
+    private static func addConnection(to sink: inout ResponseHeadBytes.Sink, request: AnswerFraming, keepAlive: Bool) {
+        if !keepAlive {
+            sink.add("Connection: close\r\n")
+        } else if request.version.major == 1 && request.version.minor == 0 {
+            sink.add("Connection: keep-alive\r\n")
         }
     }
 
     /// 503 when a stored bundle cannot be opened (a disk problem): the client may retry.
     private static func unavailable(
-        request: HTTPRequestHead, date: String, keepAlive: Bool, allocator: ByteBufferAllocator
-    ) -> (HTTPResponseHead, [BodyPart]) {
+        request: AnswerFraming, date: String, keepAlive: Bool, allocator: ByteBufferAllocator
+    ) -> (ByteBuffer, [BodyPart]) {
         let failure = DepotError(status: 503, code: "bundle-unavailable", message: "the bundle cannot be read right now")
-        return renderError(
+        let (head, body) = renderError(
             failure, extraHeaders: [("Retry-After", "5")], request: request, date: date, keepAlive: keepAlive,
             allocator: allocator)
+        return (serialized(head, allocator: allocator), body)
     }
 
     /// An error answer: Depot's JSON body, `Cache-Control` (`no-store` unless told), Date and Connection.
     static func renderError(
-        _ error: DepotError, extraHeaders: [(String, String)], request: HTTPRequestHead, date: String, keepAlive: Bool,
+        _ error: DepotError, extraHeaders: [(String, String)], request: AnswerFraming, date: String, keepAlive: Bool,
         cacheControl: String = "no-store", allocator: ByteBufferAllocator
     ) -> (HTTPResponseHead, [BodyPart]) {
         let buffer = allocator.buffer(string: error.jsonBody)
@@ -129,11 +157,11 @@ struct BundleResponseWriter {
         for (name, value) in extraHeaders { headers.add(name: name, value: value) }
         addConnection(&headers, request: request, keepAlive: keepAlive)
         let head = HTTPResponseHead(version: request.version, status: .init(statusCode: error.status), headers: headers)
-        return (head, request.method == .HEAD ? [] : [.bytes(buffer)])
+        return (head, request.isHead ? [] : [.bytes(buffer)])
     }
 
     /// RFC 9112 §9.3: HTTP/1.0 needs an explicit keep-alive; any version needs `close` when we close.
-    static func addConnection(_ headers: inout HTTPHeaders, request: HTTPRequestHead, keepAlive: Bool) {
+    static func addConnection(_ headers: inout HTTPHeaders, request: AnswerFraming, keepAlive: Bool) {
         if !keepAlive {
             headers.add(name: "Connection", value: "close")
         } else if request.version.major == 1 && request.version.minor == 0 {

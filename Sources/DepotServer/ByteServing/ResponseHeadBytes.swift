@@ -7,14 +7,16 @@ import NIOHTTP1
 enum ResponseHeadBytes {
     /// Appends the status line and header fields of `head`, and the empty line that ends them.
     static func write(_ head: HTTPResponseHead, into buffer: inout ByteBuffer) {
-        writeStatusLine(version: head.version, status: head.status, into: &buffer)
-        for (name, value) in head.headers { writeField(name, value, into: &buffer) }
-        buffer.writeStaticString("\r\n")
+        write(into: &buffer) { sink in
+            sink.statusLine(version: head.version, status: head.status)
+            for (name, value) in head.headers { sink.field(name, value) }
+            sink.add("\r\n")
+        }
     }
 
     /// Appends `HTTP/x.y code reason`.
     static func writeStatusLine(version: HTTPVersion, status: HTTPResponseStatus, into buffer: inout ByteBuffer) {
-        buffer.writeString("HTTP/\(version.major).\(version.minor) \(status.code) \(status.reasonPhrase)\r\n")
+        write(into: &buffer) { $0.statusLine(version: version, status: status) }
     }
 
     /// Appends one `name: value` line.

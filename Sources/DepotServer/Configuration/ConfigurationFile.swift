@@ -12,6 +12,12 @@ struct ConfigurationFile: Decodable {
         var trustedProxies: [String]?
         var maxConnections: Int?
         var maxConnectionsPerAddress: Int?
+        /// Longest request target in bytes (longer: 414).
+        var maxRequestTargetBytes: Int?
+        /// Largest request head in bytes (larger: 431).
+        var maxRequestHeadBytes: Int?
+        /// Most field lines in a request head (more: 431).
+        var maxRequestHeaderFields: Int?
     }
     struct Storage: Decodable {
         var dataDir: String?

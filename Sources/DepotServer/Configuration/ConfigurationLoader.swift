@@ -54,7 +54,8 @@ package enum ConfigurationLoader {
                     file.server?.maxConnections ?? 10_000, 1...1_000_000, setting: "server.maxConnections", in: mainFile),
                 maxConnectionsPerAddress: try ConfigurationError.inRange(
                     file.server?.maxConnectionsPerAddress ?? 256, 1...1_000_000,
-                    setting: "server.maxConnectionsPerAddress", in: mainFile)
+                    setting: "server.maxConnectionsPerAddress", in: mainFile),
+                requestHeadLimits: try requestHeadLimits(file.server, in: mainFile)
             ),
             products: try products(productsFile, in: productsPath),
             appStore: AppStoreSettings(

@@ -164,4 +164,6 @@ package struct HTTPSettings: Sendable {
     package var maxConnections = 10_000
     /// Most connections open at once from one client address; more are answered 429 and closed.
     package var maxConnectionsPerAddress = 256
+    /// How large a request head may be: a longer target is answered 414, a larger head 431.
+    package var requestHeadLimits: RequestHeadLimits = .defaults
 }

@@ -13,6 +13,10 @@ enum ConnectionStep: CustomStringConvertible {
     case head(HTTPMethod, String, [(String, String)] = [])
     case body
     case end
+    /// A plain bundle GET read straight from the bytes.
+    case recognized(String)
+    /// A head over the limits: 414 or 431.
+    case rejected(Int)
     case read
     /// An answer of ours finished writing.
     case answered(succeeded: Bool, inline: Bool)
@@ -56,6 +60,13 @@ func runConnectionScript(
             machine.partReceived(.head(head), now: now)
         case .body: machine.partReceived(.body(ByteBuffer(string: "x")), now: now)
         case .end: machine.partReceived(.end(nil), now: now)
+        case .recognized(let uri):
+            let request = RecognizedBundleRequest(
+                isHead: false, target: BundleRequestTarget(uri: uri)!, keepAlive: true, authorization: nil, conditions: nil)
+            machine.requestRecognized(request, now: now)
+        case .rejected(let status):
+            let limits = RequestHeadLimits.defaults
+            machine.requestRejected(status == 414 ? limits.targetTooLong : limits.headTooLarge)
         case .read: machine.readRequested(now: now)
         case .answered(let succeeded, let inline): machine.answerWritten(succeeded: succeeded, inline: inline, now: now)
         case .resume: machine.resume(now: now)
@@ -92,6 +103,9 @@ private func describe(_ action: BundleConnectionStateMachine.Action) -> String {
         case .grantCheck: what = "check"
         }
         return "answer \(what) \(head.method)" + (keepAlive ? "" : " then close")
+    case .answerRecognized(let request, let keepAlive):
+        return "answer bundle \(request.target.digest) \(request.isHead ? "HEAD" : "GET") (read from bytes)"
+            + (keepAlive ? "" : " then close")
     case .sendContinue: return "100-continue"
     case .recordEvidence: return "record"
     case .read: return "read"

@@ -108,19 +108,19 @@ final class EmbeddedBundleConnection {
     private let files = LoopFileCache()
 
     /// A connected pipeline; `ready` false leaves the request decoder's swap unfinished until the loop runs.
-    init(testName: String = #function, bundleSize: Int = 1000, ready: Bool = true) throws {
+    init(testName: String = #function, bundleSize: Int = 1000, bundleBytes given: [UInt8]? = nil, ready: Bool = true) throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("depot-embedded-\(testName.filter(\.isLetter))-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var generator = SystemRandomNumberGenerator()
-        bundleBytes = (0..<bundleSize).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        bundleBytes = given ?? (0..<bundleSize).map { _ in UInt8.random(in: 0...255, using: &generator) }
         let path = directory.appendingPathComponent("bundle.zip").path
         try Data(bundleBytes).write(to: URL(fileURLWithPath: path))
         digest = try FileSHA256.hex(path: path)
         authority = try GrantAuthority(keys: [GrantKey(id: "k1", secret: Array(repeating: 7, count: 32))], activeKeyId: "k1")
         let version = ContentVersion(
             productId: "com.example.embedded", contentId: "com.example.embedded", version: "1", publishedAt: 1_700_000_000,
-            digest: digest, size: Int64(bundleSize), unpackedSize: Int64(bundleSize))
+            digest: digest, size: Int64(bundleBytes.count), unpackedSize: Int64(bundleBytes.count))
         let access = BundleAccess(
             grants: authority, revocations: RevocationList(), edgeSecrets: EdgeSecrets(settings: .defaults))
         let handler = BundleChannelHandler(
@@ -134,7 +134,7 @@ final class EmbeddedBundleConnection {
         try pipeline.configureHTTPServerPipeline(
             withPipeliningAssistance: false, withErrorHandling: false, withOutboundHeaderValidation: false)
         try pipeline.addHandler(router)
-        try BundleServingChannel.install(handler, before: router, decoderLimits: .init(), in: pipeline)
+        try BundleServingChannel.install(handler, before: router, in: pipeline)
         try pipeline.addHandler(socket, position: .first)
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 9)).wait()
         // The request decoder's swap ends on the loop's next turn.

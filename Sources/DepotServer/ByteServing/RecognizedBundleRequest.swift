@@ -1,0 +1,28 @@
+import DepotHTTP
+
+/// A bundle request read straight from its bytes by ``RequestHeadScanner``, with no `HTTPRequestHead` built:
+/// `GET` or `HEAD` of an origin-form `/v1/bundles/...` target over HTTP/1.1, one `Host`, no body, and no field
+/// the answer could depend on beyond the ones kept here.
+///
+/// A class: the connection's state machine queues and hands it on in its actions, which stay one word each.
+final class RecognizedBundleRequest {
+    /// Whether the method is `HEAD` (else `GET`).
+    let isHead: Bool
+    /// The request target.
+    let target: BundleRequestTarget
+    /// Whether the connection stays open after the answer (no `Connection: close`).
+    let keepAlive: Bool
+    /// The value of the request's one `Authorization` field; nil without one.
+    let authorization: String?
+    /// The conditional and range fields (RFC 9110 §13.1, §14.2); nil when the request has none.
+    let conditions: RequestConditions?
+
+    /// A request as read.
+    init(isHead: Bool, target: BundleRequestTarget, keepAlive: Bool, authorization: String?, conditions: RequestConditions?) {
+        self.isHead = isHead
+        self.target = target
+        self.keepAlive = keepAlive
+        self.authorization = authorization
+        self.conditions = conditions
+    }
+}
