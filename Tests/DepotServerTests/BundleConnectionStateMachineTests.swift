@@ -70,6 +70,16 @@ struct BundleConnectionStateMachineTests {
             steps: { [.head(.GET, "/v1/grants/check")] },
             expected: ["deadline 30s", "answer check GET"]),
         ConnectionCase(
+            name: "a routed answer that says Connection: close (a 413 before the body) ends the connection, unread body and all",
+            steps: {
+                [.head(.POST, "/v1/transactions"), .body, .responseHead(413, closes: true), .responseBody, .responseEnd,
+                 .body, .end, .head(.GET, "/healthz")]
+            },
+            expected: [
+                "deadline 30s", "forward POST /v1/transactions", "forward body", "write passOn", "write passOn",
+                "write end(belowEncoder: false, thenClose: true)",
+            ]),
+        ConnectionCase(
             name: "a routed answer to a HEAD loses its body and ends below the encoder",
             steps: { [.head(.HEAD, "/healthz"), .end, .responseHead(404), .responseBody, .responseEnd] },
             expected: [

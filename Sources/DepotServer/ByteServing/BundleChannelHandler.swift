@@ -152,7 +152,9 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         let part: BundleConnectionStateMachine.ResponsePart
         switch unwrapOutboundIn(data) {
-        case .head(let head): part = .head(status: Int(head.status.code))
+        case .head(let head):
+            let closes = head.headers[canonicalForm: "connection"].contains { $0.lowercased() == "close" }
+            part = .head(status: Int(head.status.code), closes: closes)
         case .body: part = .body
         case .end: part = .end
         }
@@ -172,7 +174,7 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
             }
             if thenClose, let written {
                 written.futureResult.cascade(to: promise)
-                written.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+                written.futureResult.assumeIsolated().whenComplete { _ in Self.closeLingering(context: context) }
             }
         }
         runActions(context: context)

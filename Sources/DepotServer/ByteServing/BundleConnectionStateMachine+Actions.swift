@@ -75,7 +75,9 @@ extension BundleConnectionStateMachine {
 
     /// The part of a routed answer being written.
     enum ResponsePart: Equatable {
-        case head(status: Int)
+        /// A response head; `closes` when it says `Connection: close` (an answer that ends the connection, such
+        /// as a 413 sent before the body it refuses was read).
+        case head(status: Int, closes: Bool = false)
         case body
         case end
     }

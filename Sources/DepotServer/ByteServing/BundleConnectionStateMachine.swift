@@ -172,10 +172,13 @@ struct BundleConnectionStateMachine {
     /// Hummingbird writes one part of a routed answer.
     mutating func responseWritten(_ part: ResponsePart) -> ResponseWrite {
         switch part {
-        case .head(let status):
+        case .head(let status, let closes):
             // A non-final 1xx is followed by the final head of the same answer.
             if (100..<200).contains(status) && status != 101 { return .passOn }
             forwardedResponseStarted = true
+            // The route answers without reading the rest of the request (a body over the limit): the connection
+            // ends with the answer rather than reading that body to its end.
+            if closes { closeAfterResponse = true }
             answeringForwardedHead = forwardedHeads.popFirst() ?? false
             return .passOn
         case .body:
@@ -186,6 +189,8 @@ struct BundleConnectionStateMachine {
             let toHead = answeringForwardedHead
             answeringForwardedHead = false
             if !closeAfterResponse && forwardedInFlight == 0 { actions.append(.resumeLater) }
+            // Closing once this end went out: nothing that arrives later is answered.
+            if closeAfterResponse { closing = true }
             return .end(belowEncoder: toHead, thenClose: closeAfterResponse)
         }
     }
@@ -295,6 +300,7 @@ struct BundleConnectionStateMachine {
 
     /// Processes what arrived now, or queues it behind what waits.
     private mutating func arrived(_ arrival: Arrival) {
+        guard !closing else { return }
         if pending.isEmpty && canProcess(arrival) {
             process(arrival)
         } else {

@@ -21,7 +21,7 @@ enum ConnectionStep: CustomStringConvertible {
     /// An answer of ours finished writing.
     case answered(succeeded: Bool, inline: Bool)
     case resume
-    case responseHead(Int)
+    case responseHead(Int, closes: Bool = false)
     case responseBody
     case responseEnd
     case shutdown
@@ -70,7 +70,8 @@ func runConnectionScript(
         case .read: machine.readRequested(now: now)
         case .answered(let succeeded, let inline): machine.answerWritten(succeeded: succeeded, inline: inline, now: now)
         case .resume: machine.resume(now: now)
-        case .responseHead(let status): log.append("write \(machine.responseWritten(.head(status: status)))")
+        case .responseHead(let status, let closes):
+            log.append("write \(machine.responseWritten(.head(status: status, closes: closes)))")
         case .responseBody: log.append("write \(machine.responseWritten(.body))")
         case .responseEnd: log.append("write \(machine.responseWritten(.end))")
         case .shutdown: machine.shutdownRequested()
