@@ -150,17 +150,19 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "DepotClientTests", dependencies: ["DepotClient"], swiftSettings: swiftSettings),
-        .testTarget(name: "DepotHTTPTests", dependencies: ["DepotHTTP"], swiftSettings: swiftSettings),
-        .testTarget(name: "DepotArchivesTests", dependencies: ["DepotArchives"], swiftSettings: swiftSettings),
+        .target(name: "DepotTestSupport", path: "Tests/DepotTestSupport", swiftSettings: swiftSettings),
+        .testTarget(name: "DepotHTTPTests", dependencies: ["DepotHTTP", "DepotTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "DepotArchivesTests", dependencies: ["DepotArchives", "DepotTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "DepotBundlesTests",
-            dependencies: ["DepotBundles", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["DepotBundles", "DepotTestSupport", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "DepotTrustTests",
             dependencies: [
-                "DepotTrust",
+                "DepotTrust", "DepotTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -171,7 +173,7 @@ let package = Package(
             name: "DepotServerTests",
             dependencies: [
                 "DepotServer", "DepotTrust", "DepotHTTP", "DepotCore", "DepotClient", "DepotAppStoreDouble", "DepotAppStore",
-                "DepotLedger",
+                "DepotLedger", "DepotTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -1,4 +1,5 @@
 import DepotArchives
+import DepotTestSupport
 import Foundation
 import Testing
 

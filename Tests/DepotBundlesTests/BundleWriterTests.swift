@@ -1,4 +1,5 @@
 import Crypto
+import DepotTestSupport
 import Foundation
 import Testing
 
@@ -83,7 +84,7 @@ import Testing
 
     @Test func entryThatDoesNotShrinkIsRewrittenStoredWithTheSameBytes() async throws {
         try await withTemporaryDirectory { dir in
-            var random = SeededRandom(seed: 9)
+            var random = SeededBytes(seed: 9)
             // 3 MiB of noise spans several output buffers, so the cut-back crosses flushed data.
             let files = [
                 ("noise.bin", random.bytes(3 << 20)), ("tiny.txt", Array("x".utf8)),

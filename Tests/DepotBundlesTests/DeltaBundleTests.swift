@@ -1,3 +1,4 @@
+import DepotTestSupport
 import Foundation
 import Testing
 
@@ -14,7 +15,7 @@ import Testing
     /// file moved into a new subdirectory, a directory emptied, a file that becomes a directory and a
     /// directory that becomes a file.
     static func versions() -> (old: [(String, [UInt8])], new: [(String, [UInt8])]) {
-        var random = SeededRandom(seed: 3)
+        var random = SeededBytes(seed: 3)
         let big = random.bytes(3 << 20)
         var bigChanged = big
         bigChanged[bigChanged.count - 1] ^= 0xFF

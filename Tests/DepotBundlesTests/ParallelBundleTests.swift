@@ -1,3 +1,4 @@
+import DepotTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -9,7 +10,7 @@ import Testing
     /// byte, several chunks of text, of noise (stored), and of noise then text (probe says store), plus a
     /// crowd of small files so many entries are in flight at once.
     static func mixedFiles() -> [(String, [UInt8])] {
-        var random = SeededRandom(seed: 42)
+        var random = SeededBytes(seed: 42)
         let mib = ChunkCompressor.chunkSize
         var files = PackFixture.mixedFiles(seed: 7)
         files += [

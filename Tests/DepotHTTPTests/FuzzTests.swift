@@ -1,4 +1,5 @@
 import DepotHTTP
+import DepotTestSupport
 import Testing
 
 /// Hostile and random field values: no trap, and every plan stays within its invariants.
@@ -16,7 +17,7 @@ struct FuzzTests {
     ]
     static let sizes: [Int64] = [0, 1, 2, 7, 100, 4096, Int64.max - 1, Int64.max]
 
-    static func randomValue(_ random: inout SplitMix64) -> String {
+    static func randomValue(_ random: inout SeededBytes) -> String {
         switch Int.random(in: 0..<20, using: &random) {
         case 0:
             return String(repeating: ",", count: Int.random(in: 1...5000, using: &random))
@@ -37,7 +38,7 @@ struct FuzzTests {
 
     @Test("random requests never trap and plans stay valid")
     func randomRequests() {
-        var random = SplitMix64(state: 0xDEB0)
+        var random = SeededBytes(seed: 0xDEB0)
         let methods: [RequestMethod] = [.get, .get, .head, .other]
         for _ in 0..<4000 {
             let headers = (0..<Int.random(in: 0...5, using: &random)).map { _ in
@@ -88,7 +89,7 @@ struct FuzzTests {
 
     @Test("the parsers accept any string")
     func parsers() {
-        var random = SplitMix64(state: 0x5EED)
+        var random = SeededBytes(seed: 0x5EED)
         for _ in 0..<3000 {
             let value = Self.randomValue(&random)
             _ = HTTPDate.parse(value)

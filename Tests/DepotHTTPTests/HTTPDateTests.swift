@@ -1,4 +1,5 @@
 import DepotHTTP
+import DepotTestSupport
 import Testing
 
 @Suite("HTTP-date (RFC 9110 §5.6.7)")
@@ -141,7 +142,7 @@ struct HTTPDateTests {
 
     @Test("round trip through all three formats")
     func roundTrip() {
-        var random = SplitMix64(state: 7)
+        var random = SeededBytes(seed: 7)
         var samples: [Int64] = [0, 59, 86_399, 86_400, exampleDate, 951_782_400, HTTPDate.latest]
         for _ in 0..<2000 { samples.append(Int64.random(in: 0...HTTPDate.latest, using: &random)) }
         for seconds in samples {

@@ -49,19 +49,6 @@ struct PlanCase: Sendable, CustomTestStringConvertible {
     }
 }
 
-/// SplitMix64: a small deterministic generator, so fuzz failures reproduce.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// The bytes GET would send for `plan`, given the representation's bytes.
 func materialize(_ plan: ResponsePlan, file: [UInt8]) -> [UInt8] {
     switch plan.body {

@@ -1,5 +1,6 @@
 import Crypto
 import DepotLedger
+import DepotTestSupport
 import Foundation
 import Testing
 

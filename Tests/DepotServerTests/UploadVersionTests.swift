@@ -1,6 +1,7 @@
 import DepotCore
 import DepotLedger
 @testable import DepotServer
+import DepotTestSupport
 import Foundation
 import Testing
 

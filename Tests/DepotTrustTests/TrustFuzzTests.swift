@@ -1,3 +1,4 @@
+import DepotTestSupport
 import Foundation
 import Testing
 
@@ -7,19 +8,15 @@ import Testing
 /// refusal is a typed error, and nothing that changed the signed bytes is ever accepted.
 @Suite("Grants and signed transactions under mutation")
 struct TrustFuzzTests {
-    /// SplitMix64: the same mutations on every run.
+    /// SeededBytes: the same mutations on every run.
     struct Mutator {
-        var state: UInt64
+        var random: SeededBytes
 
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        init(state: UInt64) { random = SeededBytes(seed: state) }
 
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(bound, 1))) }
+        mutating func next() -> UInt64 { random.next() }
+
+        mutating func below(_ bound: Int) -> Int { random.below(max(bound, 1)) }
 
         /// One to three edits: flip a bit, replace, insert or delete a byte, cut, duplicate a slice, or
         /// put one of the separators or a hostile byte somewhere.

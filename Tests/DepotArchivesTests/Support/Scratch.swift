@@ -27,31 +27,6 @@ func tree(_ root: String) -> [String] {
     (FileManager.default.subpaths(atPath: root) ?? []).sorted()
 }
 
-/// Deterministic pseudo-random bytes (SplitMix64), so test data is the same on every run.
-struct SeededBytes {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    /// The next 64 random bits.
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func bytes(_ count: Int) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(count + 8)
-        while out.count < count {
-            withUnsafeBytes(of: next()) { out.append(contentsOf: $0) }
-        }
-        return Array(out.prefix(count))
-    }
-}
-
 /// External programs that make archives: `zip`, `tar`, `gzip`, `python3`.
 enum Tool {
     /// The program's path, or nil (recorded as a failure in CI, a skip with a message elsewhere).

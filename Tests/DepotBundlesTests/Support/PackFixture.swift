@@ -1,3 +1,4 @@
+import DepotTestSupport
 import Foundation
 
 /// Writes content packs to disk for tests.
@@ -39,7 +40,7 @@ enum PackFixture {
 
     /// A mix that exercises both methods: text (deflated), random bytes (stored), an empty file.
     static func mixedFiles(seed: UInt64 = 1) -> [(String, [UInt8])] {
-        var random = SeededRandom(seed: seed)
+        var random = SeededBytes(seed: seed)
         return [
             ("levels/level1.json", TestData.text(count: 300_000, seed: seed)),
             ("levels/small.txt", Array("hello, depot\n".utf8)),
@@ -51,31 +52,6 @@ enum PackFixture {
     }
 }
 
-/// SplitMix64: reproducible pseudo-random bytes.
-struct SeededRandom {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func bytes(_ count: Int) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(count + 8)
-        while out.count < count {
-            let value = next()
-            for shift in stride(from: 0, to: 64, by: 8) { out.append(UInt8(truncatingIfNeeded: value >> shift)) }
-        }
-        return Array(out.prefix(count))
-    }
-}
-
 enum TestData {
     /// Compressible text: words drawn from a small vocabulary.
     static func text(count: Int, seed: UInt64) -> [UInt8] {
@@ -83,7 +59,7 @@ enum TestData {
             "level", "enemy", "spawn", "treasure", "door", "key", "boss", "health", "coin", "map",
             "{", "}", "\"x\":", "\"y\":", "12", "345", "\n",
         ]
-        var random = SeededRandom(seed: seed)
+        var random = SeededBytes(seed: seed)
         var out: [UInt8] = []
         out.reserveCapacity(count + 16)
         while out.count < count {

@@ -1,3 +1,4 @@
+import DepotTestSupport
 import DepotTrust
 import Foundation
 import Synchronization

@@ -1,6 +1,7 @@
 import Crypto
 import DepotLedger
 import DepotServer
+import DepotTestSupport
 import Foundation
 import Logging
 import ServiceLifecycle
