@@ -87,7 +87,7 @@ extension DeliveryService {
     /// The transaction, its deliveries, delivery evidence and one page of its audit trail.
     func report(transactionId: String, auditPage: PageRequest<Int64>? = nil) async throws(DepotError) -> TransactionReportBody {
         guard let stored = try await ledgerCall({ () async throws(LedgerError) in try await ledger.transaction(id: transactionId) }) else {
-            throw DepotError(status: 404, code: "unknown-transaction", message: "no transaction \(transactionId) was redeemed here")
+            throw DepotError(.unknownTransaction, "no transaction \(transactionId) was redeemed here")
         }
         let limit = auditPage?.limit ?? 100
         let (statuses, fetched, jobs) = try await ledgerCall { () async throws(LedgerError) in

@@ -23,7 +23,7 @@ struct AdminAuthMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let header = request.headers[.authorization], let token = BundleResponder.bearerToken(header) else {
-            throw DepotError(status: 401, code: "admin-token-required", message: "send Authorization: Bearer ADMIN_TOKEN")
+            throw DepotError(.adminTokenRequired, "send Authorization: Bearer ADMIN_TOKEN")
         }
         let digest = Array(SHA256.hash(data: Array(token.utf8)))
         var matched = false
@@ -34,7 +34,7 @@ struct AdminAuthMiddleware: RouterMiddleware {
             matched = matched || difference == 0
         }
         guard matched else {
-            throw DepotError(status: 403, code: "admin-token-refused", message: "the admin token is not accepted")
+            throw DepotError(.adminTokenRefused, "the admin token is not accepted")
         }
         return try await next(request, context)
     }

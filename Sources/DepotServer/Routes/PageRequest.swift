@@ -24,7 +24,7 @@ struct PageRequest<Position: Codable>: Sendable where Position: Sendable {
         }
         guard let cursor = query.get("cursor") else { return }
         guard let position = Self.decode(cursor) else {
-            throw DepotError(status: 400, code: "invalid-cursor", message: "cursor is not one this server handed out")
+            throw DepotError(.invalidCursor, "cursor is not one this server handed out")
         }
         after = position
     }

@@ -47,7 +47,7 @@ struct TransactionRoutes: Sendable {
         do {
             buffer = try await request.body.collect(upTo: context.maxUploadSize)
         } catch {
-            throw DepotError(status: 413, code: "too-large", message: "the request body is larger than \(context.maxUploadSize) bytes")
+            throw DepotError(.tooLarge, "the request body is larger than \(context.maxUploadSize) bytes")
         }
         do {
             return try JSONDecoder().decode(type, from: Data(buffer.readableBytesView))

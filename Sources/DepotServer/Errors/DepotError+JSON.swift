@@ -1,14 +1,14 @@
 extension DepotError {
     /// The error as Depot's JSON error body: `{"error": {"code": "...", "message": "..."}}`.
-    public var jsonBody: String {
+    package var jsonBody: String {
         "{\"error\":{\"code\":\(JSONText.quoted(code)),\"message\":\(JSONText.quoted(message))}}"
     }
 }
 
 /// Minimal JSON text helpers for the few bodies written without an encoder.
-public enum JSONText {
+enum JSONText {
     /// A JSON string literal for `text`, escaping quotes, backslashes and control characters (RFC 8259 §7).
-    public static func quoted(_ text: String) -> String {
+    static func quoted(_ text: String) -> String {
         var out = "\""
         out.reserveCapacity(text.utf8.count + 2)
         for scalar in text.unicodeScalars {
