@@ -5,7 +5,8 @@ import Testing
 import Glibc
 #endif
 
-/// Schemathesis (property-based testing from the OpenAPI document) against the real `depot serve`: every
+/// Schemathesis (property-based testing from the OpenAPI document) against the real `depot serve`, on each ledger
+/// engine: every
 /// operation of `docs/openapi.yaml` is called with generated valid and invalid input, and every answer must be
 /// no 5xx, a documented status, a documented content type, and a body the document's schema accepts.
 ///
@@ -44,21 +45,24 @@ struct SchemathesisTests {
         return nil
     }
 
-    @Test func everyAnswerIsDocumentedAndNoneIsAServerError() async throws {
+    @Test(arguments: LedgerEngine.allCases)
+    func everyAnswerIsDocumentedAndNoneIsAServerError(engine: LedgerEngine) async throws {
         guard let schemathesis = Self.schemathesis() else { return }
-        let binary = DepotProcess.debugBinary()
-        try #require(
-            FileManager.default.isExecutableFile(atPath: binary),
-            "\(binary) is missing: run `swift build --build-tests` (it builds the depot binary this test starts)")
-        let scratch = try ScratchDirectory(#function)
+        try await ServePlace.onEngine(engine) { binary, databaseURL in
+            try await run(schemathesis, binary: binary, engine: engine, databaseURL: databaseURL)
+        }
+    }
+
+    private func run(_ schemathesis: String, binary: String, engine: LedgerEngine, databaseURL: String?) async throws {
+        let scratch = try ScratchDirectory("schemathesis-\(engine.rawValue)")
         defer { scratch.remove() }
         try SharedInstances.writeConfiguration(in: scratch)
         try SharedInstances.write(SharedInstances.smallPacks, in: scratch)
-        let place = ServePlace(scratch: scratch, databaseURL: nil)
-        let command = DepotCommand(scratch: scratch, databaseURL: nil)
+        let place = ServePlace(scratch: scratch, databaseURL: databaseURL)
+        let command = DepotCommand(scratch: scratch, databaseURL: databaseURL)
         let key = try await command.makeKey()
 
-        let server = try await DepotProcess.start(binary: binary, arguments: place.arguments, environment: [:])
+        let server = try await DepotProcess.start(binary: binary, arguments: place.arguments, environment: place.environment)
         defer { server.killIfRunning() }
         let port = try #require(server.port)
         let products = try JSONAnswer(try await RawHTTPClient(port: port).request(RawHTTPClient.get("/v1/products")))
@@ -98,7 +102,7 @@ struct SchemathesisTests {
             "/bin/sh", ["-c", "exec timeout \"$@\" > \"\(log)\" 2>&1", "timeout"] + arguments, in: scratch.path)
         let report = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         #expect(result.status != 124, "Schemathesis did not finish within \(Self.timeLimitSeconds) s")
-        #expect(result.status == 0, "Schemathesis (seed \(seed)) found failures:\n\(String(report.suffix(12_000)))")
+        #expect(result.status == 0, "\(engine): Schemathesis (seed \(seed)) found failures:\n\(String(report.suffix(12_000)))")
 
         // The run reached every operation, and past the doors of the authenticated ones.
         let answers = try Self.answers(har)
