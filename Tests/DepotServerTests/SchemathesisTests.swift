@@ -5,10 +5,10 @@ import Testing
 import Glibc
 #endif
 
-/// Schemathesis (property-based testing from the OpenAPI document) against the real `depot serve`, on each ledger
-/// engine: every
-/// operation of `docs/openapi.yaml` is called with generated valid and invalid input, and every answer must be
-/// no 5xx, a documented status, a documented content type, and a body the document's schema accepts.
+/// Schemathesis (property-based testing from the OpenAPI document) against the real `depot serve`, on each
+/// ledger engine: every operation of `docs/openapi.yaml` is called with generated valid and invalid input, and
+/// every answer must be no 5xx, a documented status, a documented content type, and a body the document's
+/// schema accepts.
 ///
 /// The server is given an operator token (in its configuration), a publisher key (`depot keys create`) and a
 /// grant for one of its bundles (`depot dev grant`, the bundle's digest pinned for the bundle operations), and
