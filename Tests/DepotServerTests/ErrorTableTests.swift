@@ -129,6 +129,26 @@ struct ErrorTableTests {
         #expect(!none.fields.contains { $0.name == "Retry-After" })
     }
 
+    /// A refused connection is answered before any decoder, from the same table and renderer.
+    @Test(arguments: [
+        (ConnectionGate.Admission.overPerAddress, "429 Too Many Requests", "too-many-connections-from-address"),
+        (.overTotal, "503 Service Unavailable", "too-many-connections"),
+    ])
+    func connectionRefusalsAreRenderedFromTheTable(admission: ConnectionGate.Admission, statusLine: String, code: String) throws {
+        let text = String(decoding: ConnectionRefusalHandler.answer(for: admission, now: 1_790_000_000), as: UTF8.self)
+        let parts = text.components(separatedBy: "\r\n\r\n")
+        try #require(parts.count == 2, "\(text)")
+        let lines = parts[0].components(separatedBy: "\r\n")
+        #expect(lines[0] == "HTTP/1.1 " + statusLine)
+        for field in ["Content-Type: application/json", "Cache-Control: no-store", "Retry-After: 5", "Connection: close",
+            "Content-Length: \(parts[1].utf8.count)"]
+        {
+            #expect(lines.contains(field), "\(field) in \(text)")
+        }
+        let body = try JSONSerialization.jsonObject(with: Data(parts[1].utf8)) as? [String: [String: String]]
+        #expect(body?["error"]?["code"] == code)
+    }
+
     /// Errors Hummingbird throws (no route, an unreadable parameter or body) become the table's codes.
     @Test(arguments: [
         (HTTPResponse.Status.badRequest, "bad-request", 400), (.notFound, "not-found", 404),

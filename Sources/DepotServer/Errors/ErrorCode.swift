@@ -20,6 +20,8 @@ package enum ErrorCode: String, CaseIterable, Sendable {
     case unavailable = "unavailable"
     case ledgerUnavailable = "ledger-unavailable"
     case bundleUnavailable = "bundle-unavailable"
+    case tooManyConnections = "too-many-connections"
+    case tooManyConnectionsFromAddress = "too-many-connections-from-address"
 
     // Grants and the byte path.
     case grantRequired = "grant-required"
@@ -135,6 +137,8 @@ package enum ErrorCode: String, CaseIterable, Sendable {
         case .unavailable: (503, "The catalog or the publisher key cannot be read or changed right now; retry after `Retry-After`.")
         case .ledgerUnavailable: (503, "The ledger cannot be reached right now; retry after `Retry-After`.")
         case .bundleUnavailable: (503, "The stored bundle cannot be read right now; retry after `Retry-After`.")
+        case .tooManyConnections: (503, "The server holds as many connections as it allows (`server.maxConnections`); the connection is closed.")
+        case .tooManyConnectionsFromAddress: (429, "The address holds as many connections as one may (`server.maxConnectionsPerAddress`); the connection is closed.")
         case .grantRequired: (401, "A bundle needs a grant: `Authorization: Bearer GRANT` or `?grant=GRANT`.")
         case .grantMalformed: (403, "The grant is not a grant at all.")
         case .grantUnknownKey: (403, "The grant names a key this server does not hold.")
