@@ -24,10 +24,9 @@ extension DeliveryService {
     func consent(transactionId: String, _ request: ConsentRequest) async throws(DepotError) -> ConsentBody {
         guard let token = request.finishToken else {
             throw DepotError(
-                status: 401, code: "finish-token-required",
-                message: "a consent needs \"finishToken\", from the answer to the redeem of this transaction")
+                .finishTokenRequired, "a consent needs \"finishToken\", from the answer to the redeem of this transaction")
         }
-        let unknown = DepotError(status: 404, code: "unknown-transaction", message: "no such transaction was redeemed here")
+        let unknown = DepotError(.unknownTransaction, "no such transaction was redeemed here")
         guard grants.isValidFinishToken(token, transactionId: transactionId) else { throw unknown }
         let recorded = try await ledgerCall { () async throws(LedgerError) in
             try await ledger.setConsumptionConsent(transactionId: transactionId, consented: request.customerConsented, now: clock())
@@ -56,7 +55,7 @@ extension DeliveryService {
             deliveryStatus: report.deliveryStatus, sampleContentProvided: appStoreServerAPI?.sampleContentProvided ?? false,
             consumptionPercentage: delivered || isSubscription ? nil : 0)
         guard let information else {
-            throw DepotError(status: 500, code: "consumption-body", message: "the consumption information breaks Apple's rules")
+            throw DepotError(.internal, "the consumption information breaks Apple's rules")
         }
         return information
     }

@@ -62,7 +62,7 @@ struct BundleAccess: Sendable {
             if !presented.isEmpty {
                 guard presented.count == 1, edgeSecrets.accepts(presented[0]) else {
                     return .refused(
-                        DepotError(status: 403, code: "edge-secret-refused", message: "the edge secret is not one this server accepts"),
+                        DepotError(.edgeSecretRefused, "the edge secret is not one this server accepts"),
                         extraHeaders: [])
                 }
                 return .admitted(.edge)
@@ -70,19 +70,19 @@ struct BundleAccess: Sendable {
         }
         guard let token = Self.grantToken(fields, grantParameter: grantParameter()) else {
             return .refused(
-                DepotError(status: 401, code: "grant-required", message: "a grant is required: send Authorization: Bearer GRANT or ?grant=GRANT"),
+                DepotError(.grantRequired, "a grant is required: send Authorization: Bearer GRANT or ?grant=GRANT"),
                 extraHeaders: [("WWW-Authenticate", "Bearer realm=\"depot\"")])
         }
         do {
             let grant = try grantCache.verify(token, digest: digest, now: now, authority: grants)
             if !grant.transactionId.isEmpty && revocations.refuses(transactionId: grant.transactionId, digest: digest) {
                 return .refused(
-                    DepotError(status: 403, code: "grant-revoked", message: "the purchase behind this grant was refunded or revoked"),
+                    DepotError(.grantRevoked, "the purchase behind this grant was refunded or revoked"),
                     extraHeaders: [])
             }
             return .admitted(.grant(transactionId: grant.transactionId, expiresAt: grant.expiresAt))
         } catch {
-            return .refused(DepotError(status: 403, code: error.code.description, message: error.message), extraHeaders: [])
+            return .refused(DepotError(ErrorCode(grant: error.code), error.message), extraHeaders: [])
         }
     }
 

@@ -267,8 +267,7 @@ struct BundleConnectionStateMachine {
         case .answerTimeoutAndClose:
             let seconds = timeouts.request.nanoseconds / 1_000_000_000
             closeAnswering(DepotError(
-                status: 408, code: "request-timeout",
-                message: "the request did not arrive in full within \(seconds) seconds"))
+                .requestTimeout, "the request did not arrive in full within \(seconds) seconds"))
         }
     }
 

@@ -80,8 +80,8 @@ struct BundleResponseWriter {
             case .none:
                 if plan.status == 412 || plan.status == 416 {
                     let error = plan.status == 412
-                        ? DepotError(status: 412, code: "precondition-failed", message: "a precondition of the request does not hold for this bundle")
-                        : DepotError(status: 416, code: "range-not-satisfiable", message: "no requested range lies inside the bundle")
+                        ? DepotError(.preconditionFailed, "a precondition of the request does not hold for this bundle")
+                        : DepotError(.rangeNotSatisfiable, "no requested range lies inside the bundle")
                     let errorBody = allocator.buffer(string: error.jsonBody)
                     errorLength = String(errorBody.readableBytes)
                     body.append(.bytes(errorBody))
@@ -136,9 +136,9 @@ struct BundleResponseWriter {
     private static func unavailable(
         request: AnswerFraming, date: String, keepAlive: Bool, allocator: ByteBufferAllocator
     ) -> (ByteBuffer, [BodyPart]) {
-        let failure = DepotError(status: 503, code: "bundle-unavailable", message: "the bundle cannot be read right now")
+        let failure = DepotError(.bundleUnavailable, "the bundle cannot be read right now")
         let (head, body) = renderError(
-            failure, extraHeaders: [("Retry-After", "5")], request: request, date: date, keepAlive: keepAlive,
+            failure, extraHeaders: [], request: request, date: date, keepAlive: keepAlive,
             allocator: allocator)
         return (serialized(head, allocator: allocator), body)
     }
@@ -148,16 +148,15 @@ struct BundleResponseWriter {
         _ error: DepotError, extraHeaders: [(String, String)], request: AnswerFraming, date: String, keepAlive: Bool,
         cacheControl: String = "no-store", allocator: ByteBufferAllocator
     ) -> (HTTPResponseHead, [BodyPart]) {
-        let buffer = allocator.buffer(string: error.jsonBody)
+        let answer = ErrorAnswer(error, isHead: request.isHead, cacheControl: cacheControl)
         var headers = HTTPHeaders()
         headers.add(name: "Date", value: date)
-        headers.add(name: "Content-Type", value: "application/json")
-        headers.add(name: "Content-Length", value: String(buffer.readableBytes))
-        headers.add(name: "Cache-Control", value: cacheControl)
+        // Whether the connection stays open is this connection's decision (below).
+        for field in answer.fields where field.name != "Connection" { headers.add(name: field.name, value: field.value) }
         for (name, value) in extraHeaders { headers.add(name: name, value: value) }
         addConnection(&headers, request: request, keepAlive: keepAlive)
         let head = HTTPResponseHead(version: request.version, status: .init(statusCode: error.status), headers: headers)
-        return (head, request.isHead ? [] : [.bytes(buffer)])
+        return (head, request.isHead ? [] : [.bytes(allocator.buffer(string: answer.body))])
     }
 
     /// RFC 9112 §9.3: HTTP/1.0 needs an explicit keep-alive; any version needs `close` when we close.

@@ -58,7 +58,7 @@ struct GrantCheckResponder: Sendable {
         }
         guard let target = BundleRequestTarget(uri: originals[0]), target.hasWellFormedDigest else {
             return .refused(
-                DepotError(status: 403, code: "not-a-bundle", message: "no grant opens this address: it is not a bundle's"),
+                DepotError(.notABundle, "no grant opens this address: it is not a bundle's"),
                 extraHeaders: [], cacheSeconds: cacheSeconds)
         }
         switch access.decide(

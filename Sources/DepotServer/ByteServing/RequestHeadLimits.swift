@@ -24,14 +24,12 @@ package struct RequestHeadLimits: Sendable, Equatable {
     /// The answer to a target over the limit.
     var targetTooLong: DepotError {
         DepotError(
-            status: 414, code: "uri-too-long",
-            message: "the request target is longer than this server reads (\(maxTargetBytes) bytes)")
+            .uriTooLong, "the request target is longer than this server reads (\(maxTargetBytes) bytes)")
     }
 
     /// The answer to a head over the limit.
     var headTooLarge: DepotError {
         DepotError(
-            status: 431, code: "header-fields-too-large",
-            message: "the request's header section is larger than this server reads (\(maxHeadBytes) bytes, \(maxFields) fields)")
+            .headerFieldsTooLarge, "the request's header section is larger than this server reads (\(maxHeadBytes) bytes, \(maxFields) fields)")
     }
 }

@@ -1,6 +1,7 @@
 import DepotHTTP
 import Foundation
 import NIOCore
+import NIOHTTP1
 
 /// Answers a connection the gate refused with one complete HTTP/1.1 response, then closes it, reading (and
 /// dropping) whatever the client sends meanwhile so that the answer is not lost to a reset.
@@ -49,26 +50,25 @@ final class ConnectionRefusalHandler: ChannelInboundHandler, RemovableChannelHan
         context.close(promise: nil)
     }
 
-    /// The bytes of the answer: 503 when the server is full, 429 when the address holds too many connections;
-    /// both with `Retry-After`, `Connection: close` and the usual JSON error body.
+    /// The bytes of the answer, as `ErrorAnswer` renders it: 503 `too-many-connections` when the server is
+    /// full, 429 `too-many-connections-from-address` when the address holds too many connections; both with
+    /// `Retry-After` and `Connection: close`.
     static func answer(for admission: ConnectionGate.Admission, now: Int64) -> [UInt8] {
-        let (status, code, message): (String, String, String)
-        switch admission {
-        case .overPerAddress:
-            (status, code, message) = (
-                "429 Too Many Requests", "too-many-connections-from-address",
-                "this address holds as many connections as the server allows one address; close one and retry"
-            )
-        case .overTotal, .admitted:
-            (status, code, message) = (
-                "503 Service Unavailable", "too-many-connections",
-                "the server holds as many connections as it allows; retry shortly"
-            )
-        }
-        let body = #"{"error":{"code":"\#(code)","message":"\#(message)"}}"#
-        let head =
-            "HTTP/1.1 \(status)\r\nDate: \(HTTPDate.format(now))\r\nContent-Type: application/json\r\n"
-            + "Content-Length: \(body.utf8.count)\r\nRetry-After: 5\r\nConnection: close\r\n\r\n"
-        return Array((head + body).utf8)
+        let error =
+            switch admission {
+            case .overPerAddress:
+                DepotError(
+                    .tooManyConnectionsFromAddress,
+                    "this address holds as many connections as the server allows one address; close one and retry",
+                    retryAfterSeconds: 5)
+            case .overTotal, .admitted:
+                DepotError(.tooManyConnections, "the server holds as many connections as it allows; retry shortly")
+            }
+        let answer = ErrorAnswer(error)
+        var head = "HTTP/1.1 \(answer.status) \(HTTPResponseStatus(statusCode: answer.status).reasonPhrase)\r\n"
+        head += "Date: \(HTTPDate.format(now))\r\n"
+        for field in answer.fields { head += "\(field.name): \(field.value)\r\n" }
+        head += "Connection: close\r\n\r\n"
+        return Array((head + answer.body).utf8)
     }
 }

@@ -1,5 +1,6 @@
 import DepotCore
 import DepotLedger
+import DepotTrust
 
 /// One delivery as operator reports show it.
 struct DeliveryReportBody: Encodable, Sendable {
@@ -86,8 +87,13 @@ extension DeliveryService {
 
     /// The transaction, its deliveries, delivery evidence and one page of its audit trail.
     func report(transactionId: String, auditPage: PageRequest<Int64>? = nil) async throws(DepotError) -> TransactionReportBody {
+        // An id no signed transaction can carry was never redeemed; the ledger is not asked (PostgreSQL refuses
+        // text holding U+0000 as an error, not as an unknown id).
+        guard TransactionIdentifier.isAcceptable(transactionId) else {
+            throw DepotError(.unknownTransaction, "no transaction \(transactionId) was redeemed here")
+        }
         guard let stored = try await ledgerCall({ () async throws(LedgerError) in try await ledger.transaction(id: transactionId) }) else {
-            throw DepotError(status: 404, code: "unknown-transaction", message: "no transaction \(transactionId) was redeemed here")
+            throw DepotError(.unknownTransaction, "no transaction \(transactionId) was redeemed here")
         }
         let limit = auditPage?.limit ?? 100
         let (statuses, fetched, jobs) = try await ledgerCall { () async throws(LedgerError) in

@@ -55,10 +55,9 @@ struct DeliveryService: Sendable {
     func finish(transactionId: String, _ request: FinishRequest) async throws(DepotError) -> FinishBody {
         guard let token = request.finishToken else {
             throw DepotError(
-                status: 401, code: "finish-token-required",
-                message: "a finish needs \"finishToken\", from the answer to the redeem of this transaction")
+                .finishTokenRequired, "a finish needs \"finishToken\", from the answer to the redeem of this transaction")
         }
-        let unknown = DepotError(status: 404, code: "unknown-transaction", message: "no such transaction was redeemed here")
+        let unknown = DepotError(.unknownTransaction, "no such transaction was redeemed here")
         guard grants.isValidFinishToken(token, transactionId: transactionId) else { throw unknown }
         guard let stored = try await ledgerCall({ () async throws(LedgerError) in try await ledger.transaction(id: transactionId) })
         else { throw unknown }
@@ -100,8 +99,7 @@ struct DeliveryService: Sendable {
             throw unknown
         case .nothingOffered:
             throw DepotError(
-                status: 409, code: "nothing-delivered",
-                message: "nothing was offered for this transaction yet; redeem it and download its content before finishing")
+                .nothingDelivered, "nothing was offered for this transaction yet; redeem it and download its content before finishing")
         }
     }
 
@@ -109,8 +107,7 @@ struct DeliveryService: Sendable {
         var parts: [String] = []
         if !missing.isEmpty { parts.append("not confirmed: \(missing.joined(separator: ", "))") }
         if !wrongDigest.isEmpty { parts.append("wrong digest: \(wrongDigest.joined(separator: ", "))") }
-        return DepotError(
-            status: 409, code: "delivery-mismatch", message: "the transaction is not finished; " + parts.joined(separator: "; "))
+        return DepotError(.deliveryMismatch, "the transaction is not finished; " + parts.joined(separator: "; "))
     }
 
     // MARK: restore
@@ -120,15 +117,14 @@ struct DeliveryService: Sendable {
     /// client, under the same irregular-activity rule as redeem.
     func restore(_ request: RestoreRequest, client: String) async throws(DepotError) -> RestoreBody {
         guard request.signedTransactions.count <= 1000 else {
-            throw DepotError(status: 413, code: "too-many-transactions", message: "restore at most 1000 transactions at once")
+            throw DepotError(.tooManyTransactions, "restore at most 1000 transactions at once")
         }
         let caller = try Self.callerAccount(request.appAccountToken)
         let distinctCount = Set(request.signedTransactions).count
         // One restore costs one, and one more per hundred distinct transactions it carries.
         if let wait = restoreLimiter.spend(client: client, cost: 1 + distinctCount / 100, now: Double(clock())) {
             throw DepotError(
-                status: 429, code: "restore-rate-limited",
-                message: "too many restores from this address; try again in \(wait) seconds", retryAfterSeconds: wait)
+                .restoreRateLimited, "too many restores from this address; try again in \(wait) seconds", retryAfterSeconds: wait)
         }
         var seenJWS: Set<String> = []
         var verified: [SignedTransaction] = []
@@ -166,8 +162,7 @@ struct DeliveryService: Sendable {
     static func callerAccount(_ token: String?) throws(DepotError) -> String? {
         guard let token else { return nil }
         guard token.utf8.count == 36, let uuid = UUID(uuidString: token) else {
-            throw DepotError(
-                status: 400, code: "invalid-account-token", message: "appAccountToken must be a UUID such as StoreKit's appAccountToken")
+            throw DepotError(.invalidAccountToken, "appAccountToken must be a UUID such as StoreKit's appAccountToken")
         }
         return uuid.uuidString.lowercased()
     }
@@ -205,14 +200,10 @@ struct DeliveryService: Sendable {
         }
     }
 
-    /// Maps verification failures: unreadable input is 400, another app's data 403, anything untrusted 403.
+    /// Maps verification failures to the table's code of the same name: unreadable input is 400, another
+    /// app's data or anything untrusted 403.
     static func depotError(_ error: AppStoreVerificationError) -> DepotError {
-        switch error.code {
-        case .jwsMalformed, .payloadMalformed, .payloadInconsistent, .x5cMissing, .x5cWrongCount, .certificateMalformed:
-            DepotError(status: 400, code: error.code.description, message: error.message)
-        default:
-            DepotError(status: 403, code: error.code.description, message: error.message)
-        }
+        DepotError(ErrorCode(verification: error.code), error.message)
     }
 
     /// The contents a stored transaction entitles now, or the refusal as an error. `stackingWith` adds
@@ -222,7 +213,7 @@ struct DeliveryService: Sendable {
     {
         let transaction = stored.transaction
         guard let product = catalog.product(id: transaction.productId) else {
-            throw DepotError(status: 404, code: "unknown-product", message: "product \(transaction.productId) is not sold here")
+            throw DepotError(.unknownProduct, "product \(transaction.productId) is not sold here")
         }
         var related = try await relatedTransactions(transaction, type: product.type)
         if product.type == .nonRenewing {
@@ -235,11 +226,11 @@ struct DeliveryService: Sendable {
         case .success(let contents):
             return contents
         case .failure(.unknownProduct):
-            throw DepotError(status: 404, code: "unknown-product", message: "product \(transaction.productId) is not sold here")
+            throw DepotError(.unknownProduct, "product \(transaction.productId) is not sold here")
         case .failure(.revoked):
-            throw DepotError(status: 410, code: "revoked", message: "the App Store refunded or revoked this purchase")
+            throw DepotError(.revoked, "the App Store refunded or revoked this purchase")
         case .failure(.consumableFinished):
-            throw DepotError(status: 409, code: "consumable-finished", message: "this consumable was already delivered and finished")
+            throw DepotError(.consumableFinished, "this consumable was already delivered and finished")
         }
     }
 
@@ -306,8 +297,7 @@ struct DeliveryService: Sendable {
             ])
         guard let last = previousAttempt, now - last < irregular.slowDownSeconds else { return }
         throw DepotError(
-            status: 429, code: "irregular-activity",
-            message: "this transaction was redeemed by too many accounts or from too many places; it is slowed down",
+            .irregularActivity, "this transaction was redeemed by too many accounts or from too many places; it is slowed down",
             retryAfterSeconds: irregular.slowDownSeconds - (now - last))
     }
 
@@ -316,9 +306,7 @@ struct DeliveryService: Sendable {
             return try await body()
         } catch {
             logger.error("ledger failure", metadata: ["error": "\(error)"])
-            throw DepotError(
-                status: 503, code: "ledger-unavailable", message: "the ledger cannot be reached; try again",
-                retryAfterSeconds: 5)
+            throw DepotError(.ledgerUnavailable, "the ledger cannot be reached; try again")
         }
     }
 

@@ -24,9 +24,8 @@ struct MetricsRoute: Sendable {
         router.get("/metrics") { request, _ in
             try tokens.check(
                 request.headers[.authorization],
-                missing: DepotError(
-                    status: 401, code: "metrics-token-required", message: "send Authorization: Bearer METRICS_TOKEN"),
-                refused: DepotError(status: 403, code: "metrics-token-refused", message: "the metrics token is not accepted"))
+                missing: DepotError(.metricsTokenRequired, "send Authorization: Bearer METRICS_TOKEN"),
+                refused: DepotError(.metricsTokenRefused, "the metrics token is not accepted"))
             await self.sample()
             return Response(
                 status: .ok, headers: [.contentType: Self.contentType, .cacheControl: "no-store"],

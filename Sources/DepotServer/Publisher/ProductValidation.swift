@@ -18,23 +18,20 @@ enum ProductValidation {
     static func product(id: String, _ body: ProductRequest) throws(DepotError) -> CatalogProduct {
         guard let typeText = body.type, let type = ProductType(rawValue: typeText) else {
             throw DepotError(
-                status: 400, code: "invalid-type",
-                message: "\"type\" must be one of \(ProductType.allCases.map(\.rawValue).joined(separator: ", "))")
+                .invalidType, "\"type\" must be one of \(ProductType.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         guard let title = body.title, !title.allSatisfy(\.isWhitespace), title.count <= 200,
             title.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F })
         else {
-            throw DepotError(status: 400, code: "invalid-title", message: "\"title\" must be 1-200 characters without control characters")
+            throw DepotError(.invalidTitle, "\"title\" must be 1-200 characters without control characters")
         }
         switch (type, body.periodDays) {
         case (.nonRenewing, .some(let days)) where (1...36_500).contains(days):
             return CatalogProduct(id: id, type: type, title: title, periodDays: days)
         case (.nonRenewing, _):
-            throw DepotError(
-                status: 400, code: "invalid-period", message: "a nonRenewing product needs \"periodDays\" between 1 and 36500")
+            throw DepotError(.invalidPeriod, "a nonRenewing product needs \"periodDays\" between 1 and 36500")
         case (_, .some):
-            throw DepotError(
-                status: 400, code: "invalid-period", message: "\"periodDays\" is only for nonRenewing products")
+            throw DepotError(.invalidPeriod, "\"periodDays\" is only for nonRenewing products")
         case (_, .none):
             return CatalogProduct(id: id, type: type, title: title)
         }

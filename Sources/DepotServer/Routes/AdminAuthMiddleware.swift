@@ -14,8 +14,8 @@ struct AdminAuthMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         try tokens.check(
             request.headers[.authorization],
-            missing: DepotError(status: 401, code: "admin-token-required", message: "send Authorization: Bearer ADMIN_TOKEN"),
-            refused: DepotError(status: 403, code: "admin-token-refused", message: "the admin token is not accepted"))
+            missing: DepotError(.adminTokenRequired, "send Authorization: Bearer ADMIN_TOKEN"),
+            refused: DepotError(.adminTokenRefused, "the admin token is not accepted"))
         return try await next(request, context)
     }
 }

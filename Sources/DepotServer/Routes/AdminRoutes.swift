@@ -1,5 +1,6 @@
 import DepotCore
 import DepotLedger
+import DepotTrust
 import Hummingbird
 
 /// Operator endpoints under `/v1/admin`, behind `AdminAuthMiddleware`: stuck deliveries and what is
@@ -14,14 +15,19 @@ struct AdminRoutes: Sendable {
         admin.get("/deliveries/unfinished") { request, _ in
             let olderThan = request.uri.queryParameters.get("olderThan", as: Int64.self) ?? 3600
             guard olderThan >= 0 else { throw DepotError.badRequest("olderThan must be a number of seconds") }
-            let page = try PageRequest<DeliveryKey>(request)
+            // A position holds a transaction id a signed transaction can carry, and text without U+0000.
+            let page = try PageRequest<DeliveryKey>(request) { key in
+                TransactionIdentifier.isAcceptable(key.transactionId) && !key.contentId.utf8.contains(0)
+                    && !key.version.utf8.contains(0)
+            }
             return try TransactionRoutes.json(try await self.service.unfinished(olderThan: olderThan, page: page))
         }
         admin.get("/apple-outbox") { request, _ in
             try TransactionRoutes.json(try await self.service.unsettledAppleJobs(try PageRequest<Int64>(request)))
         }
         admin.get("/irregular") { request, _ in
-            try TransactionRoutes.json(try await self.service.irregular(try PageRequest<Int>(request)))
+            // Paged by offset: a negative one was never handed out.
+            try TransactionRoutes.json(try await self.service.irregular(try PageRequest<Int>(request, accepts: { $0 >= 0 })))
         }
         admin.get("/transactions/:id") { request, context in
             let id = try context.transactionIdParameter()

@@ -1,11 +1,10 @@
-import DepotCore
 import Hummingbird
 import HTTPTypes
 import Logging
 import NIOCore
 
-/// A `DepotError` thrown from a route, rendered as Depot's JSON error body with its status and the id of the
-/// request it answers (`error.requestId`, the `X-Request-Id` that `RequestIdMiddleware` settled on).
+/// A `DepotError` thrown from a route, answered as `ErrorAnswer` renders it, with the id of the request it
+/// answers (`error.requestId`, the `X-Request-Id` that `RequestIdMiddleware` settled on).
 struct DepotErrorResponse: HTTPResponseError {
     let error: DepotError
 
@@ -14,18 +13,18 @@ struct DepotErrorResponse: HTTPResponseError {
     var status: HTTPResponse.Status { .init(code: error.status) }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
+        let answer = ErrorAnswer(error, isHead: request.method == .head, requestId: context.id)
         var headers = HTTPFields()
-        headers[.contentType] = "application/json"
-        headers[.cacheControl] = "no-store"
-        let body = ByteBuffer(string: error.jsonBody(requestId: context.id))
-        headers[.contentLength] = String(body.readableBytes)
-        if let retryAfter = error.retryAfterSeconds { headers[.retryAfter] = String(max(1, retryAfter)) }
-        return Response(status: status, headers: headers, body: .init(byteBuffer: request.method == .head ? ByteBuffer() : body))
+        for field in answer.fields {
+            if let name = HTTPField.Name(field.name) { headers.append(HTTPField(name: name, value: field.value)) }
+        }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: answer.body)))
     }
 }
 
 /// Turns every error a route throws into Depot's JSON error shape: a `DepotError` as it is, Hummingbird's
-/// `HTTPError` by its status; unknown errors become a logged 500. Routes throw `DepotError` directly.
+/// `HTTPError` by the code its status has in `ErrorCode`'s table; anything else becomes a logged 500.
+/// Routes throw `DepotError` directly.
 struct ErrorBodyMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
@@ -37,14 +36,25 @@ struct ErrorBodyMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as DepotErrorResponse {
             return try error.response(from: request, context: context)
         } catch let error as HTTPError {
-            let code = error.status == .notFound ? "not-found" : "http-\(error.status.code)"
-            let message = error.body ?? error.status.reasonPhrase
-            return try DepotErrorResponse(DepotError(status: error.status.code, code: code, message: message))
-                .response(from: request, context: context)
+            return try DepotErrorResponse(Self.depotError(error, logger: context.logger)).response(from: request, context: context)
         } catch {
             context.logger.error("request failed", metadata: ["error": "\(error)"])
-            return try DepotErrorResponse(DepotError(status: 500, code: "internal", message: "the server failed to answer"))
+            return try DepotErrorResponse(DepotError(.internal, "the server failed to answer"))
                 .response(from: request, context: context)
+        }
+    }
+
+    /// The table's code for an error Hummingbird threw (no route, an unreadable parameter or body).
+    static func depotError(_ error: HTTPError, logger: Logger) -> DepotError {
+        let message = error.body ?? error.status.reasonPhrase
+        switch error.status.code {
+        case 400: return DepotError(.badRequest, message)
+        case 404: return DepotError(.notFound, message)
+        case 405: return DepotError(.methodNotAllowed, message)
+        case 413: return DepotError(.tooLarge, message)
+        default:
+            logger.error("request failed with an unexpected status", metadata: ["status": "\(error.status.code)", "error": "\(message)"])
+            return DepotError(.internal, "the server failed to answer")
         }
     }
 }

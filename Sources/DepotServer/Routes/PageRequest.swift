@@ -4,7 +4,8 @@ import Foundation
 import Hummingbird
 
 /// A page of an operator list: `?limit=N` (1-1000, 100 by default) and `?cursor=C`, the `nextCursor` of the
-/// page before. Cursors are opaque to callers: base64url of the position the next page starts after.
+/// page before. Cursors are opaque to callers: base64url of the position the next page starts after. A cursor
+/// that does not decode to a position the list could have handed out is 400 `invalid-cursor`.
 struct PageRequest<Position: Codable>: Sendable where Position: Sendable {
     /// The largest page a caller may ask for.
     static var maxLimit: Int { 1000 }
@@ -12,7 +13,9 @@ struct PageRequest<Position: Codable>: Sendable where Position: Sendable {
     var limit: Int
     var after: Position?
 
-    init(_ request: Request) throws(DepotError) {
+    /// Reads `limit` and `cursor`; `accepts` says whether a decoded position is one the list hands out (a list
+    /// paged by offset never hands out a negative one, which PostgreSQL would refuse as an OFFSET).
+    init(_ request: Request, accepts: (Position) -> Bool = { _ in true }) throws(DepotError) {
         let query = request.uri.queryParameters
         if let text = query.get("limit") {
             guard let limit = Int(text), (1...Self.maxLimit).contains(limit) else {
@@ -23,8 +26,8 @@ struct PageRequest<Position: Codable>: Sendable where Position: Sendable {
             limit = 100
         }
         guard let cursor = query.get("cursor") else { return }
-        guard let position = Self.decode(cursor) else {
-            throw DepotError(status: 400, code: "invalid-cursor", message: "cursor is not one this server handed out")
+        guard let position = Self.decode(cursor), accepts(position) else {
+            throw DepotError(.invalidCursor, "cursor is not one this server handed out")
         }
         after = position
     }

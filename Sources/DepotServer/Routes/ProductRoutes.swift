@@ -47,7 +47,7 @@ struct ProductRoutes: Sendable {
         case 304:
             return Response(status: .notModified, headers: headers)
         default:
-            throw DepotError(status: 412, code: "precondition-failed", message: "a precondition of the request does not hold for this list")
+            throw DepotError(.preconditionFailed, "a precondition of the request does not hold for this list")
         }
     }
 }

@@ -17,8 +17,7 @@ struct PublisherAuthMiddleware: RouterMiddleware {
         guard let header = request.headers[.authorization], let key = BundleResponder.bearerToken(header),
             PublisherKey.isWellFormed(key)
         else {
-            throw DepotError(
-                status: 401, code: "publisher-key-required", message: "send Authorization: Bearer KEY with a publisher key (dpk_...)")
+            throw DepotError(.publisherKeyRequired, "send Authorization: Bearer KEY with a publisher key (dpk_...)")
         }
         let digest = PublisherKey.digest(of: key)
         let record: PublisherKeyRecord?
@@ -26,13 +25,13 @@ struct PublisherAuthMiddleware: RouterMiddleware {
             record = try await ledger.publisherKey(digest: digest)
         } catch {
             context.logger.error("publisher key not checked", metadata: ["error": "\(error)"])
-            throw DepotError(status: 503, code: "unavailable", message: "the publisher key cannot be checked right now; try again")
+            throw DepotError(.unavailable, "the publisher key cannot be checked right now; try again")
         }
         guard let record, PublisherKey.constantTimeEqual(record.keyDigest, digest) else {
-            throw DepotError(status: 401, code: "publisher-key-unknown", message: "the publisher key is not known")
+            throw DepotError(.publisherKeyUnknown, "the publisher key is not known")
         }
         guard record.revokedAt == nil else {
-            throw DepotError(status: 403, code: "publisher-key-revoked", message: "the publisher key was revoked")
+            throw DepotError(.publisherKeyRevoked, "the publisher key was revoked")
         }
         var context = context
         context.publisher = AuthenticatedPublisher(keyId: record.id, name: record.publisher, productPrefixes: record.productPrefixes)

@@ -72,7 +72,7 @@ struct PublisherProductRoutes: Sendable {
             case .unknownVersion:
                 throw Self.unknownVersion(contentId, version)
             case .failedVersion:
-                throw DepotError(status: 409, code: "version-failed", message: "version \(version) of \(contentId) failed and cannot be published")
+                throw DepotError(.versionFailed, "version \(version) of \(contentId) failed and cannot be published")
             }
         }
         group.delete("/products/:productId/versions/:version") { request, context in
@@ -90,8 +90,7 @@ struct PublisherProductRoutes: Sendable {
                 throw Self.unknownVersion(contentId, version)
             case .wasPublished:
                 throw DepotError(
-                    status: 409, code: "version-was-published",
-                    message: "version \(version) of \(contentId) was published; published versions are kept (grants for them keep working)")
+                    .versionWasPublished, "version \(version) of \(contentId) was published; published versions are kept (grants for them keep working)")
             }
         }
     }
@@ -103,11 +102,10 @@ struct PublisherProductRoutes: Sendable {
         let raw = try context.parameters.require("productId")
         guard let id = raw.removingPercentEncoding, ProductValidation.isValidProductId(id) else {
             throw DepotError(
-                status: 400, code: "invalid-product-id",
-                message: "a product id is 1-255 characters: letters, digits, '.', '_' and '-'")
+                .invalidProductId, "a product id is 1-255 characters: letters, digits, '.', '_' and '-'")
         }
         guard let publisher = context.publisher, publisher.mayAct(on: id) else {
-            throw DepotError(status: 403, code: "product-out-of-scope", message: "this publisher key may not act on product \(id)")
+            throw DepotError(.productOutOfScope, "this publisher key may not act on product \(id)")
         }
         return id
     }
@@ -117,11 +115,11 @@ struct PublisherProductRoutes: Sendable {
     func resolve(_ request: Request, _ context: DepotRequestContext, productId: String) async throws -> (String, String) {
         let raw = try context.parameters.require("version")
         guard let version = raw.removingPercentEncoding, ProductValidation.isValidVersion(version) else {
-            throw DepotError(status: 400, code: "invalid-version", message: "a version is 1-64 printable characters without spaces or '/'")
+            throw DepotError(.invalidVersion, "a version is 1-64 printable characters without spaces or '/'")
         }
         if let contentId = request.uri.queryParameters.get("contentId") {
             guard ProductValidation.isValidProductId(contentId) else {
-                throw DepotError(status: 400, code: "invalid-content-id", message: "contentId is 1-255 letters, digits, '.', '_' and '-'")
+                throw DepotError(.invalidContentId, "contentId is 1-255 letters, digits, '.', '_' and '-'")
             }
             return (contentId, version)
         }
@@ -136,8 +134,7 @@ struct PublisherProductRoutes: Sendable {
             return (contents.first!, version)
         default:
             throw DepotError(
-                status: 409, code: "ambiguous-version",
-                message: "several contents of \(productId) have version \(version) (\(contents.sorted().joined(separator: ", "))); add ?contentId=")
+                .ambiguousVersion, "several contents of \(productId) have version \(version) (\(contents.sorted().joined(separator: ", "))); add ?contentId=")
         }
     }
 
@@ -172,15 +169,15 @@ struct PublisherProductRoutes: Sendable {
             return try await body()
         } catch {
             logger.error("publisher request failed in the ledger", metadata: ["error": "\(error)"])
-            throw DepotError(status: 503, code: "unavailable", message: "the catalog cannot be changed right now; try again")
+            throw DepotError(.unavailable, "the catalog cannot be changed right now; try again")
         }
     }
 
     static func unknownProduct(_ productId: String) -> DepotError {
-        DepotError(status: 404, code: "unknown-product", message: "no product \(productId) in the catalog")
+        DepotError(.unknownProduct, "no product \(productId) in the catalog")
     }
 
     static func unknownVersion(_ contentId: String, _ version: String) -> DepotError {
-        DepotError(status: 404, code: "unknown-version", message: "no version \(version) of \(contentId)")
+        DepotError(.unknownVersion, "no version \(version) of \(contentId)")
     }
 }

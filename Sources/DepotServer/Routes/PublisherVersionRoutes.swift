@@ -27,7 +27,7 @@ struct PublisherVersionRoutes: Sendable {
             let body = try await TransactionRoutes.decode(VersionRequest.self, from: request, context: context)
             let declared = try Self.validate(body)
             guard let publisher = context.publisher else {
-                throw DepotError(status: 401, code: "missing-key", message: "a publisher key is required")
+                throw DepotError(.publisherKeyRequired, "a publisher key is required")
             }
             let logger = context.logger
             guard
@@ -48,8 +48,7 @@ struct PublisherVersionRoutes: Sendable {
             }
             if case .inProgress(let live) = outcome {
                 throw DepotError(
-                    status: 409, code: "version-in-progress",
-                    message: "version \(live.version) of \(productId) is already being processed (job \(live.id), "
+                    .versionInProgress, "version \(live.version) of \(productId) is already being processed (job \(live.id), "
                         + "\(live.state.rawValue)); wait for it to be staged or to fail")
             }
             context.logger.info(
@@ -73,28 +72,24 @@ struct PublisherVersionRoutes: Sendable {
 
     static func validate(_ body: VersionRequest) throws -> Declared {
         guard let upload = body.upload, UploadService.isId(upload) else {
-            throw DepotError(status: 400, code: "invalid-upload-id", message: "\"upload\" must be an upload's id (32 hex digits)")
+            throw DepotError(.invalidUploadId, "\"upload\" must be an upload's id (32 hex digits)")
         }
         guard let version = body.version, ProductValidation.isValidVersion(version) else {
-            throw DepotError(
-                status: 400, code: "invalid-version", message: "\"version\" is 1-64 printable characters without spaces or '/'")
+            throw DepotError(.invalidVersion, "\"version\" is 1-64 printable characters without spaces or '/'")
         }
         guard let sha256 = body.sha256?.lowercased(), sha256.utf8.count == 64,
             sha256.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
         else {
-            throw DepotError(
-                status: 400, code: "invalid-sha256", message: "\"sha256\" must be the upload's SHA-256 as 64 hex digits")
+            throw DepotError(.invalidSHA256, "\"sha256\" must be the upload's SHA-256 as 64 hex digits")
         }
         if let contentId = body.contentId, !ProductValidation.isValidProductId(contentId) {
-            throw DepotError(
-                status: 400, code: "invalid-content-id", message: "\"contentId\" is 1-255 letters, digits, '.', '_' and '-'")
+            throw DepotError(.invalidContentId, "\"contentId\" is 1-255 letters, digits, '.', '_' and '-'")
         }
         var publishedAt: Int64?
         if let text = body.publishedAt {
             guard let time = UTCTimestamp.parse(text) else {
                 throw DepotError(
-                    status: 400, code: "invalid-published-at",
-                    message: "\"publishedAt\" must be an ISO 8601 UTC time such as 2026-03-01T09:00:00Z")
+                    .invalidPublishedAt, "\"publishedAt\" must be an ISO 8601 UTC time such as 2026-03-01T09:00:00Z")
             }
             publishedAt = time
         }
@@ -106,15 +101,14 @@ struct PublisherVersionRoutes: Sendable {
         guard let upload = try await PublisherProductRoutes.call(logger, { () async throws(LedgerError) in try await ledger.upload(id: id) }),
             upload.publisher == publisher
         else {
-            throw DepotError(status: 404, code: "unknown-upload", message: "no upload \(id) of this publisher")
+            throw DepotError(.unknownUpload, "no upload \(id) of this publisher")
         }
         guard upload.expiresAt > now else {
-            throw DepotError(status: 410, code: "upload-expired", message: "upload \(id) expired; upload the pack again")
+            throw DepotError(.uploadExpired, "upload \(id) expired; upload the pack again")
         }
         guard upload.isComplete else {
             let received = "\(upload.offset) of \(upload.length.map(String.init) ?? "an undeclared number of") bytes"
-            throw DepotError(
-                status: 409, code: "upload-incomplete", message: "upload \(id) is not complete (\(received) received); finish it first")
+            throw DepotError(.uploadIncomplete, "upload \(id) is not complete (\(received) received); finish it first")
         }
     }
 }

@@ -66,8 +66,7 @@ struct TransactionRoutes: Sendable {
 
     /// Decodes a JSON body; anything unreadable is a 400 naming what is wrong, a body too large a 413.
     static func decode<T: Decodable>(_ type: T.Type, from request: Request, context: DepotRequestContext) async throws -> T {
-        let tooLarge = DepotError(
-            status: 413, code: "too-large", message: "the request body is larger than \(context.maxUploadSize) bytes")
+        let tooLarge = DepotError(.tooLarge, "the request body is larger than \(context.maxUploadSize) bytes")
         // A declared length over the limit is refused before a byte of the body is read.
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > context.maxUploadSize {
             throw tooLarge

@@ -1,65 +1,59 @@
 import DepotCore
 
-/// The errors of the tus upload routes, each with the status tus 1.0 gives it.
+/// The errors of the tus upload routes; `ErrorCode`'s table gives each the status tus 1.0 gives it.
 extension DepotError {
     /// 400: the `Upload-Metadata` header is malformed.
     static func badMetadata(_ message: String) -> DepotError {
-        DepotError(status: 400, code: "upload-metadata-invalid", message: message)
+        DepotError(.uploadMetadataInvalid, message)
     }
 
     /// 400: a tus header is missing or malformed.
     static func badUploadHeader(_ message: String) -> DepotError {
-        DepotError(status: 400, code: "upload-header-invalid", message: message)
+        DepotError(.uploadHeaderInvalid, message)
     }
 
     /// 404: no such upload (never made, terminated, or expired and removed).
-    static let uploadNotFound = DepotError(status: 404, code: "upload-not-found", message: "no such upload")
+    static let uploadNotFound = DepotError(.uploadNotFound, "no such upload")
 
     /// 409: `Upload-Offset` is not the upload's offset.
     static func offsetMismatch(expected: Int64, given: Int64) -> DepotError {
         DepotError(
-            status: 409, code: "upload-offset-mismatch",
-            message: "Upload-Offset is \(given) but the upload has \(expected) bytes; send HEAD to learn the offset")
+            .uploadOffsetMismatch, "Upload-Offset is \(given) but the upload has \(expected) bytes; send HEAD to learn the offset")
     }
 
     /// 409: the upload already has all its bytes.
-    static let uploadComplete = DepotError(
-        status: 409, code: "upload-complete", message: "the upload already has all its bytes")
+    static let uploadComplete = DepotError(.uploadComplete, "the upload already has all its bytes")
 
     /// 410: the upload expired.
-    static let uploadExpired = DepotError(status: 410, code: "upload-expired", message: "the upload expired")
+    static let uploadExpired = DepotError(.uploadExpired, "the upload expired")
 
     /// 412: a tus version other than 1.0.0.
     static func unsupportedTusVersion(_ given: String?) -> DepotError {
         DepotError(
-            status: 412, code: "tus-version-unsupported",
-            message: given.map { "Tus-Resumable \($0) is not served; use 1.0.0" } ?? "send Tus-Resumable: 1.0.0")
+            .tusVersionUnsupported, given.map { "Tus-Resumable \($0) is not served; use 1.0.0" } ?? "send Tus-Resumable: 1.0.0")
     }
 
     /// 413: bigger than `Tus-Max-Size` or than the upload's own length.
     static func uploadTooLarge(_ message: String) -> DepotError {
-        DepotError(status: 413, code: "upload-too-large", message: message)
+        DepotError(.uploadTooLarge, message)
     }
 
     /// 415: a PATCH body that is not `application/offset+octet-stream`.
-    static let uploadMediaType = DepotError(
-        status: 415, code: "upload-media-type", message: "send the bytes as Content-Type: application/offset+octet-stream")
+    static let uploadMediaType = DepotError(.uploadMediaType, "send the bytes as Content-Type: application/offset+octet-stream")
 
     /// 423: another request is writing to this upload right now.
-    static let uploadLocked = DepotError(
-        status: 423, code: "upload-locked", message: "another request is writing to this upload; retry once it ends")
+    static let uploadLocked = DepotError(.uploadLocked, "another request is writing to this upload; retry once it ends")
 
     /// 460 (tus checksum extension): the chunk's checksum does not match; the chunk was discarded.
     static func checksumMismatch(_ algorithm: String) -> DepotError {
         DepotError(
-            status: TusProtocol.checksumMismatchStatus, code: "upload-checksum-mismatch",
-            message: "the \(algorithm) checksum of the bytes sent does not match Upload-Checksum; the chunk was discarded")
+            .uploadChecksumMismatch,
+            "the \(algorithm) checksum of the bytes sent does not match Upload-Checksum; the chunk was discarded")
     }
 
     /// 400: an `Upload-Checksum` algorithm that is not served.
     static func unsupportedChecksum(_ algorithm: String) -> DepotError {
         DepotError(
-            status: 400, code: "upload-checksum-unsupported",
-            message: "checksum algorithm `\(algorithm)` is not served; use sha1 or sha256")
+            .uploadChecksumUnsupported, "checksum algorithm `\(algorithm)` is not served; use sha1 or sha256")
     }
 }

@@ -10,8 +10,6 @@ enum TusProtocol {
     ]
     /// The media type of a PATCH body (and of a creation-with-upload body).
     static let offsetStreamType = "application/offset+octet-stream"
-    /// tus checksum extension: 460 when a chunk's checksum does not match.
-    static let checksumMismatchStatus = 460
 }
 
 extension HTTPField.Name {

@@ -204,13 +204,13 @@ struct UploadService: Sendable {
             return .uploadNotFound
         case .io(let message):
             logger.error("upload storage failed", metadata: ["error": "\(message)"])
-            return DepotError(status: 503, code: "upload-storage", message: "the upload could not be stored; retry later")
+            return DepotError(.uploadStorage, "the upload could not be stored; retry later")
         }
     }
 
     private func unavailable(_ error: any Error) -> DepotError {
         logger.error("the ledger failed", metadata: ["error": "\(error)"])
-        return DepotError(status: 503, code: "ledger-unavailable", message: "the ledger is unavailable; retry later")
+        return DepotError(.ledgerUnavailable, "the ledger is unavailable; retry later")
     }
 
     /// A new random id: 128 bits as 32 lowercase hex digits.

@@ -32,16 +32,17 @@ package struct StageError: Error, Sendable, CustomStringConvertible {
     /// `code: message`.
     package var description: String { "\(code.rawValue): \(message)" }
 
-    /// The HTTP answer for the error (the one place staging failures meet statuses).
+    /// The error as a client sees it: the table's code of the same name.
     package var depotError: DepotError {
-        let status =
+        let code: ErrorCode =
             switch code {
-            case .invalidPack: 422
-            case .packMismatch: 400
-            case .unknownProduct: 404
-            case .versionExists, .contentOwned: 409
-            case .unavailable: 503
+            case .invalidPack: .invalidPack
+            case .packMismatch: .packMismatch
+            case .unknownProduct: .unknownProduct
+            case .versionExists: .versionExists
+            case .contentOwned: .contentOwnedByOtherProduct
+            case .unavailable: .unavailable
             }
-        return DepotError(status: status, code: code.rawValue, message: message)
+        return DepotError(code, message)
     }
 }

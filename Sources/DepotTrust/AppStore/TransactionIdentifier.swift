@@ -3,12 +3,12 @@
 /// App Store ids are decimal digits, and so are the development builder's; anything else that is short and made
 /// of ASCII letters, digits, `-`, `_` and `.` is let through so that a future id format does not break delivery.
 /// An empty id is refused: grants issued under it could never be revoked.
-enum TransactionIdentifier {
+package enum TransactionIdentifier {
     /// The longest id accepted, in characters.
-    static let maximumLength = 64
+    package static let maximumLength = 64
 
     /// Whether `id` is non-empty, at most ``maximumLength`` bytes, and only ASCII letters, digits, `-`, `_`, `.`.
-    static func isAcceptable(_ id: String) -> Bool {
+    package static func isAcceptable(_ id: String) -> Bool {
         let bytes = id.utf8
         guard !bytes.isEmpty, bytes.count <= maximumLength else { return false }
         return bytes.allSatisfy { byte in

@@ -1,18 +1,18 @@
 extension DepotError {
     /// The error as Depot's JSON error body: `{"error": {"code": "...", "message": "..."}}`.
-    public var jsonBody: String { jsonBody(requestId: nil) }
+    package var jsonBody: String { jsonBody(requestId: nil) }
 
     /// The body with the id of the request it answers (`error.requestId`), when there is one.
-    public func jsonBody(requestId: String?) -> String {
+    package func jsonBody(requestId: String?) -> String {
         let id = requestId.map { ",\"requestId\":\(JSONText.quoted($0))" } ?? ""
         return "{\"error\":{\"code\":\(JSONText.quoted(code)),\"message\":\(JSONText.quoted(message))\(id)}}"
     }
 }
 
 /// Minimal JSON text helpers for the few bodies written without an encoder.
-public enum JSONText {
+enum JSONText {
     /// A JSON string literal for `text`, escaping quotes, backslashes and control characters (RFC 8259 §7).
-    public static func quoted(_ text: String) -> String {
+    static func quoted(_ text: String) -> String {
         var out = "\""
         out.reserveCapacity(text.utf8.count + 2)
         for scalar in text.unicodeScalars {
