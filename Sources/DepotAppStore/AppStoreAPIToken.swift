@@ -19,7 +19,9 @@ public actor AppStoreAPITokenSigner {
     static let renewalMarginSeconds: Int64 = 300
 
     /// A signer for the key in `privateKeyPEM` (the `.p8` file's PKCS#8 PEM text).
-    public init(keyId: String, issuerId: String, bundleId: String, privateKeyPEM: String, lifetimeSeconds: Int64 = 1800)
+    public init(
+        keyId: String, issuerId: String, bundleId: String, privateKeyPEM: String, lifetimeSeconds: Int64 = 1800
+    )
         throws(AppStoreAPIError)
     {
         guard !keyId.isEmpty, !issuerId.isEmpty, !bundleId.isEmpty else {

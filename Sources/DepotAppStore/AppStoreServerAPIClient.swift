@@ -164,7 +164,10 @@ public struct AppStoreServerAPIClient: Sendable {
     /// A transaction id as a path segment: App Store ids are digits; anything else is refused, never encoded.
     static func pathSegment(_ id: String) throws(AppStoreAPIError) -> String {
         guard !id.isEmpty, id.utf8.count <= 64,
-            id.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x2D || $0 == 0x2E || $0 == 0x5F })
+            id.utf8.allSatisfy({
+                (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x2D || $0 == 0x2E
+                    || $0 == 0x5F
+            })
         else {
             throw AppStoreAPIError(.configuration("\"\(id)\" is not a transaction id the API can be asked about"))
         }

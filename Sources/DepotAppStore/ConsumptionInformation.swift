@@ -41,7 +41,9 @@ public struct ConsumptionInformation: Encodable, Sendable, Equatable {
 extension AppStoreServerAPIClient {
     /// Send Consumption Information (`PUT /inApps/v2/transactions/consumption/{transactionId}`): answers a
     /// CONSUMPTION_REQUEST; Apple acknowledges with 202.
-    public func sendConsumptionInformation(_ information: ConsumptionInformation, transactionId: String, environment: String)
+    public func sendConsumptionInformation(
+        _ information: ConsumptionInformation, transactionId: String, environment: String
+    )
         async throws(AppStoreAPIError)
     {
         let encoder = JSONEncoder()

@@ -20,7 +20,8 @@ extension AppStoreDouble {
             else {
                 return Self.json(
                     .badRequest,
-                    #"{"error": {"code": "bad-failure-plan", "message": "send {\"count\": N, \"status\": 429 or 500-599, \"retryAfter\": seconds}"}}"#)
+                    #"{"error": {"code": "bad-failure-plan", "message": "send {\"count\": N, \"status\": 429 or 500-599, \"retryAfter\": seconds}"}}"#
+                )
             }
             failNext(plan)
             return Self.json(.ok, #"{"failing": \#(plan.count)}"#)
@@ -42,7 +43,8 @@ extension AppStoreDouble {
             else {
                 return Self.json(
                     .badRequest,
-                    #"{"error": {"code": "bad-transaction", "message": "send {\"transactionId\": digits, \"signedTransactionInfo\": JWS}"}}"#)
+                    #"{"error": {"code": "bad-transaction", "message": "send {\"transactionId\": digits, \"signedTransactionInfo\": JWS}"}}"#
+                )
             }
             holdTransaction(held.transactionId, signedTransactionInfo: held.signedTransactionInfo)
             return Self.json(.ok, #"{"held": \#(AppStoreDoubleSetup.quoted(held.transactionId))}"#)
@@ -55,12 +57,16 @@ extension AppStoreDouble {
             else {
                 return Self.json(
                     .badRequest,
-                    #"{"error": {"code": "bad-notification", "message": "send {\"signedPayload\": JWS, \"sentAt\": milliseconds (default now)}"}}"#)
+                    #"{"error": {"code": "bad-notification", "message": "send {\"signedPayload\": JWS, \"sentAt\": milliseconds (default now)}"}}"#
+                )
             }
             holdNotification(held.signedPayload, sentAt: held.sentAt ?? clock() * 1000)
             return Self.json(.ok, #"{"held": 1}"#)
         default:
-            return Self.json(.notFound, #"{"error": {"code": "not-found", "message": "the double serves /_double/fail, /_double/requests, /_double/transactions and /_double/notifications"}}"#)
+            return Self.json(
+                .notFound,
+                #"{"error": {"code": "not-found", "message": "the double serves /_double/fail, /_double/requests, /_double/transactions and /_double/notifications"}}"#
+            )
         }
     }
 

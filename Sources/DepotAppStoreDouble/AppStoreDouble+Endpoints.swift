@@ -14,7 +14,9 @@ extension AppStoreDouble {
         guard object["customerConsented"] as? Bool == true else {
             return Self.appleError(.badRequest, 4_000_035, "Invalid request. The customer consented field is invalid.")
         }
-        let statuses = ["DELIVERED", "UNDELIVERED_QUALITY_ISSUE", "UNDELIVERED_WRONG_ITEM", "UNDELIVERED_SERVER_OUTAGE", "UNDELIVERED_OTHER"]
+        let statuses = [
+            "DELIVERED", "UNDELIVERED_QUALITY_ISSUE", "UNDELIVERED_WRONG_ITEM", "UNDELIVERED_SERVER_OUTAGE", "UNDELIVERED_OTHER",
+        ]
         guard let status = object["deliveryStatus"] as? String, statuses.contains(status) else {
             return Self.appleError(.badRequest, 4_000_036, "Invalid request. The delivery status field is invalid.")
         }
@@ -41,7 +43,10 @@ extension AppStoreDouble {
         }
         guard let start = request.startDate else { return Self.appleError(.badRequest, 4_000_015, "Invalid request start date.") }
         guard let end = request.endDate else { return Self.appleError(.badRequest, 4_000_016, "Invalid request end date.") }
-        guard start < end else { return Self.appleError(.badRequest, 4_000_013, "Invalid request. The end date precedes the start date or the dates are the same.") }
+        guard start < end else {
+            return Self.appleError(
+                .badRequest, 4_000_013, "Invalid request. The end date precedes the start date or the dates are the same.")
+        }
         guard start >= (clock() - 180 * 86_400) * 1000 else {
             return Self.appleError(.badRequest, 4_000_012, "Invalid request. The start date is earlier than the allowed start date.")
         }

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-    @preconcurrency import Glibc
+@preconcurrency import Glibc
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// Reads zip, tar and tar.gz archives and extracts them safely.
@@ -36,7 +36,9 @@ public enum Archive {
 
     /// Reads the whole archive, checking it as `extract` would (CRCs, sizes, limits, names), and returns
     /// its entries without writing anything.
-    public static func entries(_ archive: String, limits: ArchiveLimits = ArchiveLimits()) throws(ArchiveError)
+    public static func entries(
+        _ archive: String, limits: ArchiveLimits = ArchiveLimits()
+    ) throws(ArchiveError)
         -> [ArchiveEntry]
     {
         let sink = EntrySink(root: nil, limits: limits)

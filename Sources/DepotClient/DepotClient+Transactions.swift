@@ -30,7 +30,9 @@ extension DepotClient {
     /// `POST /v1/transactions/{id}/finish`: confirms that `delivered` bundles arrived and were unpacked.
     /// Call it only once they are in place; when it returns with `finishStoreKitTransaction`, call
     /// StoreKit's `finish()`.
-    public func finish(_ transaction: RedeemedTransaction, delivered: [Download]) async throws(DepotClientError)
+    public func finish(
+        _ transaction: RedeemedTransaction, delivered: [Download]
+    ) async throws(DepotClientError)
         -> FinishConfirmation
     {
         guard let token = transaction.finishToken else {

@@ -34,24 +34,24 @@ package struct RequestConditions: Sendable {
 
     /// Keeps one field line if it is one of the six; other names are skipped after a length check.
     package mutating func add(name: String, value: String) {
-            switch name.utf8.count {
-            case 5:
-                if ASCII.fieldName(name, equals: "range") { range.append(value) }
-            case 8:
-                if ASCII.fieldName(name, equals: "if-match") {
-                    ifMatch.append(value)
-                } else if ASCII.fieldName(name, equals: "if-range") {
-                    ifRange.append(value)
-                }
-            case 13:
-                if ASCII.fieldName(name, equals: "if-none-match") { ifNoneMatch.append(value) }
-            case 17:
-                if ASCII.fieldName(name, equals: "if-modified-since") { ifModifiedSince.append(value) }
-            case 19:
-                if ASCII.fieldName(name, equals: "if-unmodified-since") { ifUnmodifiedSince.append(value) }
-            default:
-                return
+        switch name.utf8.count {
+        case 5:
+            if ASCII.fieldName(name, equals: "range") { range.append(value) }
+        case 8:
+            if ASCII.fieldName(name, equals: "if-match") {
+                ifMatch.append(value)
+            } else if ASCII.fieldName(name, equals: "if-range") {
+                ifRange.append(value)
             }
+        case 13:
+            if ASCII.fieldName(name, equals: "if-none-match") { ifNoneMatch.append(value) }
+        case 17:
+            if ASCII.fieldName(name, equals: "if-modified-since") { ifModifiedSince.append(value) }
+        case 19:
+            if ASCII.fieldName(name, equals: "if-unmodified-since") { ifUnmodifiedSince.append(value) }
+        default:
+            return
+        }
     }
 
     /// True when none of the six fields is present: the plain 200 path.

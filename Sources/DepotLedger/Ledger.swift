@@ -27,7 +27,9 @@ package protocol Ledger: CatalogLedger, PublisherKeyLedger, UploadLedger, Versio
     /// Store signedDate), the change applies only when it is newer than the last fact applied to the
     /// transaction, so notifications arriving out of order (Apple's retries keep their signedDate) never
     /// undo a newer fact; nil applies it unconditionally. Returns false when the transaction is unknown.
-    func setRevocation(transactionId: String, revokedAt: Int64?, reason: String, signedAt: Int64?, now: Int64)
+    func setRevocation(
+        transactionId: String, revokedAt: Int64?, reason: String, signedAt: Int64?, now: Int64
+    )
         async throws(LedgerError) -> Bool
 
     /// Ids of every revoked transaction, for the origin's in-memory grant check.
@@ -45,7 +47,8 @@ package protocol Ledger: CatalogLedger, PublisherKeyLedger, UploadLedger, Versio
     func offers(transactionId: String) async throws(LedgerError) -> [PlannedDelivery]
 
     /// Records bytes served at the origin for a transaction's bundle; ranges merge into the coverage.
-    func recordServed(transactionId: String, digest: String, range: Range<Int64>, client: String, now: Int64)
+    func recordServed(
+        transactionId: String, digest: String, range: Range<Int64>, client: String, now: Int64)
         async throws(LedgerError)
 
     /// Confirms delivery and finishes the transaction when the app's claims confirm every content its
@@ -62,7 +65,9 @@ package protocol Ledger: CatalogLedger, PublisherKeyLedger, UploadLedger, Versio
     /// `enqueueConsumption` (a CONSUMPTION_REQUEST while the App Store Server API is configured), a new one also
     /// enqueues, in the same ledger transaction, a Send Consumption Information job for its transaction when the
     /// customer's consent is recorded (again after an earlier one was settled), or audits why nothing is sent.
-    func recordNotification(_ notification: NotificationRecord, enqueueConsumption: Bool, now: Int64)
+    func recordNotification(
+        _ notification: NotificationRecord, enqueueConsumption: Bool, now: Int64
+    )
         async throws(LedgerError) -> Bool
 
     /// When the latest notification was recorded (seconds since 1970), nil when none was: where a backfill
@@ -104,7 +109,9 @@ extension Ledger {
     }
 
     /// Confirms delivery and finishes the transaction without an App Store outbox job (see the requirement).
-    package func finish(transactionId: String, claims: [ConfirmedDelivery], requiresDelivery: Bool, now: Int64)
+    package func finish(
+        transactionId: String, claims: [ConfirmedDelivery], requiresDelivery: Bool, now: Int64
+    )
         async throws(LedgerError) -> FinishOutcome
     {
         try await finish(
@@ -123,7 +130,9 @@ extension Ledger {
     }
 
     /// Every transaction over the irregular-activity thresholds since `since`.
-    package func irregularTransactions(since: Int64, maxAccountTokens: Int, maxClientAddresses: Int)
+    package func irregularTransactions(
+        since: Int64, maxAccountTokens: Int, maxClientAddresses: Int
+    )
         async throws(LedgerError) -> [IrregularTransaction]
     {
         try await irregularTransactions(

@@ -14,7 +14,8 @@ struct Depot: AsyncParsableCommand {
 /// `depot dev ...`: helpers for local development and testing.
 struct Dev: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Tools for local development: a development root, signed transactions and notifications, grants, staging a pack, an App Store Server API double.",
+        abstract:
+            "Tools for local development: a development root, signed transactions and notifications, grants, staging a pack, an App Store Server API double.",
         subcommands: [
             DevInit.self, DevGrant.self, DevSignTransaction.self, DevSignNotification.self, DevStage.self, DevAppStore.self,
         ]

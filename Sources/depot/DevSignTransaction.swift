@@ -16,7 +16,10 @@ struct DevSignTransaction: AsyncParsableCommand {
     @Option(help: "The product identifier.")
     var product: String
 
-    @Option(help: "Transaction type: Consumable, Non-Consumable, Auto-Renewable Subscription, Non-Renewing Subscription (default: from products.json).")
+    @Option(
+        help:
+            "Transaction type: Consumable, Non-Consumable, Auto-Renewable Subscription, Non-Renewing Subscription (default: from products.json)."
+    )
     var type: String?
 
     @Option(name: .customLong("transaction-id"), help: "Transaction id (default: random digits).")

@@ -2,9 +2,9 @@ import DepotClient
 import Foundation
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// How `depot fetch` shows progress: a bar redrawn in place (percentage, rate, time remaining) when

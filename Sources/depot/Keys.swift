@@ -82,9 +82,11 @@ struct KeysList: AsyncParsableCommand {
         print("id\tpublisher\tproducts\tcreated\trevoked")
         for key in keys {
             print(
-                [key.id, key.publisher, key.productPrefixes.isEmpty ? "*" : key.productPrefixes.joined(separator: ","),
-                 ISO8601.format(key.createdAt), key.revokedAt.map(ISO8601.format) ?? "-"]
-                    .joined(separator: "\t"))
+                [
+                    key.id, key.publisher, key.productPrefixes.isEmpty ? "*" : key.productPrefixes.joined(separator: ","),
+                    ISO8601.format(key.createdAt), key.revokedAt.map(ISO8601.format) ?? "-",
+                ]
+                .joined(separator: "\t"))
         }
         print("\(keys.count) keys")
     }

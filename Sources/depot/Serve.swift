@@ -21,7 +21,9 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("content-dir"), help: "Content packs to import (default content, or DEPOT_CONTENT_DIR).")
     var contentDir: String?
 
-    @Option(name: .customLong("database-url"), help: "The ledger: sqlite:PATH or postgres://... (default sqlite:<data-dir>/ledger.sqlite, or DEPOT_DATABASE_URL).")
+    @Option(
+        name: .customLong("database-url"),
+        help: "The ledger: sqlite:PATH or postgres://... (default sqlite:<data-dir>/ledger.sqlite, or DEPOT_DATABASE_URL).")
     var databaseURL: String?
 
     func run() async throws {

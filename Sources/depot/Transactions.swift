@@ -59,9 +59,11 @@ struct Transactions: AsyncParsableCommand {
         print("transaction\tcontent\tversion\tgrants\tbytes served\tconfirmed\tlast activity")
         for row in rows {
             print(
-                [row.transactionId, row.delivery.contentId, row.delivery.version, String(row.grantsIssued),
-                 String(row.bytesCovered), row.confirmedAt.map(ISO8601.format) ?? "-", ISO8601.format(row.lastActivityAt)]
-                    .joined(separator: "\t"))
+                [
+                    row.transactionId, row.delivery.contentId, row.delivery.version, String(row.grantsIssued),
+                    String(row.bytesCovered), row.confirmedAt.map(ISO8601.format) ?? "-", ISO8601.format(row.lastActivityAt),
+                ]
+                .joined(separator: "\t"))
         }
         print("\(rows.count) unfinished deliveries")
     }
@@ -77,9 +79,11 @@ struct Transactions: AsyncParsableCommand {
         print("id\tkind\ttransaction\tenvironment\tstate\tattempts\tnext attempt\tcreated\tlast error")
         for job in jobs {
             print(
-                [String(job.id), job.kind.rawValue, job.transactionId, job.environment, job.state.rawValue, String(job.attempts),
-                 ISO8601.format(job.nextAttemptAt), ISO8601.format(job.createdAt), job.lastError ?? "-"]
-                    .joined(separator: "\t"))
+                [
+                    String(job.id), job.kind.rawValue, job.transactionId, job.environment, job.state.rawValue, String(job.attempts),
+                    ISO8601.format(job.nextAttemptAt), ISO8601.format(job.createdAt), job.lastError ?? "-",
+                ]
+                .joined(separator: "\t"))
         }
         let failed = jobs.filter { $0.state == .failed }.count
         print("\(jobs.count - failed) pending, \(failed) failed App Store calls")

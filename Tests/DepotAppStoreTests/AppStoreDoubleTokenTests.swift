@@ -19,12 +19,17 @@ import Testing
     }
 
     static let goodHeader = #"{"alg":"ES256","kid":"KEY1234567","typ":"JWT"}"#
-    static func claims(iss: String = "issuer-1", iat: Int64 = now, exp: Int64 = now + 1800, aud: String = "appstoreconnect-v1", bid: String = "com.example.depot") -> String {
+    static func claims(
+        iss: String = "issuer-1", iat: Int64 = now, exp: Int64 = now + 1800, aud: String = "appstoreconnect-v1",
+        bid: String = "com.example.depot"
+    ) -> String {
         #"{"iss":"\#(iss)","iat":\#(iat),"exp":\#(exp),"aud":"\#(aud)","bid":"\#(bid)"}"#
     }
 
     @Test func aGoodTokenIsAcceptedUpToAnHourLong() throws {
-        #expect(Self.check.refusal(authorization: "Bearer " + (try Self.token(header: Self.goodHeader, claims: Self.claims())), now: Self.now) == nil)
+        #expect(
+            Self.check.refusal(authorization: "Bearer " + (try Self.token(header: Self.goodHeader, claims: Self.claims())), now: Self.now)
+                == nil)
         let hour = try Self.token(header: Self.goodHeader, claims: Self.claims(exp: Self.now + 3600))
         #expect(Self.check.refusal(authorization: "Bearer " + hour, now: Self.now + 3599) == nil)
     }

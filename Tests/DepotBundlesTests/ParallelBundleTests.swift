@@ -69,9 +69,12 @@ import Testing
             let record = try BundleWriter(parallelism: 2).write(pack, to: dir + "/b.zip")
             let single = try ExternalTools.run(
                 "/usr/bin/env",
-                ["python3", "-c", "import sys,zlib; c=zlib.compressobj(6, zlib.DEFLATED, -15); "
-                    + "d=open(sys.argv[1],'rb').read(); print(len(c.compress(d)+c.flush()))",
-                    dir + "/pack/Contents/t.txt"])
+                [
+                    "python3", "-c",
+                    "import sys,zlib; c=zlib.compressobj(6, zlib.DEFLATED, -15); "
+                        + "d=open(sys.argv[1],'rb').read(); print(len(c.compress(d)+c.flush()))",
+                    dir + "/pack/Contents/t.txt",
+                ])
             let singleSize = try #require(Int64(single.text.trimmingCharacters(in: .whitespacesAndNewlines)))
             let overhead = record.size - 1200  // headers, ContentInfo.plist, central directory: well under this
             #expect(Double(overhead) < Double(singleSize) * 1.01, "chunked \(overhead) vs single \(singleSize)")

@@ -29,7 +29,9 @@ struct CatalogScheduleTests {
             DeltaBundle(productId: "premium", contentId: "shared", baseVersion: "1.0", targetVersion: "1.1", digest: "p", size: 1)
         ])
 
-    @Test(arguments: [(Int64(-1), [String]()), (Int64(0), ["1.0"]), (Int64(299), ["1.0"]), (Int64(300), ["1.1"]), (Int64(400), ["1.1"])] as [(Int64, [String])])
+    @Test(
+        arguments: [(Int64(-1), [String]()), (Int64(0), ["1.0"]), (Int64(299), ["1.0"]), (Int64(300), ["1.1"]), (Int64(400), ["1.1"])]
+            as [(Int64, [String])])
     func theCurrentVersionIsTheNewestWhoseTimeHasCome(day: Int64, versions: [String]) {
         #expect(Self.catalog.currentContents(of: "level", at: E.at(day: day)).map(\.version) == versions)
     }
@@ -43,7 +45,8 @@ struct CatalogScheduleTests {
 
     @Test func aScheduledVersionDoesNotEmptyAnEntitlement() {
         let buyer = E.purchase("t1", "level", day: 10)
-        let before = EntitlementRules.entitledContents(of: buyer, related: [], isFinished: false, catalog: Self.catalog, now: E.ms(day: 200))
+        let before = EntitlementRules.entitledContents(
+            of: buyer, related: [], isFinished: false, catalog: Self.catalog, now: E.ms(day: 200))
         #expect((try? before.get())?.map(\.version) == ["1.0"])
         let after = EntitlementRules.entitledContents(of: buyer, related: [], isFinished: false, catalog: Self.catalog, now: E.ms(day: 301))
         #expect((try? after.get())?.map(\.version) == ["1.1"])
@@ -54,7 +57,8 @@ struct CatalogScheduleTests {
         let september = E.purchase("s1", "monthly", day: 240, expires: 270)
         let november = E.purchase("n1", "monthly", day: 305, expires: 335)
         let now = E.ms(day: 320)
-        let septemberGets = EntitlementRules.entitledContents(of: september, related: [], isFinished: false, catalog: Self.catalog, now: now)
+        let septemberGets = EntitlementRules.entitledContents(
+            of: september, related: [], isFinished: false, catalog: Self.catalog, now: now)
         #expect((try? septemberGets.get())?.map(\.digest) == ["issue-09-1.1"])
         let novemberGets = EntitlementRules.entitledContents(of: november, related: [], isFinished: false, catalog: Self.catalog, now: now)
         #expect((try? novemberGets.get())?.isEmpty == true)

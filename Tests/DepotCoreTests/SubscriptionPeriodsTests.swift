@@ -10,13 +10,14 @@ struct SubscriptionPeriodsTests {
             revocationDate: revoked, quantity: 1)
     }
 
-    @Test(arguments: [
-        ("expires before purchase", [(1_000, 500)], [Range<Int64>]()),
-        ("one inverted among good ones", [(0, 100), (300, 200), (150, 250)], [0..<100, 150..<250]),
-        ("expires at purchase", [(100, 100)], []),
-        ("extremes inverted", [(Int64.max, Int64.min)], []),
-        ("extremes in order", [(Int64.min, Int64.max)], [Int64.min..<Int64.max]),
-    ] as [(String, [(Int64, Int64)], [Range<Int64>])])
+    @Test(
+        arguments: [
+            ("expires before purchase", [(1_000, 500)], [Range<Int64>]()),
+            ("one inverted among good ones", [(0, 100), (300, 200), (150, 250)], [0..<100, 150..<250]),
+            ("expires at purchase", [(100, 100)], []),
+            ("extremes inverted", [(Int64.max, Int64.min)], []),
+            ("extremes in order", [(Int64.min, Int64.max)], [Int64.min..<Int64.max]),
+        ] as [(String, [(Int64, Int64)], [Range<Int64>])])
     func autoRenewableSkipsInvertedTransactions(_ name: String, dates: [(Int64, Int64)], expected: [Range<Int64>]) {
         let transactions = dates.enumerated().map { index, pair in
             Self.transaction("t\(index)", purchase: pair.0, expires: pair.1)

@@ -20,8 +20,10 @@ import Testing
             // An old attempt outside the window does not count.
             try await ledger.recordAttempt(transactionId: "3000", appAccountToken: "z", client: "192.0.2.3", now: 10)
 
-            #expect(try await ledger.activity(transactionId: "3000", since: 50) == RedemptionActivity(appAccountTokens: 1, clientAddresses: 2))
-            #expect(try await ledger.activity(transactionId: "3000", since: 0) == RedemptionActivity(appAccountTokens: 2, clientAddresses: 3))
+            #expect(
+                try await ledger.activity(transactionId: "3000", since: 50) == RedemptionActivity(appAccountTokens: 1, clientAddresses: 2))
+            #expect(
+                try await ledger.activity(transactionId: "3000", since: 0) == RedemptionActivity(appAccountTokens: 2, clientAddresses: 3))
             #expect(try await ledger.lastAttempt(transactionId: "3000", before: 110) == 100)
             #expect(try await ledger.lastAttempt(transactionId: "3000", before: 10) == nil)
             #expect(try await ledger.lastAttempt(transactionId: "none", before: 1_000) == nil)

@@ -15,7 +15,9 @@ import Testing
         try await ledger.recordGrants(transactionId: id, deliveries: [Sample.level1], now: 20)
     }
 
-    static func finish(_ ledger: any Ledger, _ id: String, enqueue: Bool, claims: [ConfirmedDelivery] = [Sample.confirmed(Sample.level1)])
+    static func finish(
+        _ ledger: any Ledger, _ id: String, enqueue: Bool, claims: [ConfirmedDelivery] = [Sample.confirmed(Sample.level1)]
+    )
         async throws -> FinishOutcome
     {
         try await ledger.finish(transactionId: id, claims: claims, requiresDelivery: true, enqueueAppleFinish: enqueue, now: 30)
@@ -110,7 +112,10 @@ import Testing
             #expect(unsettled.map(\.state) == [.failed, .pending])
             #expect(unsettled.first?.lastError == "answered 404 errorCode 4040010")
             #expect(try await ledger.appleJobs(states: [.failed], afterId: 0, limit: 10).map(\.transactionId) == ["3001"])
-            #expect(try await ledger.appleJobs(states: [.pending, .failed], afterId: unsettled[0].id, limit: 10).map(\.transactionId) == ["3003"])
+            #expect(
+                try await ledger.appleJobs(states: [.pending, .failed], afterId: unsettled[0].id, limit: 10).map(\.transactionId) == [
+                    "3003"
+                ])
             #expect(try await ledger.appleJobs(states: [.pending, .failed], afterId: 0, limit: 1).count == 1)
             #expect(try await ledger.claimAppleJobs(owner: "b", now: 10_000, leaseSeconds: 60, limit: 10).map(\.transactionId) == ["3003"])
             #expect(try await ledger.events("3001").contains("apple-finish-failed"))

@@ -69,7 +69,8 @@ import Testing
             #expect(try await ledger.addVersion(Self.version("1.0"), state: .published, now: 9) == .unchanged(added))
             #expect(try await ledger.catalogRevision() == revision + 1)
             #expect(try await ledger.addVersion(Self.version("1.0", digest: "b"), state: .published, now: 9) == .conflict(existing: added))
-            #expect(try await ledger.addVersion(Self.version("1.0", publishedAt: 2_000), state: .staged, now: 9) == .conflict(existing: added))
+            #expect(
+                try await ledger.addVersion(Self.version("1.0", publishedAt: 2_000), state: .staged, now: 9) == .conflict(existing: added))
             // A content id names one product's content.
             #expect(
                 try await ledger.addVersion(Self.version("2.0", product: Self.monthly.id, content: Self.level.id), state: .staged, now: 9)
@@ -89,8 +90,9 @@ import Testing
             #expect(staged.catalog().versions.map(\.version) == ["1.0"])
             #expect(staged.catalog().version(digest: Sample.digest("b")) == nil)
 
-            guard case .published(let published, let rollback, let changed) =
-                try await ledger.publishVersion(productId: Self.level.id, contentId: Self.level.id, version: "1.1", now: 3_000)
+            guard
+                case .published(let published, let rollback, let changed) =
+                    try await ledger.publishVersion(productId: Self.level.id, contentId: Self.level.id, version: "1.1", now: 3_000)
             else {
                 Issue.record("not published")
                 return
@@ -106,8 +108,9 @@ import Testing
             #expect(after.catalog().version(digest: Sample.digest("a"))?.version == "1.0")
 
             // Publishing the current version again changes nothing.
-            guard case .published(_, _, let again) =
-                try await ledger.publishVersion(productId: Self.level.id, contentId: Self.level.id, version: "1.1", now: 3_500)
+            guard
+                case .published(_, _, let again) =
+                    try await ledger.publishVersion(productId: Self.level.id, contentId: Self.level.id, version: "1.1", now: 3_500)
             else {
                 Issue.record("not published")
                 return
@@ -115,8 +118,9 @@ import Testing
             #expect(!again)
             #expect(try await ledger.catalogRevision() == after.revision)
 
-            guard case .published(_, let back, _) =
-                try await ledger.publishVersion(productId: Self.level.id, contentId: Self.level.id, version: "1.0", now: 4_000)
+            guard
+                case .published(_, let back, _) =
+                    try await ledger.publishVersion(productId: Self.level.id, contentId: Self.level.id, version: "1.0", now: 4_000)
             else {
                 Issue.record("not rolled back")
                 return

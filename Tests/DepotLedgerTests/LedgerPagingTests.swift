@@ -15,7 +15,9 @@ import Testing
             }
             let whole = try await ledger.unfinished(before: 100)
             #expect(whole.count == 10)
-            let keys = whole.map { DeliveryKey(transactionId: $0.transactionId, contentId: $0.delivery.contentId, version: $0.delivery.version) }
+            let keys = whole.map {
+                DeliveryKey(transactionId: $0.transactionId, contentId: $0.delivery.contentId, version: $0.delivery.version)
+            }
             #expect(keys.map(\.transactionId) == ["B-2", "B-2", "Z", "Z", "a-1", "a-1", "a-10", "a-10", "a-2", "a-2"])
 
             for limit in [1, 3, 4, 10, 11] {
@@ -26,7 +28,8 @@ import Testing
                     #expect(page.count <= limit)
                     walked += page
                     guard page.count == limit, let last = page.last else { break }
-                    after = DeliveryKey(transactionId: last.transactionId, contentId: last.delivery.contentId, version: last.delivery.version)
+                    after = DeliveryKey(
+                        transactionId: last.transactionId, contentId: last.delivery.contentId, version: last.delivery.version)
                 }
                 #expect(walked == whole, "limit \(limit)")
             }

@@ -13,10 +13,12 @@ import Testing
     func aRevocationInAnOlderJWSDoesNotUndoAReversedRefund(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             _ = try await ledger.recordTransaction(Sample.transaction("8100"), now: 1)
-            #expect(try await ledger.setRevocation(
-                transactionId: "8100", revokedAt: Self.refundSignedAt, reason: "REFUND", signedAt: Self.refundSignedAt, now: 2))
-            #expect(try await ledger.setRevocation(
-                transactionId: "8100", revokedAt: nil, reason: "REFUND_REVERSED", signedAt: Self.reversalSignedAt, now: 3))
+            #expect(
+                try await ledger.setRevocation(
+                    transactionId: "8100", revokedAt: Self.refundSignedAt, reason: "REFUND", signedAt: Self.refundSignedAt, now: 2))
+            #expect(
+                try await ledger.setRevocation(
+                    transactionId: "8100", revokedAt: nil, reason: "REFUND_REVERSED", signedAt: Self.reversalSignedAt, now: 3))
 
             // A JWS signed between the refund and its reversal shows the revocation: it is older than the reversal.
             var stale = Sample.transaction("8100", revoked: Self.refundSignedAt)

@@ -34,12 +34,13 @@ struct AbsoluteFormTargetTests {
         }
     }
 
-    @Test(arguments: [
-        ("/v1/bundles/abc?grant=g", "abc", "grant=g"),
-        ("http://h/v1/bundles/abc?grant=g", "abc", "grant=g"),
-        ("http://h:8080/v1/bundles/abc", "abc", nil),
-        ("hTtPs://h/v1/bundles/abc?x", "abc", "x"),
-    ] as [(String, String, String?)])
+    @Test(
+        arguments: [
+            ("/v1/bundles/abc?grant=g", "abc", "grant=g"),
+            ("http://h/v1/bundles/abc?grant=g", "abc", "grant=g"),
+            ("http://h:8080/v1/bundles/abc", "abc", nil),
+            ("hTtPs://h/v1/bundles/abc?x", "abc", "x"),
+        ] as [(String, String, String?)])
     func absoluteAndOriginFormsSplitAlike(uri: String, digest: String, query: String?) throws {
         let target = try #require(BundleRequestTarget(uri: uri))
         #expect(target.digest == Substring(digest))

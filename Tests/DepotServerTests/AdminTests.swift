@@ -54,7 +54,8 @@ struct AdminTests {
                     + "\"delivered\": [{\"contentId\": \"com.example.level1\", \"digest\": \"\(digest)\"}]}")
             #expect(finished.status == 200)
             #expect(try await Self.evidence(client, id) == ["confirmed", "DELIVERED"])
-            let report = try PurchaseFlowTests.object(try await client.request(RawHTTPClient.get("/v1/admin/transactions/\(id)", [Self.admin])))
+            let report = try PurchaseFlowTests.object(
+                try await client.request(RawHTTPClient.get("/v1/admin/transactions/\(id)", [Self.admin])))
             let events = (report["audit"] as? [[String: Any]])?.compactMap { $0["event"] as? String } ?? []
             #expect(events.first == "redeemed")
             #expect(events.filter { $0 == "finished" }.count == 1)
@@ -62,7 +63,8 @@ struct AdminTests {
             // A CONSUMPTION_REQUEST is answered with the same evidence.
             let authority = try DevelopmentCertificateAuthority.loadOrCreate(
                 directory: TrustSetup.developmentDirectory(server.application.configuration))
-            var request = DevelopmentNotificationBuilder(notificationType: "CONSUMPTION_REQUEST", bundleId: server.application.configuration.appBundleId)
+            var request = DevelopmentNotificationBuilder(
+                notificationType: "CONSUMPTION_REQUEST", bundleId: server.application.configuration.appBundleId)
             request.signedTransactionInfo = jws
             let answer = try PurchaseFlowTests.object(
                 try await PurchaseFlowTests.post(

@@ -32,9 +32,10 @@ struct AppStoreServerAPIConfigurationTests {
             #expect(settings.bundleId == "com.example.depot.test")
             #expect(settings.privateKeyPath == scratch.path + "/Config/AuthKey_TEST123456.p8")
             #expect(settings.privateKeyPEM.contains("BEGIN PRIVATE KEY"))
-            #expect(settings.baseURLs == [
-                "Production": "https://api.storekit.itunes.apple.com", "Sandbox": "https://api.storekit-sandbox.itunes.apple.com",
-            ])
+            #expect(
+                settings.baseURLs == [
+                    "Production": "https://api.storekit.itunes.apple.com", "Sandbox": "https://api.storekit-sandbox.itunes.apple.com",
+                ])
             #expect(settings.sends(environment: "Sandbox") && !settings.sends(environment: "Xcode"))
             #expect(settings.timeoutSeconds == 30 && settings.outbox.leaseSeconds == 120)
             let given = try #require(
@@ -55,14 +56,35 @@ struct AppStoreServerAPIConfigurationTests {
         (#"{"issuerId": "i", "keyId": "TEST123456"}"#, "appStoreServerAPI.privateKeyPath must name"),
         (#"{"issuerId": "i", "keyId": "TEST123456", "privateKeyPath": "missing.p8"}"#, "cannot read"),
         (#"{"issuerId": "i", "keyId": "TEST123456", "privateKeyPath": "products.json"}"#, "is not a .p8 key"),
-        (#"{"issuerId": "i", "keyId": "TEST123456", "privateKeyPath": "AuthKey_TEST123456.p8", "baseURLs": {"Staging": "https://x"}}"#, "\"Staging\" is not an App Store environment"),
-        (#"{"issuerId": "i", "keyId": "TEST123456", "privateKeyPath": "AuthKey_TEST123456.p8", "baseURLs": {"Sandbox": "ftp://x"}}"#, "baseURLs.Sandbox must be"),
-        (#"{"issuerId": "i", "keyId": "TEST123456", "privateKeyPath": "AuthKey_TEST123456.p8", "baseURLs": {"Sandbox": "https://x?y=1"}}"#, "baseURLs.Sandbox must be"),
+        (
+            #"{"issuerId": "i", "keyId": "TEST123456", "privateKeyPath": "AuthKey_TEST123456.p8", "baseURLs": {"Staging": "https://x"}}"#,
+            "\"Staging\" is not an App Store environment"
+        ),
+        (
+            #"{"issuerId": "i", "keyId": "TEST123456", "privateKeyPath": "AuthKey_TEST123456.p8", "baseURLs": {"Sandbox": "ftp://x"}}"#,
+            "baseURLs.Sandbox must be"
+        ),
+        (
+            #"{"issuerId": "i", "keyId": "TEST123456", "privateKeyPath": "AuthKey_TEST123456.p8", "baseURLs": {"Sandbox": "https://x?y=1"}}"#,
+            "baseURLs.Sandbox must be"
+        ),
         (#"{"issuerId": "i", "keyId": "TEST123456", "privateKeyPath": "AuthKey_TEST123456.p8", "timeoutSeconds": 0}"#, "timeoutSeconds"),
-        (#"{"issuerId": "i", "keyId": "TEST123456", "privateKeyPath": "AuthKey_TEST123456.p8", "outbox": {"leaseSeconds": 0}}"#, "outbox.leaseSeconds"),
-        (#"{"issuerId": "i", "keyId": "TEST123456", "privateKeyPath": "AuthKey_TEST123456.p8", "outbox": {"baseDelaySeconds": 10, "maxDelaySeconds": 5}}"#, "outbox.baseDelaySeconds"),
-        (#"{"issuerId": "i", "keyId": "TEST123456", "privateKeyPath": "AuthKey_TEST123456.p8", "outbox": {"pollIntervalMilliseconds": 1}}"#, "outbox.pollIntervalMilliseconds"),
-        (#"{"issuerId": "i", "keyId": "TEST123456", "privateKeyPath": "AuthKey_TEST123456.p8", "outbox": {"retryPeriodSeconds": 0}}"#, "outbox.retryPeriodSeconds"),
+        (
+            #"{"issuerId": "i", "keyId": "TEST123456", "privateKeyPath": "AuthKey_TEST123456.p8", "outbox": {"leaseSeconds": 0}}"#,
+            "outbox.leaseSeconds"
+        ),
+        (
+            #"{"issuerId": "i", "keyId": "TEST123456", "privateKeyPath": "AuthKey_TEST123456.p8", "outbox": {"baseDelaySeconds": 10, "maxDelaySeconds": 5}}"#,
+            "outbox.baseDelaySeconds"
+        ),
+        (
+            #"{"issuerId": "i", "keyId": "TEST123456", "privateKeyPath": "AuthKey_TEST123456.p8", "outbox": {"pollIntervalMilliseconds": 1}}"#,
+            "outbox.pollIntervalMilliseconds"
+        ),
+        (
+            #"{"issuerId": "i", "keyId": "TEST123456", "privateKeyPath": "AuthKey_TEST123456.p8", "outbox": {"retryPeriodSeconds": 0}}"#,
+            "outbox.retryPeriodSeconds"
+        ),
         (#"{"issuerId": 7}"#, "appStoreServerAPI.issuerId"),
     ])
     func badSectionsAreNamed(section: String, expected: String) throws {

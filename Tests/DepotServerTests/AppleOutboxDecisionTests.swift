@@ -66,6 +66,8 @@ import Testing
     @Test func theRetryPeriodCountsFromEnqueueing() {
         let old = Self.job(attempts: 5, createdAt: -950)
         #expect(AppleOutboxDecision.after(Self.apple(500), job: old, now: 100, settings: Self.settings, random: { 0 }) == .fail)
-        #expect(AppleOutboxDecision.after(Self.apple(500), job: Self.job(attempts: 5), now: 100, settings: Self.settings, random: { 0 }) == .retry(at: 101))
+        #expect(
+            AppleOutboxDecision.after(Self.apple(500), job: Self.job(attempts: 5), now: 100, settings: Self.settings, random: { 0 })
+                == .retry(at: 101))
     }
 }

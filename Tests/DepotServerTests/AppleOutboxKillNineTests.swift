@@ -26,7 +26,8 @@ struct AppleOutboxKillNineTests {
             let silent = try SilentListener()
             let leaseSeconds = 3
             try SharedInstances.writeConfiguration(
-                in: scratch, settings: appStore.settings(
+                in: scratch,
+                settings: appStore.settings(
                     base: "http://127.0.0.1:\(silent.port)", leaseSeconds: leaseSeconds, timeoutSeconds: 300))
             try SharedInstances.write(SharedInstances.smallPacks, in: scratch)
             let place = ServePlace(scratch: scratch, databaseURL: databaseURL)

@@ -42,7 +42,8 @@ struct AppleOutboxTests {
             appStore.double.failNext(.init(count: 1, status: 429, retryAfter: 2))
             try await SharedInstances.with(engine: engine, count: 1, settings: appStore.settings()) { shared in
                 let server = shared.servers[0]
-                let (id, _, _) = try await PurchaseLoop.buy(port: server.port, dataDirectory: server.application.configuration.dataDirectory)
+                let (id, _, _) = try await PurchaseLoop.buy(
+                    port: server.port, dataDirectory: server.application.configuration.dataDirectory)
                 let ledger = server.application.ledger
                 // While it waits, operators see it pending with Apple's last answer.
                 try await eventually("the first failure recorded") {
@@ -76,14 +77,17 @@ struct AppleOutboxTests {
                 #expect(answer["finishStoreKitTransaction"]?.value as? Bool == true)
                 let (production, sent, _) = try await PurchaseLoop.buy(port: server.port, dataDirectory: data, environment: "Production")
                 #expect(sent["appleFinish"]?.string == "server")
-                try await eventually("the Production finish acknowledged") { try await server.application.ledger.appleJobIsDone(production) }
+                try await eventually("the Production finish acknowledged") {
+                    try await server.application.ledger.appleJobIsDone(production)
+                }
                 #expect(try await server.application.ledger.appleJobs(transactionId: sandbox).isEmpty)
                 #expect(appStore.acknowledgedFinishes() == [production: 1])
             }
             // Not configured: the app finishes, nothing is queued.
             try await SharedInstances.with(engine: engine, count: 1) { shared in
                 let server = shared.servers[0]
-                let (id, answer, _) = try await PurchaseLoop.buy(port: server.port, dataDirectory: server.application.configuration.dataDirectory)
+                let (id, answer, _) = try await PurchaseLoop.buy(
+                    port: server.port, dataDirectory: server.application.configuration.dataDirectory)
                 #expect(answer["appleFinish"]?.string == "app")
                 #expect(try await server.application.ledger.appleJobs(transactionId: id).isEmpty)
             }

@@ -28,8 +28,10 @@ struct BundleConnectionStateMachineTests {
         ConnectionCase(
             name: "requests pipelined behind an answer that closes the connection are not answered",
             steps: {
-                [.head(.GET, bundle, [("Connection", "close")]), .answered(succeeded: true, inline: true), .end,
-                 .head(.GET, "/v1/bundles/def"), .end, .head(.GET, "/healthz")]
+                [
+                    .head(.GET, bundle, [("Connection", "close")]), .answered(succeeded: true, inline: true), .end,
+                    .head(.GET, "/v1/bundles/def"), .end, .head(.GET, "/healthz"),
+                ]
             },
             expected: ["deadline 30s", "answer bundle abc GET then close", "record", "cancel grace", "close"]),
         ConnectionCase(
@@ -39,8 +41,10 @@ struct BundleConnectionStateMachineTests {
         ConnectionCase(
             name: "a bundle request waits behind a routed answer, and reads stop while it waits",
             steps: {
-                [.head(.GET, "/v1/products"), .end, .head(.GET, bundle), .end, .read, .responseHead(200), .responseBody,
-                 .responseEnd, .resume, .answered(succeeded: true, inline: false), .resume]
+                [
+                    .head(.GET, "/v1/products"), .end, .head(.GET, bundle), .end, .read, .responseHead(200), .responseBody,
+                    .responseEnd, .resume, .answered(succeeded: true, inline: false), .resume,
+                ]
             },
             expected: [
                 "deadline 30s", "forward GET /v1/products", "cancel deadline", "forward end", "deadline 30s",
@@ -57,7 +61,9 @@ struct BundleConnectionStateMachineTests {
         ConnectionCase(
             name: "a routed request behind a routed one is handed on at once (Hummingbird keeps their order)",
             steps: { [.head(.GET, "/v1/products"), .end, .head(.GET, "/healthz")] },
-            expected: ["deadline 30s", "forward GET /v1/products", "cancel deadline", "forward end", "deadline 30s", "forward GET /healthz"]),
+            expected: [
+                "deadline 30s", "forward GET /v1/products", "cancel deadline", "forward end", "deadline 30s", "forward GET /healthz",
+            ]),
         ConnectionCase(
             name: "pipelined bundle requests: an answer done inside its write lets the next one go at once",
             steps: { [.head(.GET, bundle), .end, .head(.GET, "/v1/bundles/def"), .end, .answered(succeeded: true, inline: true)] },
@@ -72,8 +78,10 @@ struct BundleConnectionStateMachineTests {
         ConnectionCase(
             name: "a routed answer that says Connection: close (a 413 before the body) ends the connection, unread body and all",
             steps: {
-                [.head(.POST, "/v1/transactions"), .body, .responseHead(413, closes: true), .responseBody, .responseEnd,
-                 .body, .end, .head(.GET, "/healthz")]
+                [
+                    .head(.POST, "/v1/transactions"), .body, .responseHead(413, closes: true), .responseBody, .responseEnd,
+                    .body, .end, .head(.GET, "/healthz"),
+                ]
             },
             expected: [
                 "deadline 30s", "forward POST /v1/transactions", "forward body", "write passOn", "write passOn",
@@ -89,8 +97,10 @@ struct BundleConnectionStateMachineTests {
         ConnectionCase(
             name: "after a bundle HEAD, a routed GET keeps its body",
             steps: {
-                [.head(.HEAD, bundle), .end, .answered(succeeded: true, inline: true), .head(.GET, "/healthz"), .end,
-                 .responseHead(200), .responseBody, .responseEnd]
+                [
+                    .head(.HEAD, bundle), .end, .answered(succeeded: true, inline: true), .head(.GET, "/healthz"), .end,
+                    .responseHead(200), .responseBody, .responseEnd,
+                ]
             },
             expected: [
                 "deadline 30s", "answer bundle abc HEAD", "cancel deadline", "record", "deadline 30s", "forward GET /healthz",
@@ -100,8 +110,10 @@ struct BundleConnectionStateMachineTests {
         ConnectionCase(
             name: "pipelined routed HEAD and GET: only the HEAD's answer loses its body; an interim 1xx takes no turn",
             steps: {
-                [.head(.HEAD, "/healthz"), .end, .head(.GET, "/healthz"), .end, .responseHead(100), .responseHead(200),
-                 .responseBody, .responseEnd, .responseHead(200), .responseBody, .responseEnd]
+                [
+                    .head(.HEAD, "/healthz"), .end, .head(.GET, "/healthz"), .end, .responseHead(100), .responseHead(200),
+                    .responseBody, .responseEnd, .responseHead(200), .responseBody, .responseEnd,
+                ]
             },
             expected: [
                 "deadline 30s", "forward HEAD /healthz", "cancel deadline", "forward end", "deadline 30s", "forward GET /healthz",
@@ -118,7 +130,10 @@ struct BundleConnectionStateMachineTests {
             steps: {
                 [.head(.GET, "/v1/products"), .end, .head(.POST, upload, [("Expect", "100-continue"), ("Content-Length", "3")])]
             },
-            expected: ["deadline 30s", "forward GET /v1/products", "cancel deadline", "forward end", "deadline 30s", "forward POST /v1/publisher/uploads"]),
+            expected: [
+                "deadline 30s", "forward GET /v1/products", "cancel deadline", "forward end", "deadline 30s",
+                "forward POST /v1/publisher/uploads",
+            ]),
         ConnectionCase(
             name: "an idle connection closes after the idle timeout",
             steps: { [.start, .at(60), .idleFired] },
@@ -126,8 +141,10 @@ struct BundleConnectionStateMachineTests {
         ConnectionCase(
             name: "the idle timeout runs from the end of the last answer",
             steps: {
-                [.start, .at(30), .head(.GET, bundle), .end, .answered(succeeded: true, inline: true), .at(60), .idleFired,
-                 .at(90), .idleFired]
+                [
+                    .start, .at(30), .head(.GET, bundle), .end, .answered(succeeded: true, inline: true), .at(60), .idleFired,
+                    .at(90), .idleFired,
+                ]
             },
             expected: ["idle timer 60s", "deadline 30s", "answer bundle abc GET", "cancel deadline", "record", "idle timer 30s", "close"]),
         ConnectionCase(
@@ -197,7 +214,10 @@ struct BundleConnectionStateMachineTests {
         ConnectionCase(
             name: "a connection that goes away drops what waits and stops its timers",
             steps: { [.head(.GET, "/v1/products"), .end, .head(.GET, bundle), .end, .gone, .read] },
-            expected: ["deadline 30s", "forward GET /v1/products", "cancel deadline", "forward end", "deadline 30s", "cancel deadline", "cancel timers", "read"]),
+            expected: [
+                "deadline 30s", "forward GET /v1/products", "cancel deadline", "forward end", "deadline 30s", "cancel deadline",
+                "cancel timers", "read",
+            ]),
         // Requests read straight from the bytes, and heads over the limits.
         ConnectionCase(
             name: "a bundle request read from the bytes is answered at once",

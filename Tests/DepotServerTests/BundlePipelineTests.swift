@@ -49,7 +49,8 @@ struct BundlePipelineTests {
 
     @Test func bytesArrivingWhileTheDecoderIsSwappedWaitForTheNewOne() throws {
         let connection = try EmbeddedBundleConnection(ready: false)
-        try connection.send(request("GET", "/healthz") + request("GET", "/v1/bundles/\(connection.digest)", ["Authorization: Bearer \(connection.grant)"]))
+        try connection.send(
+            request("GET", "/healthz") + request("GET", "/v1/bundles/\(connection.digest)", ["Authorization: Bearer \(connection.grant)"]))
         #expect(try connection.written().isEmpty)
         connection.settle()
         let answers = try splitResponses(try connection.written(), heads: [false, false])
@@ -68,7 +69,8 @@ struct BundlePipelineTests {
 
     @Test func requestsArrivingByteByByteAreAnswered() throws {
         let connection = try EmbeddedBundleConnection()
-        let text = request("GET", "/v1/bundles/\(connection.digest)", ["Authorization: Bearer \(connection.grant)"])
+        let text =
+            request("GET", "/v1/bundles/\(connection.digest)", ["Authorization: Bearer \(connection.grant)"])
             + request("GET", "/healthz") + request("GET", "/v1/bundles/\(connection.digest)", ["Range: bytes=2-5"])
         for byte in text.utf8 {
             try connection.channel.writeInbound(connection.channel.allocator.buffer(bytes: [byte]))

@@ -43,11 +43,13 @@ struct ConnectionTests {
         try await LiveServer.with { server in
             let digest = try server.version("com.example.monthly.2026-09").digest
             let client = try RawHTTPClient(port: server.port)
-            let request = "GET /v1/bundles/\(digest) HTTP/1.0\r\nAuthorization: Bearer \(server.grant(digest))\r\nConnection: keep-alive\r\n\r\n"
+            let request =
+                "GET /v1/bundles/\(digest) HTTP/1.0\r\nAuthorization: Bearer \(server.grant(digest))\r\nConnection: keep-alive\r\n\r\n"
             let response = try await client.request(request)
             #expect(response.status == 200)
             #expect(response.value("Connection") == "keep-alive")
-            let plain = try await client.request("GET /v1/bundles/\(digest) HTTP/1.0\r\nAuthorization: Bearer \(server.grant(digest))\r\n\r\n")
+            let plain = try await client.request(
+                "GET /v1/bundles/\(digest) HTTP/1.0\r\nAuthorization: Bearer \(server.grant(digest))\r\n\r\n")
             #expect(plain.status == 200)
             #expect(plain.value("Connection") == "close")
             #expect(await client.isClosedByPeer())

@@ -42,7 +42,8 @@ struct ConsumptionAnswerTests {
 
                 // The consent route refuses bad input with the error shape and changes nothing.
                 let tokenA = try #require(
-                    try JSONAnswer(try await client.request(PurchaseRequests.redeem(try sign(delivered.id).jws)))["transaction.finishToken"]?.string)
+                    try JSONAnswer(try await client.request(PurchaseRequests.redeem(try sign(delivered.id).jws)))[
+                        "transaction.finishToken"]?.string)
                 for (json, status) in [
                     (#"{"customerConsented": true}"#, 401), (#"{"finishToken": "f1.x.y", "customerConsented": true}"#, 404),
                     (#"{"finishToken": "\#(tokenA)"}"#, 400), (#"{"finishToken": "\#(tokenA)", "customerConsented": "yes"}"#, 400),
@@ -64,16 +65,19 @@ struct ConsumptionAnswerTests {
                 let authority = try DevelopmentCertificateAuthority.loadOrCreate(directory: data + "/dev-ca")
                 var payloads: [String: String] = [:]
                 for id in [delivered.id, redeemedOnly.id, unconsented.id] {
-                    var builder = DevelopmentNotificationBuilder(notificationType: "CONSUMPTION_REQUEST", bundleId: AppStoreDoubleFixture.bundleId)
+                    var builder = DevelopmentNotificationBuilder(
+                        notificationType: "CONSUMPTION_REQUEST", bundleId: AppStoreDoubleFixture.bundleId)
                     builder.signedTransactionInfo = try sign(id).jws
                     let payload = try authority.sign(payload: builder.payload())
                     payloads[id] = payload
-                    let answer = try await client.request(PurchaseRequests.post("/v1/notifications/appstore", "{\"signedPayload\": \"\(payload)\"}"))
+                    let answer = try await client.request(
+                        PurchaseRequests.post("/v1/notifications/appstore", "{\"signedPayload\": \"\(payload)\"}"))
                     #expect(answer.status == 200, "\(answer.text)")
                 }
                 try await eventually("both consented answers acknowledged") {
                     for id in [delivered.id, redeemedOnly.id] {
-                        guard try await ledger.appleJobs(transactionId: id).contains(where: { $0.kind == .consumption && $0.state == .done })
+                        guard
+                            try await ledger.appleJobs(transactionId: id).contains(where: { $0.kind == .consumption && $0.state == .done })
                         else { return false }
                     }
                     return true
@@ -81,10 +85,13 @@ struct ConsumptionAnswerTests {
                 let puts = appStore.double.requests.filter { $0.method == "PUT" }
                 #expect(puts.map(\.status) == [202, 202])
                 let bodies = Dictionary(uniqueKeysWithValues: puts.map { ($0.path, $0.body) })
-                #expect(bodies["/inApps/v2/transactions/consumption/\(delivered.id)"]
-                    == #"{"customerConsented":true,"deliveryStatus":"DELIVERED","sampleContentProvided":false}"#)
-                #expect(bodies["/inApps/v2/transactions/consumption/\(redeemedOnly.id)"]
-                    == #"{"consumptionPercentage":0,"customerConsented":true,"deliveryStatus":"UNDELIVERED_OTHER","sampleContentProvided":false}"#)
+                #expect(
+                    bodies["/inApps/v2/transactions/consumption/\(delivered.id)"]
+                        == #"{"customerConsented":true,"deliveryStatus":"DELIVERED","sampleContentProvided":false}"#)
+                #expect(
+                    bodies["/inApps/v2/transactions/consumption/\(redeemedOnly.id)"]
+                        == #"{"consumptionPercentage":0,"customerConsented":true,"deliveryStatus":"UNDELIVERED_OTHER","sampleContentProvided":false}"#
+                )
                 // Without consent nothing is queued or sent, and the reason is on record.
                 #expect(try await ledger.appleJobs(transactionId: unconsented.id).allSatisfy { $0.kind == .finish })
                 let trail = try await ledger.auditTrail(transactionId: unconsented.id)
@@ -99,10 +106,12 @@ struct ConsumptionAnswerTests {
 
                 // Withdrawn consent: a new request is recorded as not sent.
                 #expect(try await consent(redeemedOnly.id, #"{"finishToken": "\#(tokenB)", "customerConsented": false}"#).status == 200)
-                var builder = DevelopmentNotificationBuilder(notificationType: "CONSUMPTION_REQUEST", bundleId: AppStoreDoubleFixture.bundleId)
+                var builder = DevelopmentNotificationBuilder(
+                    notificationType: "CONSUMPTION_REQUEST", bundleId: AppStoreDoubleFixture.bundleId)
                 builder.signedTransactionInfo = try sign(redeemedOnly.id).jws
                 let later = try await client.request(
-                    PurchaseRequests.post("/v1/notifications/appstore", "{\"signedPayload\": \"\(try authority.sign(payload: builder.payload()))\"}"))
+                    PurchaseRequests.post(
+                        "/v1/notifications/appstore", "{\"signedPayload\": \"\(try authority.sign(payload: builder.payload()))\"}"))
                 #expect(try JSONAnswer(later)["effect"]?.string?.contains("not sent") == true)
                 #expect(try await ledger.appleJobs(transactionId: redeemedOnly.id).first { $0.kind == .consumption }?.state == .done)
             }

@@ -48,7 +48,10 @@ struct DeltaDownloadTests {
             try Data(bytes.body).write(to: URL(fileURLWithPath: file))
             let listing = try await ExternalTool.run(
                 python, ["-c", "import sys,zipfile; print('\\n'.join(sorted(zipfile.ZipFile(sys.argv[1]).namelist())))", file])
-            #expect(listing.output.split(separator: "\n").map(String.init) == ["ContentInfo.plist", "Contents/maps/cave.json", "Contents/new.txt"])
+            #expect(
+                listing.output.split(separator: "\n").map(String.init) == [
+                    "ContentInfo.plist", "Contents/maps/cave.json", "Contents/new.txt",
+                ])
 
             let finished = try await PurchaseFlowTests.post(
                 client, "/v1/transactions/\(id)/finish",

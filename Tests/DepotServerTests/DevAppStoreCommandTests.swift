@@ -71,7 +71,8 @@ struct DevAppStoreCommandTests {
         let signer = try AppStoreAPITokenSigner(
             keyId: keyId, issuerId: issuerId, bundleId: bundleId, privateKeyPEM: try String(contentsOfFile: keyPath, encoding: .utf8))
         let client = AppStoreServerAPIClient(
-            signer: signer, baseURLs: .init(settings["baseURLs"] as? [String: String] ?? [:]), retry: AppStoreAPIRetryPolicy(maxAttempts: 1))
+            signer: signer, baseURLs: .init(settings["baseURLs"] as? [String: String] ?? [:]), retry: AppStoreAPIRetryPolicy(maxAttempts: 1)
+        )
         try await client.finishTransaction("2000000000000042", environment: "Sandbox")
         let http = try RawHTTPClient(port: double.port)
         let failing = try await http.request(PurchaseRequests.post("/_double/fail", #"{"count": 1, "status": 429, "retryAfter": 3}"#))
@@ -85,10 +86,11 @@ struct DevAppStoreCommandTests {
         #expect(invalid?.kind == .apple(status: 400, errorCode: 4_000_006, errorMessage: "Invalid transaction id."))
         let listed = try await http.request(RawHTTPClient.get("/_double/requests"))
         let requests = try #require(try JSONSerialization.jsonObject(with: Data(listed.body)) as? [[String: Any]])
-        #expect(requests.map { $0["path"] as? String } == [
-            "/inApps/v1/transactions/2000000000000042/finish", "/inApps/v1/transactions/2000000000000042/finish",
-            "/inApps/v1/transactions/abc",
-        ])
+        #expect(
+            requests.map { $0["path"] as? String } == [
+                "/inApps/v1/transactions/2000000000000042/finish", "/inApps/v1/transactions/2000000000000042/finish",
+                "/inApps/v1/transactions/abc",
+            ])
         #expect(requests.map { $0["status"] as? Int } == [200, 429, 400])
         #expect(requests.allSatisfy { $0["method"] != nil && $0["body"] != nil })
         // A request without a token is refused as Apple does, with no body.
@@ -103,7 +105,8 @@ struct DevAppStoreCommandTests {
 
         // What Get Transaction Info and Get Notification History answer is held through the control routes.
         let held = try await http.request(
-            PurchaseRequests.post("/_double/transactions", #"{"transactionId": "2000000000000044", "signedTransactionInfo": "eyJ.eyJ.sig"}"#))
+            PurchaseRequests.post(
+                "/_double/transactions", #"{"transactionId": "2000000000000044", "signedTransactionInfo": "eyJ.eyJ.sig"}"#))
         #expect(held.status == 200, "\(held.text)")
         #expect(try await client.transactionInfo("2000000000000044", environment: "Sandbox") == "eyJ.eyJ.sig")
         let now = Int64(Date().timeIntervalSince1970 * 1000)
@@ -116,9 +119,11 @@ struct DevAppStoreCommandTests {
         let inverted = await #expect(throws: AppStoreAPIError.self) {
             try await client.notificationHistory(startDate: now, endDate: now, environment: "Sandbox")
         }
-        #expect(inverted?.kind == .apple(
-            status: 400, errorCode: 4_000_013,
-            errorMessage: "Invalid request. The end date precedes the start date or the dates are the same."))
+        #expect(
+            inverted?.kind
+                == .apple(
+                    status: 400, errorCode: 4_000_013,
+                    errorMessage: "Invalid request. The end date precedes the start date or the dates are the same."))
         let tooOld = await #expect(throws: AppStoreAPIError.self) {
             try await client.notificationHistory(startDate: now - 200 * 86_400_000, endDate: now, environment: "Sandbox")
         }
@@ -127,7 +132,9 @@ struct DevAppStoreCommandTests {
             try await client.notificationHistory(startDate: now - 1000, endDate: now, paginationToken: "x", environment: "Sandbox")
         }
         #expect(badToken.map { "\($0.kind)" }?.contains("4000014") == true)
-        for (path, body) in [("/_double/transactions", #"{"transactionId": "abc", "signedTransactionInfo": "x"}"#), ("/_double/notifications", "{}")] {
+        for (path, body) in [
+            ("/_double/transactions", #"{"transactionId": "abc", "signedTransactionInfo": "x"}"#), ("/_double/notifications", "{}"),
+        ] {
             let refused = try await http.request(PurchaseRequests.post(path, body))
             #expect(refused.status == 400 && refused.text.contains("\"error\""), "\(path)")
         }

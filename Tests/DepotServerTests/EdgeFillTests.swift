@@ -25,16 +25,19 @@ struct EdgeFillTests {
                 RawHTTPClient.get(path, ["x-depot-edge-secret: \(Self.previous)", "Range: bytes=0-1048575"]))
             #expect(slice.status == 206)
             #expect(slice.body == Array(expected[0..<1_048_576]))
-            let head = try await client.request(RawHTTPClient.get(path, ["X-Depot-Edge-Secret: \(Self.current)"], method: "HEAD"), head: true)
+            let head = try await client.request(
+                RawHTTPClient.get(path, ["X-Depot-Edge-Secret: \(Self.current)"], method: "HEAD"), head: true)
             #expect(head.status == 200)
             #expect(server.application.edgeFills.answerCount == 3)
             #expect(server.application.edgeFills.byteCount == expected.count + 1_048_576)
 
             // A wrong, repeated or empty secret is refused, even beside a good grant.
             let grant = "Authorization: Bearer \(server.grant(level.digest))"
-            for fields in [["X-Depot-Edge-Secret: \(Self.current)x"],
-                           ["X-Depot-Edge-Secret: \(Self.current)", "X-Depot-Edge-Secret: \(Self.current)"],
-                           ["X-Depot-Edge-Secret: \(Self.previous.dropLast())", grant]] {
+            for fields in [
+                ["X-Depot-Edge-Secret: \(Self.current)x"],
+                ["X-Depot-Edge-Secret: \(Self.current)", "X-Depot-Edge-Secret: \(Self.current)"],
+                ["X-Depot-Edge-Secret: \(Self.previous.dropLast())", grant],
+            ] {
                 let refused = try await client.request(RawHTTPClient.get(path, fields))
                 #expect(refused.status == 403, "\(fields)")
                 #expect(refused.text.contains("edge-secret-refused"))

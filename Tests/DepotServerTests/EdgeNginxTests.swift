@@ -163,7 +163,8 @@ struct EdgeNginxTests {
             }
             #expect(last?.text.contains("grant-revoked") == true, "\(last?.text ?? "")")
             // Other purchasers are still served from the cache.
-            let other = try await client.request(RawHTTPClient.get("/v1/bundles/\(digest)?grant=\(server.grant(digest))", ["Range: bytes=0-99"]))
+            let other = try await client.request(
+                RawHTTPClient.get("/v1/bundles/\(digest)?grant=\(server.grant(digest))", ["Range: bytes=0-99"]))
             #expect(other.status == 206)
             #expect(other.value("X-Cache-Status") == "HIT")
         }

@@ -12,13 +12,19 @@ struct EdgePiecesTests {
     }
 
     @Test(arguments: [
-        ("com.example.level1", "com.example.level1", "1.0",
-         ["product:com.example.level1", "content:com.example.level1", "version:com.example.level1@1.0"]),
-        ("com.example.monthly", "com.example.monthly.2026-09", "2",
-         ["product:com.example.monthly", "content:com.example.monthly.2026-09", "version:com.example.monthly.2026-09@2"]),
+        (
+            "com.example.level1", "com.example.level1", "1.0",
+            ["product:com.example.level1", "content:com.example.level1", "version:com.example.level1@1.0"]
+        ),
+        (
+            "com.example.monthly", "com.example.monthly.2026-09", "2",
+            ["product:com.example.monthly", "content:com.example.monthly.2026-09", "version:com.example.monthly.2026-09@2"]
+        ),
         // Separators, `@` and non-ASCII are encoded, so tags never split and never collide.
-        ("a b,c", "x@y", "1 beta",
-         ["product:a%20b%2Cc", "content:x%40y", "version:x%40y@1%20beta"]),
+        (
+            "a b,c", "x@y", "1 beta",
+            ["product:a%20b%2Cc", "content:x%40y", "version:x%40y@1%20beta"]
+        ),
         ("café", "%", "v/1", ["product:caf%C3%A9", "content:%25", "version:%25@v%2F1"]),
     ])
     func purgeTagsNameProductContentAndVersion(product: String, content: String, version: String, expected: [String]) {

@@ -29,8 +29,10 @@ struct EdgeSettingsTests {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().path
         let text = try String(contentsOfFile: root + "/Config/depot.json", encoding: .utf8)
-        for name in ["lifetimeHeader", "lifetimeSeconds", "purgeTagHeader", "purgeTagSeparator", "grantCheckCacheSeconds",
-                     "fillSecretHeader", "fillSecrets"] {
+        for name in [
+            "lifetimeHeader", "lifetimeSeconds", "purgeTagHeader", "purgeTagSeparator", "grantCheckCacheSeconds",
+            "fillSecretHeader", "fillSecrets",
+        ] {
             #expect(text.contains("\"\(name)\""), "Config/depot.json does not show edge.\(name)")
         }
         let configuration = try ConfigurationLoader.load(
@@ -75,8 +77,14 @@ struct EdgeSettingsTests {
         ("\"edge\": {\"fillSecretHeader\": \"X-Edge:Secret\"}", "edge.fillSecretHeader"),
         ("\"edge\": {\"fillSecrets\": [\"short\"]}", "edge.fillSecrets[0]"),
         ("\"edge\": {\"fillSecrets\": [\"\(String(repeating: "a", count: 31)) \"]}", "edge.fillSecrets[0]"),
-        ("\"edge\": {\"fillSecrets\": [\"\(String(repeating: "a", count: 32))\", \"\(String(repeating: "a", count: 32))\"]}", "the same secret twice"),
-        ("\"edge\": {\"fillSecrets\": [\"\(String(repeating: "a", count: 32))\", \"\(String(repeating: "b", count: 32))\", \"\(String(repeating: "c", count: 32))\"]}", "at most 2"),
+        (
+            "\"edge\": {\"fillSecrets\": [\"\(String(repeating: "a", count: 32))\", \"\(String(repeating: "a", count: 32))\"]}",
+            "the same secret twice"
+        ),
+        (
+            "\"edge\": {\"fillSecrets\": [\"\(String(repeating: "a", count: 32))\", \"\(String(repeating: "b", count: 32))\", \"\(String(repeating: "c", count: 32))\"]}",
+            "at most 2"
+        ),
         ("\"edge\": {\"fillSecrets\": \"one\"}", "fillSecrets"),
         ("\"caching\": {\"productListCacheControl\": \"\"}", "caching.productListCacheControl"),
     ])

@@ -10,9 +10,10 @@ struct EdgeTemplateTests {
     @Test func itsOnlyPlaceholdersAreTheFourDocumentedOnes() throws {
         let template = try String(contentsOfFile: NginxEdge.templatePath, encoding: .utf8)
         let regex = try NSRegularExpression(pattern: "\\$\\{([A-Za-z_][A-Za-z0-9_]*)\\}")
-        let found = Set(regex.matches(in: template, range: NSRange(template.startIndex..., in: template)).compactMap {
-            Range($0.range(at: 1), in: template).map { String(template[$0]) }
-        })
+        let found = Set(
+            regex.matches(in: template, range: NSRange(template.startIndex..., in: template)).compactMap {
+                Range($0.range(at: 1), in: template).map { String(template[$0]) }
+            })
         #expect(found == Self.placeholders)
     }
 

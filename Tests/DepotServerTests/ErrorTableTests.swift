@@ -77,9 +77,10 @@ struct ErrorTableTests {
         #expect(answer.status == 404)
         #expect(answer.body == #"{"error":{"code":"upload-not-found","message":"no such \"upload\"\n"}}"#)
         let fields = Dictionary(answer.fields.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
-        #expect(fields == [
-            "Content-Type": "application/json", "Content-Length": String(answer.body.utf8.count), "Cache-Control": "no-store",
-        ])
+        #expect(
+            fields == [
+                "Content-Type": "application/json", "Content-Length": String(answer.body.utf8.count), "Cache-Control": "no-store",
+            ])
         let decoded = try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: [String: String]]
         #expect(decoded?["error"]?["message"] == "no such \"upload\"\n")
     }
@@ -117,9 +118,10 @@ struct ErrorTableTests {
         try #require(parts.count == 2, "\(text)")
         let lines = parts[0].components(separatedBy: "\r\n")
         #expect(lines[0] == "HTTP/1.1 " + statusLine)
-        for field in ["Content-Type: application/json", "Cache-Control: no-store", "Retry-After: 5", "Connection: close",
-            "Content-Length: \(parts[1].utf8.count)"]
-        {
+        for field in [
+            "Content-Type: application/json", "Cache-Control: no-store", "Retry-After: 5", "Connection: close",
+            "Content-Length: \(parts[1].utf8.count)",
+        ] {
             #expect(lines.contains(field), "\(field) in \(text)")
         }
         let body = try JSONSerialization.jsonObject(with: Data(parts[1].utf8)) as? [String: [String: String]]

@@ -13,7 +13,9 @@ struct FinishProofTests {
     }
 
     /// A JSON POST carrying `X-Request-Id: requestId`.
-    static func post(_ client: RawHTTPClient, _ path: String, requestId: String, _ json: String) async throws
+    static func post(
+        _ client: RawHTTPClient, _ path: String, requestId: String, _ json: String
+    ) async throws
         -> RawHTTPClient.Response
     {
         try await client.request(
@@ -37,16 +39,19 @@ struct FinishProofTests {
             // Under one request id (error bodies carry it), so that the two answers may be compared byte for byte.
             let forged = try await Self.post(
                 client, "/v1/transactions/\(id)/finish", requestId: "finish-proof",
-                Self.finishBody(token: "f1.test.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", contentId: "com.example.coins", digest: digest))
+                Self.finishBody(
+                    token: "f1.test.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", contentId: "com.example.coins", digest: digest))
             let unknown = try await Self.post(
                 client, "/v1/transactions/2999999999999999/finish", requestId: "finish-proof",
-                Self.finishBody(token: "f1.test.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", contentId: "com.example.coins", digest: digest))
+                Self.finishBody(
+                    token: "f1.test.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", contentId: "com.example.coins", digest: digest))
             // A wrong token is answered exactly as an unknown transaction: the route is no oracle.
             #expect(forged.status == 404)
             #expect(forged.status == unknown.status && forged.body == unknown.body)
             // Another transaction's token does not open this one.
             let (otherJWS, _) = try PurchaseFlowTests.sign(server, product: "com.example.coins", type: "Consumable")
-            let otherToken = try #require(try JSONAnswer(try await client.request(PurchaseRequests.redeem(otherJWS)))["transaction.finishToken"]?.string)
+            let otherToken = try #require(
+                try JSONAnswer(try await client.request(PurchaseRequests.redeem(otherJWS)))["transaction.finishToken"]?.string)
             let crossed = try await PurchaseFlowTests.post(
                 client, "/v1/transactions/\(id)/finish", Self.finishBody(token: otherToken, contentId: "com.example.coins", digest: digest))
             #expect(crossed.status == 404)

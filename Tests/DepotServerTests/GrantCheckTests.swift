@@ -7,7 +7,9 @@ import Testing
 /// `GET /v1/grants/check`, the subrequest an edge makes (nginx's `auth_request`) before serving a bundle.
 @Suite("Grant check for edges on a live server")
 struct GrantCheckTests {
-    private static func check(_ client: RawHTTPClient, _ headers: [String], method: String = "GET") async throws
+    private static func check(
+        _ client: RawHTTPClient, _ headers: [String], method: String = "GET"
+    ) async throws
         -> RawHTTPClient.Response
     {
         try await client.request(RawHTTPClient.get("/v1/grants/check", headers, method: method), head: method == "HEAD")
@@ -68,7 +70,8 @@ struct GrantCheckTests {
                 client, ["X-Original-URI: /v1/bundles/\(level)?grant=\(grant)", "X-Original-URI: /v1/bundles/\(issue)"])
             #expect(twoURIs.status == 400)
             let post = try await client.request(
-                "POST /v1/grants/check HTTP/1.1\r\nHost: x\r\nX-Original-URI: /v1/bundles/\(level)?grant=\(grant)\r\nContent-Length: 0\r\n\r\n")
+                "POST /v1/grants/check HTTP/1.1\r\nHost: x\r\nX-Original-URI: /v1/bundles/\(level)?grant=\(grant)\r\nContent-Length: 0\r\n\r\n"
+            )
             #expect(post.status == 405)
             #expect(post.value("Allow") == "GET, HEAD")
             // The connection still serves after every answer above.

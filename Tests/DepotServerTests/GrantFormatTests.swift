@@ -10,7 +10,8 @@ import Testing
 struct GrantFormatTests {
     @Test func anIndependentCheckerFollowingTheDocsAgreesWithDepot() async throws {
         guard let python = ExternalTool.require("python3") else { return }
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let script =
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().path + "/docs/verify_grant.py"
         try await LiveServer.with { server in
             let level = try server.version("com.example.level1").digest

@@ -45,7 +45,8 @@ struct JSONLogsProcessTests {
             #expect(try await client.request(RawHTTPClient.get(url)).status == 200)
             let finished = try await PurchaseFlowTests.post(
                 client, "/v1/transactions/\(builder.transactionId)/finish",
-                "{\"finishToken\": \"\(finishToken)\", \"delivered\": [{\"contentId\": \"com.example.level1\", \"digest\": \"\(digest)\"}]}")
+                "{\"finishToken\": \"\(finishToken)\", \"delivered\": [{\"contentId\": \"com.example.level1\", \"digest\": \"\(digest)\"}]}"
+            )
             #expect(finished.status == 200, "\(finished.text)")
 
             // Secrets where a log line would show them.

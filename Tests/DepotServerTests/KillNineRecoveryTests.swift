@@ -43,8 +43,10 @@ struct KillNineRecoveryTests {
         return [
             LiveServer.PackSpec(
                 directory: "game/level1", productId: "com.example.level1",
-                files: ["notes.txt": Array(String(repeating: "Depot keeps its ledger. ", count: 800).utf8),
-                        "media/tiles.bin": random.bytes(96 << 10)]),
+                files: [
+                    "notes.txt": Array(String(repeating: "Depot keeps its ledger. ", count: 800).utf8),
+                    "media/tiles.bin": random.bytes(96 << 10),
+                ]),
             LiveServer.PackSpec(
                 directory: "game/coins", productId: "com.example.coins",
                 files: ["coins.json": Array("{\"coins\": 500}".utf8)]),
@@ -217,7 +219,8 @@ struct KillNineRecoveryTests {
                 let expected = catalog[product]  // each product's content id is its product id
                 let confirmed = deliveries.filter { $0.delivery.contentId == product && $0.confirmedAt != nil }
                 if confirmed.isEmpty || confirmed.contains(where: { $0.delivery.digest != expected }) {
-                    problems.append("\(id): finished without a confirmed delivery of \(product) (\(String(describing: expected))): \(deliveries)")
+                    problems.append(
+                        "\(id): finished without a confirmed delivery of \(product) (\(String(describing: expected))): \(deliveries)")
                 }
                 if deliveries.contains(where: { $0.confirmedAt == nil }) {
                     problems.append("\(id): finished with an unconfirmed delivery: \(deliveries)")

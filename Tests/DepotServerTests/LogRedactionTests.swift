@@ -20,7 +20,10 @@ struct LogRedactionTests {
         ("authorization: bearer   another", "authorization: bearer   [redacted token]"),
         ("path /x/\(grant)/\(jws)", "path /x/[redacted grant]/[redacted jws]"),
         ("listening address=http://127.0.0.1:8080", "listening address=http://127.0.0.1:8080"),
-        ("bundle digest 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", "bundle digest 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"),
+        (
+            "bundle digest 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+            "bundle digest 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+        ),
         ("version g1.0 of f1.2", "version g1.0 of f1.2"),
         // Prose is not told from a header: the word after "bearer" goes too.
         ("the bearer of news", "the bearer [redacted token] news"),

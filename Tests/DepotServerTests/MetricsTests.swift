@@ -79,9 +79,13 @@ struct MetricsTests {
             #expect(metrics.types["depot_http_request_duration_seconds"] == "histogram")
             #expect(metrics.types["depot_downloads_in_flight"] == "gauge")
             #expect(metrics.value("depot_http_requests_total", ["route": "/v1/products", "method": "GET", "status": "200"]) == 3)
-            #expect(metrics.value("depot_http_requests_total", ["route": "unmatched", "method": "GET", "status": "404"]) == 1, "\(metrics.samples("depot_http_requests_total"))")
+            #expect(
+                metrics.value("depot_http_requests_total", ["route": "unmatched", "method": "GET", "status": "404"]) == 1,
+                "\(metrics.samples("depot_http_requests_total"))")
             #expect(metrics.value("depot_http_requests_total", ["route": "/v1/transactions", "method": "POST", "status": "200"]) == 1)
-            #expect(metrics.value("depot_http_requests_total", ["route": "/v1/transactions", "method": "POST", "status": String(refused.status)]) == 1)
+            #expect(
+                metrics.value(
+                    "depot_http_requests_total", ["route": "/v1/transactions", "method": "POST", "status": String(refused.status)]) == 1)
             let finishRoute = "/v1/transactions/{id}/finish"
             #expect(metrics.value("depot_http_requests_total", ["route": finishRoute, "method": "POST", "status": "404"]) == 1)
             #expect(metrics.value("depot_http_requests_total", ["route": finishRoute, "method": "POST", "status": "200"]) == 1)

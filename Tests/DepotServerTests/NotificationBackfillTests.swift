@@ -23,7 +23,8 @@ struct NotificationBackfillTests {
 
                 let authority = try DevelopmentCertificateAuthority.loadOrCreate(directory: data + "/dev-ca")
                 let now = Int64(Date().timeIntervalSince1970 * 1000)
-                func notification(_ type: String, transactionId: String, revokedAt: Int64? = nil) throws -> (payload: String, uuid: String) {
+                func notification(_ type: String, transactionId: String, revokedAt: Int64? = nil) throws -> (payload: String, uuid: String)
+                {
                     var builder = DevelopmentNotificationBuilder(notificationType: type, bundleId: AppStoreDoubleFixture.bundleId)
                     builder.signedTransactionInfo = try PurchaseRequests.sign(
                         dataDirectory: data, bundleId: AppStoreDoubleFixture.bundleId, product: "com.example.level1",

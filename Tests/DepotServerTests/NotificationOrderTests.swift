@@ -46,7 +46,8 @@ struct NotificationOrderTests {
 
             // A final refund, then the reversal retried late: the purchase stays refunded.
             #expect(try await Self.notify(client, server, type: "REFUND", id: id, signedDate: t3, uuid: finalRefund) == "revoked")
-            #expect(try await Self.notify(client, server, type: "REFUND_REVERSED", id: id, signedDate: t2, uuid: reversal) == "stale-ignored")
+            #expect(
+                try await Self.notify(client, server, type: "REFUND_REVERSED", id: id, signedDate: t2, uuid: reversal) == "stale-ignored")
             #expect(try await client.request(RawHTTPClient.get(url)).status == 403)
             #expect(try await client.request(PurchaseRequests.redeem(jws)).status == 410)
         }

@@ -24,7 +24,8 @@ struct OriginHeadersTests {
             let conditional = try await client.request(
                 RawHTTPClient.get(path, [grant, "If-Modified-Since: Mon, 01 Jan 2024 00:00:00 GMT"]))
             let notModified = try await client.request(RawHTTPClient.get(path, [grant, "If-None-Match: \"\(level.digest)\""]))
-            #expect([complete.status, head.status, partial.status, conditional.status, notModified.status] == [Int]([200, 200, 206, 200, 304]))
+            #expect(
+                [complete.status, head.status, partial.status, conditional.status, notModified.status] == [Int]([200, 200, 206, 200, 304]))
             let tags = "product:com.example.level1 content:com.example.level1 version:com.example.level1@1.0"
             for response in [complete, head, partial, conditional, notModified] {
                 #expect(response.value("Cache-Control") == "public, max-age=31536000, immutable")
@@ -47,7 +48,8 @@ struct OriginHeadersTests {
     }
 
     @Test func cacheTagsWithCommasWhenConfigured() async throws {
-        let settings = "\"edge\": {\"lifetimeHeader\": \"Surrogate-Control\", \"lifetimeSeconds\": 86400, \"purgeTagHeader\": \"Cache-Tag\", \"purgeTagSeparator\": \",\"}"
+        let settings =
+            "\"edge\": {\"lifetimeHeader\": \"Surrogate-Control\", \"lifetimeSeconds\": 86400, \"purgeTagHeader\": \"Cache-Tag\", \"purgeTagSeparator\": \",\"}"
         try await LiveServer.with(settings: settings) { server in
             let issue = try server.version("com.example.monthly.2026-09")
             let client = try RawHTTPClient(port: server.port)
@@ -84,8 +86,10 @@ struct OriginHeadersTests {
             for server in shared.servers {
                 let client = try RawHTTPClient(port: server.port)
                 let grant = "Authorization: Bearer \(server.grant(digest))"
-                for request in [RawHTTPClient.get("/v1/bundles/\(digest)", [grant]),
-                                RawHTTPClient.get("/v1/bundles/\(digest)", [grant, "Range: bytes=5-50"])] {
+                for request in [
+                    RawHTTPClient.get("/v1/bundles/\(digest)", [grant]),
+                    RawHTTPClient.get("/v1/bundles/\(digest)", [grant, "Range: bytes=5-50"]),
+                ] {
                     let response = try await client.request(request)
                     #expect(response.status == 200 || response.status == 206)
                     answers.append(["status": [String(response.status)], "fields": Self.fields(response)])

@@ -26,7 +26,9 @@ struct ProcessCatalogTests {
         defer { scratch.remove() }
         try SharedInstances.writeConfiguration(in: scratch)
         try SharedInstances.write(SharedInstances.smallPacks, in: scratch)
-        let arguments = ["--config", scratch.path + "/Config", "--data-dir", scratch.path + "/data", "--content-dir", scratch.path + "/content"]
+        let arguments = [
+            "--config", scratch.path + "/Config", "--data-dir", scratch.path + "/data", "--content-dir", scratch.path + "/content",
+        ]
         let environment = databaseURL.map { ["DEPOT_DATABASE_URL": $0] } ?? [:]
         let binary = DepotProcess.debugBinary()
         // One after the other: the second finds the bundles the first built.

@@ -40,8 +40,12 @@ struct ProductListTests {
             #expect(response.status == 200)
             let body = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
             let products = try #require(body["products"] as? [[String: Any]])
-            #expect(products.map { $0["id"] as? String } == ["com.example.level1", "com.example.monthly", "com.example.coins", "com.example.premium", "com.example.season"])
-            #expect(products.map { $0["type"] as? String } == ["nonConsumable", "autoRenewable", "consumable", "nonConsumable", "nonRenewing"])
+            #expect(
+                products.map { $0["id"] as? String } == [
+                    "com.example.level1", "com.example.monthly", "com.example.coins", "com.example.premium", "com.example.season",
+                ])
+            #expect(
+                products.map { $0["type"] as? String } == ["nonConsumable", "autoRenewable", "consumable", "nonConsumable", "nonRenewing"])
             let contents = try #require(products[0]["contents"] as? [[String: Any]])
             let level1 = try server.version("com.example.level1")
             #expect(contents.count == 1)

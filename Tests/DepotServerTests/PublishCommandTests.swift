@@ -76,8 +76,10 @@ struct PublishCommandTests {
             let port1 = try await cutProxy.firstLine(startingWith: "PORT ")
             let run1 = try RunningProcess(
                 binary,
-                ["publish", folder1, "--product", Self.product, "--version", "1.0", "--server", "http://127.0.0.1:\(port1)",
-                 "--key", UploadServer.token, "--state-dir", state, "--publish"])
+                [
+                    "publish", folder1, "--product", Self.product, "--version", "1.0", "--server", "http://127.0.0.1:\(port1)",
+                    "--key", UploadServer.token, "--state-dir", state, "--publish",
+                ])
             let status1 = try await run1.exitStatus()
             #expect(status1 == 0, "\(run1.text)")
             #expect(run1.text.contains("upload cut"), "\(run1.text)")
@@ -123,13 +125,19 @@ struct PublishCommandTests {
 
             // 3. Failures: one sentence and a nonzero exit.
             let badKey = try RunningProcess(
-                binary, ["publish", folder2, "--product", Self.product, "--version", "1.2", "--server", "http://127.0.0.1:\(server.port)",
-                         "--key", "dpk_" + String(repeating: "x", count: 43), "--state-dir", state])
+                binary,
+                [
+                    "publish", folder2, "--product", Self.product, "--version", "1.2", "--server", "http://127.0.0.1:\(server.port)",
+                    "--key", "dpk_" + String(repeating: "x", count: 43), "--state-dir", state,
+                ])
             #expect(try await badKey.exitStatus() != 0)
             #expect(badKey.text.contains("depot publish: the server refused the upload"), "\(badKey.text)")
             let mismatch = try RunningProcess(
-                binary, ["publish", folder2, "--product", Self.product, "--version", "9.9", "--server", "http://127.0.0.1:\(server.port)",
-                         "--key", UploadServer.token, "--state-dir", state])
+                binary,
+                [
+                    "publish", folder2, "--product", Self.product, "--version", "9.9", "--server", "http://127.0.0.1:\(server.port)",
+                    "--key", UploadServer.token, "--state-dir", state,
+                ])
             #expect(try await mismatch.exitStatus() != 0)
             #expect(mismatch.text.contains("depot publish: version 9.9 failed: "), "\(mismatch.text)")
             #expect(mismatch.text.contains("not 9.9"), "\(mismatch.text)")

@@ -82,7 +82,8 @@ struct PublishKillNineTests {
         server.kill(SIGKILL)
         _ = await server.waitForExit()
         server = try await DepotProcess.start(binary: binary, arguments: arguments, environment: environment)
-        let current = try await Self.checkConsistent(server: server, ledgerURL: ledgerURL, depot: depot, candidates: [originalDigest, digest])
+        let current = try await Self.checkConsistent(
+            server: server, ledgerURL: ledgerURL, depot: depot, candidates: [originalDigest, digest])
 
         // 3. Publish (again, if the kill came first), and SIGKILL as soon as it is answered, while the delta
         //    towards 2.0 is built in the background: after the restart 2.0 is served and the delta gets built.

@@ -35,7 +35,8 @@ struct PublisherKeyTests {
                 #expect(!response.text.contains(all) && !response.text.contains(revoked))
             }
             // The scoped key acts on its products only; the unscoped one on every product.
-            let monthly = try await client.request(PublisherRequests.request("GET", "/v1/publisher/products/com.example.monthly", key: scoped))
+            let monthly = try await client.request(
+                PublisherRequests.request("GET", "/v1/publisher/products/com.example.monthly", key: scoped))
             #expect(monthly.status == 200, "\(monthly.text)")
             let level = try await client.request(PublisherRequests.request("GET", path, key: all))
             #expect(level.status == 200, "\(level.text)")

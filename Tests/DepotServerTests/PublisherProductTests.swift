@@ -19,7 +19,8 @@ struct PublisherProductTests {
             #expect(PublisherRequests.errorCode(missing) == "unknown-product")
 
             let created = try await client.request(
-                PublisherRequests.request("PUT", path, key: key, json: #"{"type": "nonRenewing", "title": "Season pass", "periodDays": 90}"#))
+                PublisherRequests.request(
+                    "PUT", path, key: key, json: #"{"type": "nonRenewing", "title": "Season pass", "periodDays": 90}"#))
             #expect(created.status == 201, "\(created.text)")
             let body = try JSONAnswer(created)
             #expect(body["product.id"]?.string == "com.example.pass")
@@ -27,10 +28,12 @@ struct PublisherProductTests {
             #expect(body["product.versions"]?.array.isEmpty == true)
 
             let again = try await client.request(
-                PublisherRequests.request("PUT", path, key: key, json: #"{"type": "nonRenewing", "title": "Season pass", "periodDays": 90}"#))
+                PublisherRequests.request(
+                    "PUT", path, key: key, json: #"{"type": "nonRenewing", "title": "Season pass", "periodDays": 90}"#))
             #expect(again.status == 200)
             let renamed = try await client.request(
-                PublisherRequests.request("PUT", path, key: key, json: #"{"type": "nonRenewing", "title": "Season pass 2027", "periodDays": 365}"#))
+                PublisherRequests.request(
+                    "PUT", path, key: key, json: #"{"type": "nonRenewing", "title": "Season pass 2027", "periodDays": 365}"#))
             #expect(renamed.status == 200)
             let read = try JSONAnswer(try await client.request(PublisherRequests.request("GET", path, key: key)))
             #expect(read["product.title"]?.string == "Season pass 2027")
@@ -66,7 +69,8 @@ struct PublisherProductTests {
             let client = Endpoint(port: server.port)
             let (key, _) = try await PublisherRequests.makeKey(server.application.ledger)
             let revision = try await server.application.ledger.catalogRevision()
-            let response = try await client.request(PublisherRequests.request("PUT", "/v1/publisher/products/com.example.new", key: key, json: json))
+            let response = try await client.request(
+                PublisherRequests.request("PUT", "/v1/publisher/products/com.example.new", key: key, json: json))
             #expect(response.status == 400, "\(response.text)")
             #expect(PublisherRequests.errorCode(response) == code, "\(response.text)")
             #expect(try await server.application.ledger.catalogProduct(id: "com.example.new") == nil)
@@ -80,7 +84,8 @@ struct PublisherProductTests {
             let (key, _) = try await PublisherRequests.makeKey(server.application.ledger)
             for id in ["com%20example", "a%2Fb", String(repeating: "a", count: 256), "%FF", "caf%C3%A9"] {
                 let response = try await client.request(
-                    PublisherRequests.request("PUT", "/v1/publisher/products/\(id)", key: key, json: #"{"type": "consumable", "title": "X"}"#))
+                    PublisherRequests.request(
+                        "PUT", "/v1/publisher/products/\(id)", key: key, json: #"{"type": "consumable", "title": "X"}"#))
                 #expect(response.status == 400, "\(id): \(response.text)")
                 #expect(PublisherRequests.errorCode(response) == "invalid-product-id")
             }

@@ -35,7 +35,9 @@ struct PublisherVersionTests {
             // Staged: listed for the publisher, not offered to apps, not served.
             let versions = try JSONAnswer(
                 try await client.request(PublisherRequests.request("GET", "/v1/publisher/products/\(Self.level1)/versions", key: key)))
-            let listed = versions["versions"]?.array.map { ($0["version"]?.string ?? "", $0["state"]?.string ?? "", $0["current"]?.value as? Bool) }
+            let listed = versions["versions"]?.array.map {
+                ($0["version"]?.string ?? "", $0["state"]?.string ?? "", $0["current"]?.value as? Bool)
+            }
             #expect(listed?.map(\.0) == ["1.0", "1.1"])
             #expect(listed?.map(\.1) == ["published", "staged"])
             #expect(listed?.map(\.2) == [true, false])
@@ -83,7 +85,9 @@ struct PublisherVersionTests {
             let rolledBack = try await client.request(RawHTTPClient.get("/v1/products"))
             #expect(rolledBack.text.contains(original.digest))
             #expect(rolledBack.value("ETag") != listAfter.value("ETag"))
-            let states = try await server.application.ledger.catalogVersions(productId: Self.level1).map { "\($0.content.version) \($0.state.rawValue)" }
+            let states = try await server.application.ledger.catalogVersions(productId: Self.level1).map {
+                "\($0.content.version) \($0.state.rawValue)"
+            }
             #expect(states == ["1.0 published", "1.1 superseded"])
 
             // A staged version that was never published is deleted; unknown ones are 404.

@@ -8,7 +8,9 @@ import Testing
 @Suite("Purchase flow on a live server")
 struct PurchaseFlowTests {
     /// Signs a transaction with the server's development root.
-    static func sign(_ server: LiveServer, product: String, type: String, configure: (inout DevelopmentTransactionBuilder) -> Void = { _ in })
+    static func sign(
+        _ server: LiveServer, product: String, type: String, configure: (inout DevelopmentTransactionBuilder) -> Void = { _ in }
+    )
         throws -> (jws: String, id: String)
     {
         let authority = try DevelopmentCertificateAuthority.loadOrCreate(
@@ -20,7 +22,8 @@ struct PurchaseFlowTests {
 
     static func post(_ client: RawHTTPClient, _ path: String, _ json: String) async throws -> RawHTTPClient.Response {
         try await client.request(
-            "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(json.utf8.count)\r\n\r\n\(json)")
+            "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(json.utf8.count)\r\n\r\n\(json)"
+        )
     }
 
     static func object(_ response: RawHTTPClient.Response) throws -> [String: Any] {
@@ -55,7 +58,8 @@ struct PurchaseFlowTests {
 
             let wrong = try await Self.post(
                 client, "/v1/transactions/\(id)/finish",
-                "{\"finishToken\": \"\(token)\", \"delivered\": [{\"contentId\": \"com.example.level1\", \"digest\": \"\(String(repeating: "0", count: 64))\"}]}")
+                "{\"finishToken\": \"\(token)\", \"delivered\": [{\"contentId\": \"com.example.level1\", \"digest\": \"\(String(repeating: "0", count: 64))\"}]}"
+            )
             #expect(wrong.status == 409)
             let finished = try await Self.post(
                 client, "/v1/transactions/\(id)/finish",
@@ -103,7 +107,9 @@ struct PurchaseFlowTests {
             #expect(try await Self.post(client, "/v1/transactions", "{\"nothing\": 1}").status == 400)
             #expect(try await Self.post(client, "/v1/transactions", "not json").status == 400)
             #expect(try await Self.post(client, "/v1/transactions/999/finish", "{\"delivered\": []}").status == 401)
-            #expect(try await Self.post(client, "/v1/transactions/999/finish", "{\"finishToken\": \"f1.x.y\", \"delivered\": []}").status == 404)
+            #expect(
+                try await Self.post(client, "/v1/transactions/999/finish", "{\"finishToken\": \"f1.x.y\", \"delivered\": []}").status == 404
+            )
             #expect(try await Self.post(client, "/v1/notifications/appstore", "{\"signedPayload\": \"x\"}").status == 400)
         }
     }

@@ -25,8 +25,9 @@ struct PurgeHookSettingsTests {
         #expect(hook.timeoutSeconds == 30)
         #expect(hook.backoffMilliseconds == 1000)
         #expect(hook.queueCapacity == 1000)
-        #expect(try Self.load("{\"url\": \"https://purge.example.com/hook\"}").edge.purgeHook?.target
-            == .url("https://purge.example.com/hook", headers: [:]))
+        #expect(
+            try Self.load("{\"url\": \"https://purge.example.com/hook\"}").edge.purgeHook?.target
+                == .url("https://purge.example.com/hook", headers: [:]))
         #expect(try LiveServerConfiguration.withoutPurge().edge.purgeHook == nil)
     }
 

@@ -35,12 +35,14 @@ struct PurgeHookTests {
         let staged = try await server.application.stager.stage(directory: directory, .init(productId: level1))
         let original = try server.version(level1)
 
-        let publish = try await client.request(PublisherRequests.request("POST", "/v1/publisher/products/\(level1)/versions/1.1/publish", key: key))
+        let publish = try await client.request(
+            PublisherRequests.request("POST", "/v1/publisher/products/\(level1)/versions/1.1/publish", key: key))
         #expect(publish.status == 200, "\(publish.text)")
         try await eventually("the publish's purge") { try received() >= 1 }
         // The tags the origin puts on the new version's bundle and on the lists.
         let bundle = try await RawHTTPClient(port: server.port).request(
-            RawHTTPClient.get("/v1/bundles/\(staged.content.digest)?grant=\(server.grant(staged.content.digest))", method: "HEAD"), head: true)
+            RawHTTPClient.get("/v1/bundles/\(staged.content.digest)?grant=\(server.grant(staged.content.digest))", method: "HEAD"),
+            head: true)
         #expect(bundle.status == 200)
         let bundleTags = (bundle.value("Surrogate-Key") ?? "").split(separator: " ").map(String.init)
         let bundleTag = try #require(bundleTags.first { $0.hasPrefix("version:") })
@@ -50,7 +52,8 @@ struct PurgeHookTests {
         let rolledBackTag = try #require(
             (oldBundle.value("Surrogate-Key") ?? "").split(separator: " ").map(String.init).first { $0.hasPrefix("version:") })
 
-        let rollback = try await client.request(PublisherRequests.request("POST", "/v1/publisher/products/\(level1)/versions/1.0/publish", key: key))
+        let rollback = try await client.request(
+            PublisherRequests.request("POST", "/v1/publisher/products/\(level1)/versions/1.0/publish", key: key))
         #expect(rollback.status == 200, "\(rollback.text)")
         #expect(try JSONAnswer(rollback)["rollback"]?.value as? Bool == true)
         try await eventually("the rollback's purge") { try received() >= 2 }
@@ -64,7 +67,9 @@ struct PurgeHookTests {
         let transactionTag = try #require(check.value("Surrogate-Key"))
         #expect(transactionTag.hasPrefix("transaction:") && !transactionTag.contains(id))
         let now = Int64(Date().timeIntervalSince1970 * 1000)
-        #expect(try await NotificationOrderTests.notify(client, server, type: "REFUND", id: id, signedDate: now - 1000, uuid: UUID().uuidString) == "revoked")
+        #expect(
+            try await NotificationOrderTests.notify(client, server, type: "REFUND", id: id, signedDate: now - 1000, uuid: UUID().uuidString)
+                == "revoked")
         try await eventually("the refund's purge") { try received() >= 3 }
         let refused = try await client.request(RawHTTPClient.get("/v1/grants/check", ["X-Original-URI: \(url)"]))
         #expect(refused.status == 403)
@@ -92,7 +97,8 @@ struct PurgeHookTests {
         let hookDirectory = try ScratchDirectory(#function)
         defer { hookDirectory.remove() }
         let script = try PurgeScript(in: hookDirectory)
-        try await LiveServer.with(settings: "\"edge\": {\"purge\": {\"command\": [\"\(script.path)\"], \"backoffMilliseconds\": 20}}") { server in
+        try await LiveServer.with(settings: "\"edge\": {\"purge\": {\"command\": [\"\(script.path)\"], \"backoffMilliseconds\": 20}}") {
+            server in
             let expected = try await Self.publishRollBackAndRefund(server) { try script.runs().count }
             let runs = try script.runs().map(\.purge)
             Self.check(runs, expected)
@@ -186,10 +192,11 @@ struct PurgeHookTests {
             #expect(counters.sentPurges == 0)
             let runs = try script.runs()
             #expect(runs.count == 4, "each purge was tried twice")
-            #expect(runs.map(\.purge.tags) == [
-                ["product-lists", "version:com.example.level1@1.1"], ["product-lists", "version:com.example.level1@1.1"],
-                ["product-lists", "version:com.example.level1@1.0"], ["product-lists", "version:com.example.level1@1.0"],
-            ])
+            #expect(
+                runs.map(\.purge.tags) == [
+                    ["product-lists", "version:com.example.level1@1.1"], ["product-lists", "version:com.example.level1@1.1"],
+                    ["product-lists", "version:com.example.level1@1.0"], ["product-lists", "version:com.example.level1@1.0"],
+                ])
             // Every script and every child it started was killed.
             let childPids = try String(contentsOfFile: children, encoding: .utf8).split(separator: "\n").compactMap { Int32($0) }
             #expect(childPids.count == 4)
@@ -236,7 +243,8 @@ struct PurgeNginxEdgeTests {
                 #expect(try await edgeClient.request(RawHTTPClient.get("/v1/products")).value("X-Cache-Status") == "HIT")
                 let bundlePath = "/v1/bundles/\(try server.version(PurgeHookTests.level1).digest)"
                 let bundle = try await edgeClient.request(
-                    RawHTTPClient.get(bundlePath + "?grant=\(server.grant(try server.version(PurgeHookTests.level1).digest))", ["Range: bytes=0-99"]))
+                    RawHTTPClient.get(
+                        bundlePath + "?grant=\(server.grant(try server.version(PurgeHookTests.level1).digest))", ["Range: bytes=0-99"]))
                 #expect(bundle.status == 206)
 
                 let client = Endpoint(port: server.port)

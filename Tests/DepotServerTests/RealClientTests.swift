@@ -30,8 +30,11 @@ struct RealClientTests {
             let file = server.scratch.path + "/wget.zip"
             try Data(bytes.prefix(777_777)).write(to: URL(fileURLWithPath: file))
             let result = try await ExternalTool.run(
-                wget, ["-q", "-c", "--header=Authorization: Bearer \(server.grant(digest))", "-O", file,
-                       "\(server.base)/v1/bundles/\(digest)"])
+                wget,
+                [
+                    "-q", "-c", "--header=Authorization: Bearer \(server.grant(digest))", "-O", file,
+                    "\(server.base)/v1/bundles/\(digest)",
+                ])
             #expect(result.status == 0, "\(result.error)")
             #expect(Array(try Data(contentsOf: URL(fileURLWithPath: file))) == bytes)
         }
@@ -43,9 +46,11 @@ struct RealClientTests {
             let digest = try server.version("com.example.level1").digest
             let result = try await ExternalTool.run(
                 aria2c,
-                ["-q", "-x4", "-s4", "--min-split-size=1M", "--allow-overwrite=true", "--file-allocation=none",
-                 "-d", server.scratch.path, "-o", "aria.zip",
-                 "--header=Authorization: Bearer \(server.grant(digest))", "\(server.base)/v1/bundles/\(digest)"])
+                [
+                    "-q", "-x4", "-s4", "--min-split-size=1M", "--allow-overwrite=true", "--file-allocation=none",
+                    "-d", server.scratch.path, "-o", "aria.zip",
+                    "--header=Authorization: Bearer \(server.grant(digest))", "\(server.base)/v1/bundles/\(digest)",
+                ])
             #expect(result.status == 0, "\(result.output) \(result.error)")
             let file = server.scratch.path + "/aria.zip"
             #expect(Array(try Data(contentsOf: URL(fileURLWithPath: file))) == (try server.bundleBytes(digest)))
@@ -60,9 +65,11 @@ struct RealClientTests {
             let digest = try server.version("com.example.level1").digest
             let result = try await ExternalTool.run(
                 curl,
-                ["-sS", "-I", "--max-time", "120", "\(server.base)/v1/bundles/\(digest)?grant=\(server.grant(digest))",
-                 "--next", "-sS", "--max-time", "120", "\(server.base)/healthz",
-                 "--next", "-sS", "--max-time", "120", "-w", "\\n%{num_connects}", "\(server.base)/v1/products"])
+                [
+                    "-sS", "-I", "--max-time", "120", "\(server.base)/v1/bundles/\(digest)?grant=\(server.grant(digest))",
+                    "--next", "-sS", "--max-time", "120", "\(server.base)/healthz",
+                    "--next", "-sS", "--max-time", "120", "-w", "\\n%{num_connects}", "\(server.base)/v1/products",
+                ])
             #expect(result.status == 0, "\(result.error)")
             let lines = result.output.split(whereSeparator: \.isNewline).map(String.init)
             #expect(lines.first?.hasPrefix("HTTP/1.1 200") == true)

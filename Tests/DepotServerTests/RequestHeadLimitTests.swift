@@ -88,7 +88,8 @@ struct RequestHeadLimitConfigurationTests {
         try scratch.write("Config/products.json", "{\"products\": []}")
         try scratch.write(
             "Config/depot.json",
-            "{\"server\": {\(server)}, \"appStore\": {\"trustDevelopmentRoot\": true}, \"grants\": {\"keys\": [{\"id\": \"k\", \"secret\": \"\(Data(repeating: 1, count: 32).base64EncodedString())\"}]}}")
+            "{\"server\": {\(server)}, \"appStore\": {\"trustDevelopmentRoot\": true}, \"grants\": {\"keys\": [{\"id\": \"k\", \"secret\": \"\(Data(repeating: 1, count: 32).base64EncodedString())\"}]}}"
+        )
         return try ConfigurationLoader.load(overrides: ConfigurationOverrides(configPath: scratch.path + "/Config"), environment: [:])
     }
 

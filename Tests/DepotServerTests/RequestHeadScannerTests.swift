@@ -54,59 +54,86 @@ private func plain(_ extra: [String] = [], method: String = "GET", target: Strin
 @Suite("The request head scanner: what it answers from the bytes, what it leaves to NIO's decoder")
 struct RequestHeadScannerTests {
     static let cases: [ScannerCase] = [
-        ScannerCase(name: "a plain bundle GET", text: plain(["Authorization: Bearer g1"]),
-                    expected: "bundle GET \(plain(["Authorization: Bearer g1"]).utf8.count) auth=Bearer g1"),
-        ScannerCase(name: "a plain bundle HEAD", text: plain(method: "HEAD"),
-                    expected: "bundle HEAD \(plain(method: "HEAD").utf8.count)"),
-        ScannerCase(name: "a range and If-Range are kept", text: plain(["range: bytes=0-3", "If-Range: \"x\""]),
-                    expected: "bundle GET \(plain(["range: bytes=0-3", "If-Range: \"x\""]).utf8.count) range=[\"bytes=0-3\"] ifRange=[\"\\\"x\\\"\"] ifNoneMatch=[]"),
-        ScannerCase(name: "Connection: close", text: plain(["Connection: Close"]),
-                    expected: "bundle GET \(plain(["Connection: Close"]).utf8.count) close"),
-        ScannerCase(name: "a grant in the query", text: plain(target: bundle + "?grant=g%2B1"),
-                    expected: "bundle GET \(plain(target: bundle + "?grant=g%2B1").utf8.count) query=grant=g%2B1"),
-        ScannerCase(name: "tabs and spaces around a value", text: plain(["Authorization:\t Bearer g1"]),
-                    expected: "bundle GET \(plain(["Authorization:\t Bearer g1"]).utf8.count) auth=Bearer g1"),
-        ScannerCase(name: "other fields are ignored", text: plain(["User-Agent: curl/8", "Accept: */*"]),
-                    expected: "bundle GET \(plain(["User-Agent: curl/8", "Accept: */*"]).utf8.count)"),
+        ScannerCase(
+            name: "a plain bundle GET", text: plain(["Authorization: Bearer g1"]),
+            expected: "bundle GET \(plain(["Authorization: Bearer g1"]).utf8.count) auth=Bearer g1"),
+        ScannerCase(
+            name: "a plain bundle HEAD", text: plain(method: "HEAD"),
+            expected: "bundle HEAD \(plain(method: "HEAD").utf8.count)"),
+        ScannerCase(
+            name: "a range and If-Range are kept", text: plain(["range: bytes=0-3", "If-Range: \"x\""]),
+            expected:
+                "bundle GET \(plain(["range: bytes=0-3", "If-Range: \"x\""]).utf8.count) range=[\"bytes=0-3\"] ifRange=[\"\\\"x\\\"\"] ifNoneMatch=[]"
+        ),
+        ScannerCase(
+            name: "Connection: close", text: plain(["Connection: Close"]),
+            expected: "bundle GET \(plain(["Connection: Close"]).utf8.count) close"),
+        ScannerCase(
+            name: "a grant in the query", text: plain(target: bundle + "?grant=g%2B1"),
+            expected: "bundle GET \(plain(target: bundle + "?grant=g%2B1").utf8.count) query=grant=g%2B1"),
+        ScannerCase(
+            name: "tabs and spaces around a value", text: plain(["Authorization:\t Bearer g1"]),
+            expected: "bundle GET \(plain(["Authorization:\t Bearer g1"]).utf8.count) auth=Bearer g1"),
+        ScannerCase(
+            name: "other fields are ignored", text: plain(["User-Agent: curl/8", "Accept: */*"]),
+            expected: "bundle GET \(plain(["User-Agent: curl/8", "Accept: */*"]).utf8.count)"),
         // Heads that look almost like bundle requests: framed, but left to NIO's decoder.
         ScannerCase(name: "lowercase method", text: plain(method: "get"), expected: "head \(plain(method: "get").utf8.count) no body"),
         ScannerCase(name: "POST", text: plain(method: "POST"), expected: "head \(plain(method: "POST").utf8.count) no body"),
-        ScannerCase(name: "HTTP/1.0", text: head(["GET \(bundle) HTTP/1.0", "Host: depot"]),
-                    expected: "head \(head(["GET \(bundle) HTTP/1.0", "Host: depot"]).utf8.count) no body"),
-        ScannerCase(name: "a Content-Length body", text: plain(["Content-Length: 5"]),
-                    expected: "head \(plain(["Content-Length: 5"]).utf8.count) body 5"),
-        ScannerCase(name: "Content-Length: 0", text: plain(["Content-Length: 0"]),
-                    expected: "head \(plain(["Content-Length: 0"]).utf8.count) no body"),
-        ScannerCase(name: "Transfer-Encoding", text: plain(["Transfer-Encoding: chunked"]),
-                    expected: "head \(plain(["Transfer-Encoding: chunked"]).utf8.count) body unknown"),
-        ScannerCase(name: "two Content-Length fields", text: plain(["Content-Length: 1", "Content-Length: 1"]),
-                    expected: "head \(plain(["Content-Length: 1", "Content-Length: 1"]).utf8.count) body unknown"),
-        ScannerCase(name: "a broken Content-Length", text: plain(["Content-Length: 1x"]),
-                    expected: "head \(plain(["Content-Length: 1x"]).utf8.count) body unknown"),
-        ScannerCase(name: "an upgrade", text: plain(["Upgrade: websocket"]),
-                    expected: "head \(plain(["Upgrade: websocket"]).utf8.count) body unknown"),
-        ScannerCase(name: "duplicate Host", text: plain(["Host: other"]),
-                    expected: "head \(plain(["Host: other"]).utf8.count) no body"),
-        ScannerCase(name: "no Host", text: head(["GET \(bundle) HTTP/1.1"]),
-                    expected: "head \(head(["GET \(bundle) HTTP/1.1"]).utf8.count) no body"),
-        ScannerCase(name: "two Authorization fields", text: plain(["Authorization: a", "Authorization: b"]),
-                    expected: "head \(plain(["Authorization: a", "Authorization: b"]).utf8.count) no body"),
-        ScannerCase(name: "Expect", text: plain(["Expect: 100-continue"]),
-                    expected: "head \(plain(["Expect: 100-continue"]).utf8.count) no body"),
-        ScannerCase(name: "Connection with other tokens", text: plain(["Connection: keep-alive, Upgrade"]),
-                    expected: "head \(plain(["Connection: keep-alive, Upgrade"]).utf8.count) no body"),
-        ScannerCase(name: "trailing whitespace in a value", text: plain(["Authorization: Bearer g1 "]),
-                    expected: "head \(plain(["Authorization: Bearer g1 "]).utf8.count) no body"),
-        ScannerCase(name: "a value that is not ASCII", text: plain(["User-Agent: caf\u{E9}"]),
-                    expected: "head \(plain(["User-Agent: caf\u{E9}"]).utf8.count) no body"),
-        ScannerCase(name: "an absolute-form target", text: plain(target: "http://depot\(bundle)"),
-                    expected: "head \(plain(target: "http://depot\(bundle)").utf8.count) no body"),
-        ScannerCase(name: "a target with a fragment", text: plain(target: bundle + "#x"),
-                    expected: "head \(plain(target: bundle + "#x").utf8.count) no body"),
-        ScannerCase(name: "a routed target", text: plain(target: "/v1/products"),
-                    expected: "head \(plain(target: "/v1/products").utf8.count) no body"),
-        ScannerCase(name: "the grant check", text: plain(target: "/v1/grants/check"),
-                    expected: "head \(plain(target: "/v1/grants/check").utf8.count) no body"),
+        ScannerCase(
+            name: "HTTP/1.0", text: head(["GET \(bundle) HTTP/1.0", "Host: depot"]),
+            expected: "head \(head(["GET \(bundle) HTTP/1.0", "Host: depot"]).utf8.count) no body"),
+        ScannerCase(
+            name: "a Content-Length body", text: plain(["Content-Length: 5"]),
+            expected: "head \(plain(["Content-Length: 5"]).utf8.count) body 5"),
+        ScannerCase(
+            name: "Content-Length: 0", text: plain(["Content-Length: 0"]),
+            expected: "head \(plain(["Content-Length: 0"]).utf8.count) no body"),
+        ScannerCase(
+            name: "Transfer-Encoding", text: plain(["Transfer-Encoding: chunked"]),
+            expected: "head \(plain(["Transfer-Encoding: chunked"]).utf8.count) body unknown"),
+        ScannerCase(
+            name: "two Content-Length fields", text: plain(["Content-Length: 1", "Content-Length: 1"]),
+            expected: "head \(plain(["Content-Length: 1", "Content-Length: 1"]).utf8.count) body unknown"),
+        ScannerCase(
+            name: "a broken Content-Length", text: plain(["Content-Length: 1x"]),
+            expected: "head \(plain(["Content-Length: 1x"]).utf8.count) body unknown"),
+        ScannerCase(
+            name: "an upgrade", text: plain(["Upgrade: websocket"]),
+            expected: "head \(plain(["Upgrade: websocket"]).utf8.count) body unknown"),
+        ScannerCase(
+            name: "duplicate Host", text: plain(["Host: other"]),
+            expected: "head \(plain(["Host: other"]).utf8.count) no body"),
+        ScannerCase(
+            name: "no Host", text: head(["GET \(bundle) HTTP/1.1"]),
+            expected: "head \(head(["GET \(bundle) HTTP/1.1"]).utf8.count) no body"),
+        ScannerCase(
+            name: "two Authorization fields", text: plain(["Authorization: a", "Authorization: b"]),
+            expected: "head \(plain(["Authorization: a", "Authorization: b"]).utf8.count) no body"),
+        ScannerCase(
+            name: "Expect", text: plain(["Expect: 100-continue"]),
+            expected: "head \(plain(["Expect: 100-continue"]).utf8.count) no body"),
+        ScannerCase(
+            name: "Connection with other tokens", text: plain(["Connection: keep-alive, Upgrade"]),
+            expected: "head \(plain(["Connection: keep-alive, Upgrade"]).utf8.count) no body"),
+        ScannerCase(
+            name: "trailing whitespace in a value", text: plain(["Authorization: Bearer g1 "]),
+            expected: "head \(plain(["Authorization: Bearer g1 "]).utf8.count) no body"),
+        ScannerCase(
+            name: "a value that is not ASCII", text: plain(["User-Agent: caf\u{E9}"]),
+            expected: "head \(plain(["User-Agent: caf\u{E9}"]).utf8.count) no body"),
+        ScannerCase(
+            name: "an absolute-form target", text: plain(target: "http://depot\(bundle)"),
+            expected: "head \(plain(target: "http://depot\(bundle)").utf8.count) no body"),
+        ScannerCase(
+            name: "a target with a fragment", text: plain(target: bundle + "#x"),
+            expected: "head \(plain(target: bundle + "#x").utf8.count) no body"),
+        ScannerCase(
+            name: "a routed target", text: plain(target: "/v1/products"),
+            expected: "head \(plain(target: "/v1/products").utf8.count) no body"),
+        ScannerCase(
+            name: "the grant check", text: plain(target: "/v1/grants/check"),
+            expected: "head \(plain(target: "/v1/grants/check").utf8.count) no body"),
         // Heads not in strict form: the decoder judges them, and the rest of the connection.
         ScannerCase(name: "obs-fold", text: plain(["X-A: 1", " folded"]), expected: "decoder"),
         ScannerCase(name: "whitespace before a colon", text: plain(["Host : x"]), expected: "decoder"),
@@ -118,19 +145,25 @@ struct RequestHeadScannerTests {
         ScannerCase(name: "a control byte in a value", text: plain(["X-A: a\u{1}b"]), expected: "decoder"),
         ScannerCase(name: "a field without a colon", text: plain(["nonsense"]), expected: "decoder"),
         // Limits.
-        ScannerCase(name: "a target of 8 KiB", text: plain(target: "/" + String(repeating: "a", count: 8191)),
-                    expected: "head \(plain(target: "/" + String(repeating: "a", count: 8191)).utf8.count) no body"),
-        ScannerCase(name: "a target of 8 KiB and a byte", text: plain(target: "/" + String(repeating: "a", count: 8192)),
-                    expected: "414"),
-        ScannerCase(name: "a target over the limit, before its end arrived", text: "GET /" + String(repeating: "a", count: 9000),
-                    expected: "414"),
-        ScannerCase(name: "a head over 16 KiB", text: plain(["X-Big: " + String(repeating: "b", count: 16_400)]),
-                    expected: "431"),
-        ScannerCase(name: "a head over 16 KiB, before its end arrived", text: "GET / HTTP/1.1\r\nX-Big: " + String(repeating: "b", count: 16_400),
-                    expected: "431"),
+        ScannerCase(
+            name: "a target of 8 KiB", text: plain(target: "/" + String(repeating: "a", count: 8191)),
+            expected: "head \(plain(target: "/" + String(repeating: "a", count: 8191)).utf8.count) no body"),
+        ScannerCase(
+            name: "a target of 8 KiB and a byte", text: plain(target: "/" + String(repeating: "a", count: 8192)),
+            expected: "414"),
+        ScannerCase(
+            name: "a target over the limit, before its end arrived", text: "GET /" + String(repeating: "a", count: 9000),
+            expected: "414"),
+        ScannerCase(
+            name: "a head over 16 KiB", text: plain(["X-Big: " + String(repeating: "b", count: 16_400)]),
+            expected: "431"),
+        ScannerCase(
+            name: "a head over 16 KiB, before its end arrived", text: "GET / HTTP/1.1\r\nX-Big: " + String(repeating: "b", count: 16_400),
+            expected: "431"),
         ScannerCase(name: "101 field lines", text: plain((1...100).map { "X-\($0): v" }), expected: "431"),
-        ScannerCase(name: "100 field lines", text: plain((1...99).map { "X-\($0): v" }),
-                    expected: "bundle GET \(plain((1...99).map { "X-\($0): v" }).utf8.count)"),
+        ScannerCase(
+            name: "100 field lines", text: plain((1...99).map { "X-\($0): v" }),
+            expected: "bundle GET \(plain((1...99).map { "X-\($0): v" }).utf8.count)"),
     ]
 
     @Test(arguments: cases)

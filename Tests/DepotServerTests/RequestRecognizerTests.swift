@@ -73,7 +73,8 @@ struct RequestRecognizerTests {
                 + request("GET", "/v1/bundles/\(digest)", ["Authorization: Bearer \(grant)", "Range: bytes=0-3", "If-Range: \"x\""])
                 + request("GET", "/v1/bundles/\(digest)", ["Authorization: Bearer \(grant)", "Range: bytes=5000-"])
         },
-        RecognizerCase(name: "the grant in the query, none, a forged one, a bad digest", heads: [false, false, false, false]) { digest, grant in
+        RecognizerCase(name: "the grant in the query, none, a forged one, a bad digest", heads: [false, false, false, false]) {
+            digest, grant in
             request("GET", "/v1/bundles/\(digest)?grant=\(grant)") + request("GET", "/v1/bundles/\(digest)")
                 + request("GET", "/v1/bundles/\(digest)", ["Authorization: Bearer x\(grant)"])
                 + request("GET", "/v1/bundles/ABC", ["Authorization: Bearer \(grant)"])
@@ -142,7 +143,8 @@ struct RequestRecognizerTests {
     @Test func aHeadSplitAtEveryByteIsAnsweredAlike() throws {
         let probe = try EmbeddedBundleConnection()
         let grant = probe.grant
-        let text = request("GET", "/v1/bundles/\(probe.digest)", ["Authorization: Bearer \(grant)", "Range: bytes=2-5"])
+        let text =
+            request("GET", "/v1/bundles/\(probe.digest)", ["Authorization: Bearer \(grant)", "Range: bytes=2-5"])
             + request("GET", "/healthz") + request("HEAD", "/v1/bundles/\(probe.digest)?grant=\(grant)")
         let bytes = Array(text.utf8)
         for split in 0...bytes.count {

@@ -15,7 +15,8 @@ struct ScheduledVersionTests {
     @Test func aFutureVersionNeitherHidesNorReplacesTheCurrentOne() async throws {
         try await LiveServer.with(packs: LiveServer.standardPacks + [Self.coins10, Self.coins11Later]) { server in
             let client = try RawHTTPClient(port: server.port)
-            let current = try #require(server.application.catalog.versions.first { $0.contentId == "com.example.coins" && $0.version == "1.0" })
+            let current = try #require(
+                server.application.catalog.versions.first { $0.contentId == "com.example.coins" && $0.version == "1.0" })
 
             // The lists show 1.0, with a Last-Modified that is not in the future.
             let list = try await client.request(RawHTTPClient.get("/v1/products"))

@@ -12,7 +12,9 @@ struct SharedLedgerInstanceTests {
     static let level1 = "com.example.level1"
     static let nonConsumable = DevelopmentTransactionBuilder.ProductType.nonConsumable
 
-    static func sign(_ shared: SharedInstances, product: String = level1, type: String = nonConsumable)
+    static func sign(
+        _ shared: SharedInstances, product: String = level1, type: String = nonConsumable
+    )
         throws -> (jws: String, id: String)
     {
         try PurchaseRequests.sign(
@@ -149,7 +151,8 @@ struct SharedLedgerInstanceTests {
             let digests = Dictionary(uniqueKeysWithValues: transactions.map { ($0.id, $0.digest) })
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for (client, id) in pending {
-                    let request = PurchaseRequests.finish(id, token: tokens[id]!, delivered: [(contentId: Self.level1, digest: digests[id]!)])
+                    let request = PurchaseRequests.finish(
+                        id, token: tokens[id]!, delivered: [(contentId: Self.level1, digest: digests[id]!)])
                     group.addTask { try await client.send(request) }
                 }
                 try await group.waitForAll()
@@ -228,7 +231,8 @@ struct SharedLedgerInstanceTests {
                 $0.revocationDate = Int64(Date().timeIntervalSince1970 * 1000)
             }.jws
             let payload = try authority.sign(payload: refund.payload())
-            let notified = try await clientA.request(PurchaseRequests.post("/v1/notifications/appstore", "{\"signedPayload\": \"\(payload)\"}"))
+            let notified = try await clientA.request(
+                PurchaseRequests.post("/v1/notifications/appstore", "{\"signedPayload\": \"\(payload)\"}"))
             #expect(notified.status == 200, "\(notified.text)")
 
             // A stops the grant at once; B reads the ledger on a redemption at once, and refreshes its

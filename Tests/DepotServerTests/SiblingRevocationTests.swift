@@ -46,7 +46,9 @@ import Testing
             let authority = try DevelopmentCertificateAuthority.loadOrCreate(
                 directory: TrustSetup.developmentDirectory(server.application.configuration))
             var refund = DevelopmentNotificationBuilder(notificationType: "REFUND", bundleId: server.application.configuration.appBundleId)
-            refund.signedTransactionInfo = try PurchaseFlowTests.sign(server, product: "com.example.monthly", type: "Auto-Renewable Subscription") {
+            refund.signedTransactionInfo = try PurchaseFlowTests.sign(
+                server, product: "com.example.monthly", type: "Auto-Renewable Subscription"
+            ) {
                 $0.transactionId = firstId
                 $0.originalTransactionId = subscription
                 $0.purchaseDate = Self.start

@@ -22,12 +22,18 @@ struct StorableInputTests {
         ("/v1/admin/irregular?cursor=" + cursor("-5"), 400, "invalid-cursor"),
         ("/v1/admin/irregular?cursor=" + cursor("-9223372036854775808"), 400, "invalid-cursor"),
         ("/v1/admin/irregular?cursor=" + cursor("0"), 200, nil),
-        ("/v1/admin/deliveries/unfinished?cursor="
-            + cursor(#"{"transactionId":"\u0000","contentId":"a","version":"1"}"#), 400, "invalid-cursor"),
-        ("/v1/admin/deliveries/unfinished?cursor="
-            + cursor(#"{"transactionId":"1","contentId":"a\u0000","version":"1"}"#), 400, "invalid-cursor"),
-        ("/v1/admin/deliveries/unfinished?cursor="
-            + cursor(#"{"transactionId":"1","contentId":"a","version":"1"}"#), 200, nil),
+        (
+            "/v1/admin/deliveries/unfinished?cursor="
+                + cursor(#"{"transactionId":"\u0000","contentId":"a","version":"1"}"#), 400, "invalid-cursor"
+        ),
+        (
+            "/v1/admin/deliveries/unfinished?cursor="
+                + cursor(#"{"transactionId":"1","contentId":"a\u0000","version":"1"}"#), 400, "invalid-cursor"
+        ),
+        (
+            "/v1/admin/deliveries/unfinished?cursor="
+                + cursor(#"{"transactionId":"1","contentId":"a","version":"1"}"#), 200, nil
+        ),
         ("/v1/admin/transactions/%00", 404, "unknown-transaction"),
         ("/v1/admin/transactions/a%00b?cursor=" + cursor("-1"), 404, "unknown-transaction"),
         ("/v1/admin/transactions/" + String(repeating: "7", count: 65), 404, "unknown-transaction"),

@@ -44,13 +44,16 @@ struct TransactionRefreshTests {
                 #expect(try await server.application.ledger.auditTrail(transactionId: id).contains { $0.event == "revoked" })
                 let client = try RawHTTPClient(port: server.port)
                 try await eventually("the grant refused") { try await client.request(RawHTTPClient.get(url)).status == 403 }
-                #expect(appStore.double.requests.filter { $0.method == "GET" }.map(\.path) == Array(repeating: "/inApps/v1/transactions/\(id)", count: 2))
+                #expect(
+                    appStore.double.requests.filter { $0.method == "GET" }.map(\.path)
+                        == Array(repeating: "/inApps/v1/transactions/\(id)", count: 2))
 
                 // An answer that does not verify, or an unknown transaction, changes nothing and says why.
                 appStore.double.holdTransaction(id, signedTransactionInfo: "eyJ.eyJ.sig")
                 let bad = try await ExternalTool.run(command.binary, ["transactions", "refresh", id] + command.place)
                 #expect(bad.status != 0 && bad.error.contains("does not verify"), "\(bad.error)")
-                let unknown = try await ExternalTool.run(command.binary, ["transactions", "refresh", "99", "--environment", "Sandbox"] + command.place)
+                let unknown = try await ExternalTool.run(
+                    command.binary, ["transactions", "refresh", "99", "--environment", "Sandbox"] + command.place)
                 #expect(unknown.status != 0 && unknown.error.contains("4040010"), "\(unknown.error)")
                 #expect(try await server.application.ledger.transaction(id: id)?.transaction.revocationDate == revokedAt)
             }

@@ -110,7 +110,8 @@ struct TuspyResumeTests {
             let kept = try #require(try await server.offset(path))
             #expect(kept < Int64(pack.count))
 
-            let second = try await ExternalTool.run(python, ["-c", Self.secondProcess, String(server.port), file, UploadServer.token, path])
+            let second = try await ExternalTool.run(
+                python, ["-c", Self.secondProcess, String(server.port), file, UploadServer.token, path])
             #expect(second.status == 0, "\(second.output) \(second.error)")
             #expect(second.output.contains("RESUMED_AT \(kept)"), "\(second.output)")
             #expect(second.output.contains("DONE \(pack.count)"), "\(second.output)")

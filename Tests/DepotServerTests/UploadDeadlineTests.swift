@@ -79,14 +79,15 @@ struct UploadContinueTests {
         }
     }
 
-    @Test(arguments: [
-        ("PATCH", "/v1/publisher/uploads/ab", "100-continue", HTTPVersion.http1_1, false, true),
-        ("POST", "/v1/publisher/uploads", "100-Continue", .http1_1, false, true),
-        ("PATCH", "/v1/publisher/uploads/ab", "100-continue", .http1_1, true, false),
-        ("PATCH", "/v1/publisher/uploads/ab", "100-continue", .http1_0, false, false),
-        ("PATCH", "/v1/publisher/uploads/ab", "", .http1_1, false, false),
-        ("POST", "/v1/transactions", "100-continue", .http1_1, false, false),
-    ] as [(String, String, String, HTTPVersion, Bool, Bool)])
+    @Test(
+        arguments: [
+            ("PATCH", "/v1/publisher/uploads/ab", "100-continue", HTTPVersion.http1_1, false, true),
+            ("POST", "/v1/publisher/uploads", "100-Continue", .http1_1, false, true),
+            ("PATCH", "/v1/publisher/uploads/ab", "100-continue", .http1_1, true, false),
+            ("PATCH", "/v1/publisher/uploads/ab", "100-continue", .http1_0, false, false),
+            ("PATCH", "/v1/publisher/uploads/ab", "", .http1_1, false, false),
+            ("POST", "/v1/transactions", "100-continue", .http1_1, false, false),
+        ] as [(String, String, String, HTTPVersion, Bool, Bool)])
     func continueRule(method: String, uri: String, expect: String, version: HTTPVersion, pending: Bool, sends: Bool) {
         var head = HTTPRequestHead(version: version, method: HTTPMethod(rawValue: method), uri: uri)
         if !expect.isEmpty { head.headers.add(name: "Expect", value: expect) }

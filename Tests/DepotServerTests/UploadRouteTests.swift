@@ -33,14 +33,16 @@ struct UploadRouteTests {
     @Test func optionsAdvertiseVersionExtensionsSizeAndChecksums() async throws {
         try await UploadServer.with(engine: .sqlite) { server in
             for path in [UploadRoutes.path, UploadRoutes.path + "/0123456789abcdef0123456789abcdef"] {
-                let response = try await server.request("OPTIONS", path, headers: ["Authorization: Bearer \(UploadServer.token)"], tus: false)
+                let response = try await server.request(
+                    "OPTIONS", path, headers: ["Authorization: Bearer \(UploadServer.token)"], tus: false)
                 #expect(response.status == 204)
                 #expect(response.value("Tus-Resumable") == "1.0.0")
                 #expect(response.value("Tus-Version") == "1.0.0")
                 #expect(response.value("Tus-Max-Size") == String(UploadServer.maxSize))
                 #expect(response.value("Tus-Checksum-Algorithm") == "sha1,sha256")
                 let extensions = Set((response.value("Tus-Extension") ?? "").split(separator: ",").map(String.init))
-                #expect(extensions == ["creation", "creation-with-upload", "creation-defer-length", "termination", "checksum", "expiration"])
+                #expect(
+                    extensions == ["creation", "creation-with-upload", "creation-defer-length", "termination", "checksum", "expiration"])
             }
         }
     }
@@ -56,7 +58,8 @@ struct UploadRouteTests {
                 "HEAD", UploadRoutes.path + "/0123456789abcdef0123456789abcdef",
                 headers: ["Authorization: Bearer \(UploadServer.token)", "Tus-Resumable: 0.2.2"], tus: false)
             #expect(oldVersion.status == 412)
-            let anonymous = try await server.request("POST", UploadRoutes.path, headers: ["Tus-Resumable: 1.0.0", "Upload-Length: 5"], tus: false)
+            let anonymous = try await server.request(
+                "POST", UploadRoutes.path, headers: ["Tus-Resumable: 1.0.0", "Upload-Length: 5"], tus: false)
             #expect(anonymous.status == 401)
             Self.expectErrorBody(anonymous, "publisher-key-required")
             let wrongKey = try await server.request(
@@ -162,7 +165,8 @@ struct UploadRouteTests {
             Self.expectErrorBody(bad, "upload-checksum-mismatch")
             #expect(try await server.offset(path) == 100_000)
             #expect(Self.fileBytes(server.file(id)) == first, "the mismatched chunk is gone from disk")
-            let unsupported = try await server.patch(path, offset: 100_000, second, headers: ["Upload-Checksum: md5 AAAAAAAAAAAAAAAAAAAAAA=="])
+            let unsupported = try await server.patch(
+                path, offset: 100_000, second, headers: ["Upload-Checksum: md5 AAAAAAAAAAAAAAAAAAAAAA=="])
             #expect(unsupported.status == 400)
             let sha1 = try await server.patch(
                 path, offset: 100_000, second, headers: ["Upload-Checksum: sha1 \(Self.base64Digest(second, sha1: true))"])
@@ -319,11 +323,14 @@ struct UploadRouteTests {
                 return try await client.readResponse(head: head)
             }
             let created = try await send(
-                0, "POST \(UploadRoutes.path) HTTP/1.1\r\nHost: x\r\nTus-Resumable: 1.0.0\r\n\(auth)\r\nUpload-Length: 10\r\nContent-Length: 0\r\n\r\n")
+                0,
+                "POST \(UploadRoutes.path) HTTP/1.1\r\nHost: x\r\nTus-Resumable: 1.0.0\r\n\(auth)\r\nUpload-Length: 10\r\nContent-Length: 0\r\n\r\n"
+            )
             #expect(created.status == 201)
             let path = try #require(created.value("Location"))
             let patched = try await send(
-                1, "PATCH \(path) HTTP/1.1\r\nHost: x\r\nTus-Resumable: 1.0.0\r\n\(auth)\r\nUpload-Offset: 0\r\n"
+                1,
+                "PATCH \(path) HTTP/1.1\r\nHost: x\r\nTus-Resumable: 1.0.0\r\n\(auth)\r\nUpload-Offset: 0\r\n"
                     + "Content-Type: application/offset+octet-stream\r\nContent-Length: 6\r\n\r\n", Array("abcdef".utf8))
             #expect(patched.status == 204)
             let head = try await send(0, "HEAD \(path) HTTP/1.1\r\nHost: x\r\nTus-Resumable: 1.0.0\r\n\(auth)\r\n\r\n", head: true)

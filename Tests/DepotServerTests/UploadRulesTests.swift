@@ -19,36 +19,38 @@ struct UploadRulesTests {
             createdAt: now - 10, expiresAt: expiresAt)
     }
 
-    @Test(arguments: [
-        (HTTPRequest.Method.patch, "1.0.0", nil),
-        (.post, " 1.0.0 ", nil),
-        (.head, "0.2.2", 412),
-        (.delete, nil, 412),
-        (.patch, "1.0", 412),
-        (.options, nil, nil),
-        (.options, "0.1", nil),
-    ] as [(HTTPRequest.Method, String?, Int?)])
+    @Test(
+        arguments: [
+            (HTTPRequest.Method.patch, "1.0.0", nil),
+            (.post, " 1.0.0 ", nil),
+            (.head, "0.2.2", 412),
+            (.delete, nil, 412),
+            (.patch, "1.0", 412),
+            (.options, nil, nil),
+            (.options, "0.1", nil),
+        ] as [(HTTPRequest.Method, String?, Int?)])
     func versions(method: HTTPRequest.Method, header: String?, expected: Int?) {
         #expect(status(of: { () throws(DepotError) in try UploadRules.checkVersion(method: method, tusResumable: header) }) == expected)
     }
 
-    @Test(arguments: [
-        ("100", nil, nil, 201),
-        ("0", nil, nil, 201),
-        ("1000", nil, "name cGFjay56aXA=,type", 201),
-        ("1001", nil, nil, 413),
-        ("99999999999999999999", nil, nil, 400),
-        ("-1", nil, nil, 400),
-        ("1e3", nil, nil, 400),
-        ("", nil, nil, 400),
-        (nil, "1", nil, 201),
-        (nil, "0", nil, 400),
-        (nil, "true", nil, 400),
-        ("10", "1", nil, 400),
-        (nil, nil, nil, 400),
-        ("10", nil, "name !!!", 400),
-        ("10", nil, "a YQ==,a Yg==", 400),
-    ] as [(String?, String?, String?, Int)])
+    @Test(
+        arguments: [
+            ("100", nil, nil, 201),
+            ("0", nil, nil, 201),
+            ("1000", nil, "name cGFjay56aXA=,type", 201),
+            ("1001", nil, nil, 413),
+            ("99999999999999999999", nil, nil, 400),
+            ("-1", nil, nil, 400),
+            ("1e3", nil, nil, 400),
+            ("", nil, nil, 400),
+            (nil, "1", nil, 201),
+            (nil, "0", nil, 400),
+            (nil, "true", nil, 400),
+            ("10", "1", nil, 400),
+            (nil, nil, nil, 400),
+            ("10", nil, "name !!!", 400),
+            ("10", nil, "a YQ==,a Yg==", 400),
+        ] as [(String?, String?, String?, Int)])
     func creation(length: String?, deferred: String?, metadata: String?, expected: Int) {
         let result = status(of: { () throws(DepotError) in
             _ = try UploadRules.creation(uploadLength: length, deferLength: deferred, metadata: metadata, maxSize: Self.maxSize)
@@ -127,13 +129,14 @@ struct UploadRulesTests {
         }
     }
 
-    @Test(arguments: [
-        ("", []),
-        ("filename cGFjay56aXA=", [("filename", "pack.zip")]),
-        ("filename cGFjay56aXA=,is_confidential", [("filename", "pack.zip"), ("is_confidential", nil)]),
-        ("a YQ==, b Yg== ,c", [("a", "a"), ("b", "b"), ("c", nil)]),
-        ("x 8J+Ygw==", [("x", "😃")]),
-    ] as [(String, [(String, String?)])])
+    @Test(
+        arguments: [
+            ("", []),
+            ("filename cGFjay56aXA=", [("filename", "pack.zip")]),
+            ("filename cGFjay56aXA=,is_confidential", [("filename", "pack.zip"), ("is_confidential", nil)]),
+            ("a YQ==, b Yg== ,c", [("a", "a"), ("b", "b"), ("c", nil)]),
+            ("x 8J+Ygw==", [("x", "😃")]),
+        ] as [(String, [(String, String?)])])
     func metadataAccepted(header: String, pairs: [(String, String?)]) throws {
         let metadata = try UploadMetadata(header: header)
         #expect(metadata.pairs.map(\.key) == pairs.map(\.0))
@@ -158,31 +161,33 @@ struct UploadRulesTests {
         #expect(status(of: { () throws(DepotError) in _ = try UploadMetadata(header: header) }) == 400, "\(header)")
     }
 
-    @Test(arguments: [
-        ("sha1 2jmj7l5rSw0yVb/vlWAYkK/YBwk=", nil),
-        ("sha256 47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=", nil),
-        ("SHA256 47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=", nil),
-        ("md5 1B2M2Y8AsgTpgAmY7PhCfg==", 400),
-        ("sha1 47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=", 400),
-        ("sha256", 400),
-        ("sha256 !!!", 400),
-        ("", 400),
-    ] as [(String, Int?)])
+    @Test(
+        arguments: [
+            ("sha1 2jmj7l5rSw0yVb/vlWAYkK/YBwk=", nil),
+            ("sha256 47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=", nil),
+            ("SHA256 47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=", nil),
+            ("md5 1B2M2Y8AsgTpgAmY7PhCfg==", 400),
+            ("sha1 47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=", 400),
+            ("sha256", 400),
+            ("sha256 !!!", 400),
+            ("", 400),
+        ] as [(String, Int?)])
     func checksumHeaders(header: String, expected: Int?) {
         #expect(status(of: { () throws(DepotError) in _ = try UploadChecksum(header: header) }) == expected)
     }
 
-    @Test(arguments: [
-        (HTTPMethod.PATCH, "/v1/publisher/uploads/0123", RequestDeadline.Policy.progress),
-        (.POST, "/v1/publisher/uploads", .progress),
-        (.POST, "/v1/publisher/uploads?x=1", .progress),
-        (.PATCH, "http://depot.example/v1/publisher/uploads/ab", .progress),
-        (.HEAD, "/v1/publisher/uploads/ab", .wholeRequest),
-        (.GET, "/v1/publisher/uploads/ab", .wholeRequest),
-        (.POST, "/v1/publisher/uploadsX", .wholeRequest),
-        (.POST, "/v1/transactions", .wholeRequest),
-        (.PATCH, "/v1/bundles/abc", .wholeRequest),
-    ] as [(HTTPMethod, String, RequestDeadline.Policy)])
+    @Test(
+        arguments: [
+            (HTTPMethod.PATCH, "/v1/publisher/uploads/0123", RequestDeadline.Policy.progress),
+            (.POST, "/v1/publisher/uploads", .progress),
+            (.POST, "/v1/publisher/uploads?x=1", .progress),
+            (.PATCH, "http://depot.example/v1/publisher/uploads/ab", .progress),
+            (.HEAD, "/v1/publisher/uploads/ab", .wholeRequest),
+            (.GET, "/v1/publisher/uploads/ab", .wholeRequest),
+            (.POST, "/v1/publisher/uploadsX", .wholeRequest),
+            (.POST, "/v1/transactions", .wholeRequest),
+            (.PATCH, "/v1/bundles/abc", .wholeRequest),
+        ] as [(HTTPMethod, String, RequestDeadline.Policy)])
     func deadlinePolicy(method: HTTPMethod, uri: String, policy: RequestDeadline.Policy) {
         #expect(RequestDeadline.policy(method: method, uri: uri) == policy)
     }
@@ -196,4 +201,3 @@ struct UploadRulesTests {
         }
     }
 }
-

@@ -65,7 +65,8 @@ struct UploadVersionKillNineTests {
         let killedWhile = try await LedgerReader.with(ledgerURL) { ledger in try await ledger.versionJob(id: job)?.state }
         server.kill(SIGKILL)
         _ = await server.waitForExit()
-        try #require(killedWhile == .validating || killedWhile == .bundling, "the job ended before the kill: \(String(describing: killedWhile))")
+        try #require(
+            killedWhile == .validating || killedWhile == .bundling, "the job ended before the kill: \(String(describing: killedWhile))")
 
         server = try await DepotProcess.start(binary: binary, arguments: arguments, environment: environment)
         let port = try #require(server.port)

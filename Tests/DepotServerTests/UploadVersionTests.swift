@@ -205,10 +205,19 @@ struct UploadVersionTests {
                 (#"{"upload": "nope", "version": "1", "sha256": "\#(digest)"}"#, Self.product, 400, "invalid-upload-id"),
                 (#"{"upload": "\#(complete)", "version": "a b", "sha256": "\#(digest)"}"#, Self.product, 400, "invalid-version"),
                 (#"{"upload": "\#(complete)", "version": "1", "sha256": "xyz"}"#, Self.product, 400, "invalid-sha256"),
-                (#"{"upload": "\#(complete)", "version": "1", "sha256": "\#(digest)", "contentId": "../x"}"#, Self.product, 400, "invalid-content-id"),
-                (#"{"upload": "\#(complete)", "version": "1", "sha256": "\#(digest)", "publishedAt": "yesterday"}"#, Self.product, 400, "invalid-published-at"),
+                (
+                    #"{"upload": "\#(complete)", "version": "1", "sha256": "\#(digest)", "contentId": "../x"}"#, Self.product, 400,
+                    "invalid-content-id"
+                ),
+                (
+                    #"{"upload": "\#(complete)", "version": "1", "sha256": "\#(digest)", "publishedAt": "yesterday"}"#, Self.product, 400,
+                    "invalid-published-at"
+                ),
                 (#"{"upload": "\#(complete)", "version": "1", "sha256": "\#(digest)"}"#, "com.example.none", 404, "unknown-product"),
-                (#"{"upload": "\#(String(repeating: "f", count: 32))", "version": "1", "sha256": "\#(digest)"}"#, Self.product, 404, "unknown-upload"),
+                (
+                    #"{"upload": "\#(String(repeating: "f", count: 32))", "version": "1", "sha256": "\#(digest)"}"#, Self.product, 404,
+                    "unknown-upload"
+                ),
                 (#"{"upload": "\#(partialId)", "version": "1", "sha256": "\#(digest)"}"#, Self.product, 409, "upload-incomplete"),
             ]
             for (json, product, status, code) in cases {
@@ -220,15 +229,18 @@ struct UploadVersionTests {
             let (otherKey, _) = try await PublisherRequests.makeKey(server.application.ledger, publisher: "rival")
             let json = #"{"upload": "\#(complete)", "version": "1", "sha256": "\#(digest)"}"#
             let rival = try await server.request(
-                "POST", "/v1/publisher/products/\(Self.product)/versions", headers: ["Content-Type: application/json", "Authorization: Bearer \(otherKey)"],
+                "POST", "/v1/publisher/products/\(Self.product)/versions",
+                headers: ["Content-Type: application/json", "Authorization: Bearer \(otherKey)"],
                 body: Array(json.utf8), tus: false)
             #expect(rival.status == 404, "\(rival.text)")
             #expect(PublisherRequests.errorCode(rival) == "unknown-upload")
             let head = try await server.request(
-                "HEAD", "\(UploadRoutes.path)/\(complete)", headers: ["Tus-Resumable: 1.0.0", "Authorization: Bearer \(otherKey)"], tus: false)
+                "HEAD", "\(UploadRoutes.path)/\(complete)", headers: ["Tus-Resumable: 1.0.0", "Authorization: Bearer \(otherKey)"],
+                tus: false)
             #expect(head.status == 404)
             let delete = try await server.request(
-                "DELETE", "\(UploadRoutes.path)/\(complete)", headers: ["Tus-Resumable: 1.0.0", "Authorization: Bearer \(otherKey)"], tus: false)
+                "DELETE", "\(UploadRoutes.path)/\(complete)", headers: ["Tus-Resumable: 1.0.0", "Authorization: Bearer \(otherKey)"],
+                tus: false)
             #expect(delete.status == 404)
             #expect(try await server.offset("\(UploadRoutes.path)/\(complete)") == 14)
             // Nothing was recorded by any of these.

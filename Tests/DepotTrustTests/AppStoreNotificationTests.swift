@@ -5,8 +5,7 @@ import Testing
 
 @Suite("App Store signed data: server notifications")
 struct AppStoreNotificationTests {
-    static func notification(_ data: [String: JSONValue], _ overrides: [String: JSONValue] = [:]) -> [String: JSONValue]
-    {
+    static func notification(_ data: [String: JSONValue], _ overrides: [String: JSONValue] = [:]) -> [String: JSONValue] {
         var payload: [String: JSONValue] = [
             "notificationType": "REFUND",
             "notificationUUID": "002e14d5-51f5-4503-b5a8-c3a1af68eb20",
@@ -18,7 +17,9 @@ struct AppStoreNotificationTests {
         return payload
     }
 
-    static func verify(_ verifier: AppStoreVerifier, _ jws: String) async -> Result<
+    static func verify(
+        _ verifier: AppStoreVerifier, _ jws: String
+    ) async -> Result<
         SignedNotification, AppStoreVerificationError
     > {
         do throws(AppStoreVerificationError) {

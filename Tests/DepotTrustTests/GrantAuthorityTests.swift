@@ -49,7 +49,8 @@ struct GrantAuthorityTests {
             .split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         switch alteration {
         case .expiry: fields[2] = "9999"
-        case .transaction: fields[3] = TransactionSeal.seal("2000000002", key: try GrantKey(id: "k1", secret: Array(repeating: 1, count: 32)))
+        case .transaction:
+            fields[3] = TransactionSeal.seal("2000000002", key: try GrantKey(id: "k1", secret: Array(repeating: 1, count: 32)))
         case .mac: fields[4] = String(fields[4].dropLast()) + (fields[4].hasSuffix("A") ? "B" : "A")
         }
         let grant = fields.joined(separator: ".")

@@ -40,8 +40,10 @@ struct GrantPrivacyTests {
         #expect(rotated.isValidFinishToken(token, transactionId: "2000000123"))
     }
 
-    @Test(arguments: ["", "f1", "f1.k1.", "f1.k9.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "f2.k1.x", "f1.k1.x.y",
-                      String(repeating: "f1.", count: 100)])
+    @Test(arguments: [
+        "", "f1", "f1.k1.", "f1.k9.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "f2.k1.x", "f1.k1.x.y",
+        String(repeating: "f1.", count: 100),
+    ])
     func malformedFinishTokensAreRefused(token: String) throws {
         let authority = try GrantAuthorityTests.authority()
         #expect(!authority.isValidFinishToken(token, transactionId: "2000000123"))

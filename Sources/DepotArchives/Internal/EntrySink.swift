@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-    @preconcurrency import Glibc
+@preconcurrency import Glibc
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// Where the format readers hand entries: checks each name and the limits, then writes the entry under

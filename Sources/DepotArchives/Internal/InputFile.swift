@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-    @preconcurrency import Glibc
+@preconcurrency import Glibc
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// An archive file open for reading at any offset (`pread`), so readers never share a file position.

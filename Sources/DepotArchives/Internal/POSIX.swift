@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-    @preconcurrency import Glibc
+@preconcurrency import Glibc
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// The text of the `errno` a failed system call left.

@@ -8,7 +8,9 @@ extension Array where Element == UInt8 {
         return try result.get()
     }
 
-    mutating func withMutableBytes<R>(_ body: (UnsafeMutableRawBufferPointer) throws(ArchiveError) -> R) throws(ArchiveError)
+    mutating func withMutableBytes<R>(
+        _ body: (UnsafeMutableRawBufferPointer) throws(ArchiveError) -> R
+    ) throws(ArchiveError)
         -> R
     {
         let result: Result<R, ArchiveError> = withUnsafeMutableBytes { raw in

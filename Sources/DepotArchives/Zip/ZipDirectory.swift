@@ -77,7 +77,8 @@ struct ZipDirectory {
         }
         let (sum, overflow) = directoryOffset.addingReportingOverflow(directorySize)
         guard !overflow, sum == directoryEnd else {
-            throw ArchiveError(.malformed, "the central directory does not end where the end record begins (data prepended, or a damaged archive)")
+            throw ArchiveError(
+                .malformed, "the central directory does not end where the end record begins (data prepended, or a damaged archive)")
         }
         offset = directoryOffset
         records = try Self.readRecords(file, at: directoryOffset, count: Int(entryCount), end: directoryEnd, limits: limits)

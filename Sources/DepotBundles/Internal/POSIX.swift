@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// A failed system call: which call, and the `errno` it left.
@@ -45,9 +45,9 @@ struct FileStatus: Equatable {
         }
         size = Int64(st.st_size)
         #if canImport(Darwin)
-            modificationTime = Int64(st.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(st.st_mtimespec.tv_nsec)
+        modificationTime = Int64(st.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(st.st_mtimespec.tv_nsec)
         #else
-            modificationTime = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+        modificationTime = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
         #endif
         device = UInt64(st.st_dev)
         inode = UInt64(st.st_ino)
@@ -142,7 +142,9 @@ enum POSIX {
     }
 
     /// Reads exactly `buffer.count` bytes at `offset`; fails with `EIO` if the file ends first.
-    static func readFully(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64)
+    static func readFully(
+        _ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64
+    )
         throws(SystemCallError)
     {
         var total = 0

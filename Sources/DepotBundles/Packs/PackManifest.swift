@@ -15,8 +15,7 @@ package struct PackManifest: Sendable, Equatable {
     package var title: String?
 
     /// A manifest; `contentId` defaults to `productId`.
-    package init(productId: String, contentId: String? = nil, version: String, publishedAt: Int64, title: String? = nil)
-    {
+    package init(productId: String, contentId: String? = nil, version: String, publishedAt: Int64, title: String? = nil) {
         self.productId = productId
         self.contentId = contentId ?? productId
         self.version = version

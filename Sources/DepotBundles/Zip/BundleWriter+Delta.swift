@@ -6,7 +6,9 @@ extension BundleWriter {
     ///
     /// Throws `PackError` (`delta-mismatch` for packs of different content, `pack-changed`,
     /// `unreadable`) and `BundleStoreError`.
-    package func writeDelta(from base: Pack, to target: Pack, at path: String, sync: Bool = false) throws
+    package func writeDelta(
+        from base: Pack, to target: Pack, at path: String, sync: Bool = false
+    ) throws
         -> BundleRecord
     {
         try write(DeltaPlan.compare(from: base, to: target), to: path, sync: sync)

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// Writes the deterministic ZIP of a pack: `ContentInfo.plist` first, then `Contents/<files>`.
@@ -63,7 +63,9 @@ package struct BundleWriter: Sendable {
 
     /// Writes a bundle holding `info` and those of `pack`'s `files` given (sorted, a subset of
     /// `pack.files`) to `path`, which must not exist.
-    func write(info: ContentInfo, from pack: Pack, files: [PackFile], to path: String, sync: Bool) throws
+    func write(
+        info: ContentInfo, from pack: Pack, files: [PackFile], to path: String, sync: Bool
+    ) throws
         -> BundleRecord
     {
         let fd: Int32

@@ -32,11 +32,13 @@ public final class ContentDelivery: Sendable {
         for download in downloads {
             let folder = try await download.run()
             let offered = download.download
-            installed.append(InstalledBundle(contentId: offered.contentId, version: offered.version, digest: offered.digest, folder: folder))
+            installed.append(
+                InstalledBundle(contentId: offered.contentId, version: offered.version, digest: offered.digest, folder: folder))
         }
         let confirmation = try await client.finish(redemption.transaction, delivered: downloads.map(\.download))
-        return DeliveryOutcome(transaction: confirmation.transaction, installed: installed,
-                               finishStoreKitTransaction: confirmation.finishStoreKitTransaction)
+        return DeliveryOutcome(
+            transaction: confirmation.transaction, installed: installed,
+            finishStoreKitTransaction: confirmation.finishStoreKitTransaction)
     }
 }
 
@@ -85,7 +87,9 @@ extension DepotClient {
 
     /// A download of one offered bundle into `directory/<contentId>`; `renew` gives a fresh offer when
     /// the grant expires (for a restore, restore again).
-    public func bundleDownload(_ offered: Download, into directory: URL, renew: BundleDownload.Renewal? = nil)
+    public func bundleDownload(
+        _ offered: Download, into directory: URL, renew: BundleDownload.Renewal? = nil
+    )
         throws(DepotClientError) -> BundleDownload
     {
         try Self.checkPathName(offered.contentId)

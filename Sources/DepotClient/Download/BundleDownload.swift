@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// One bundle on its way into place: downloaded into a partial file (resumed with `Range` and `If-Range`
@@ -69,7 +69,9 @@ public final class BundleDownload: @unchecked Sendable {
             return control.transfer
         }
         transfer?.stop()
-        broadcaster.send { $0.state = .paused; $0.bytesPerSecond = nil; $0.timeRemaining = nil }
+        broadcaster.send {
+            $0.state = .paused; $0.bytesPerSecond = nil; $0.timeRemaining = nil
+        }
     }
 
     /// Continues a paused download.
@@ -113,7 +115,9 @@ public final class BundleDownload: @unchecked Sendable {
             try Files.createDirectory(destination.deletingLastPathComponent().path)
             try await transfer()
             try checkCancelled()
-            broadcaster.send { $0.state = .active; $0.bytesPerSecond = nil; $0.timeRemaining = nil }
+            broadcaster.send {
+                $0.state = .active; $0.bytesPerSecond = nil; $0.timeRemaining = nil
+            }
             let offered = download
             do throws(DepotClientError) {
                 try BundleVerifier.verify(file: partial.path, digest: offered.digest)
@@ -165,7 +169,9 @@ public final class BundleDownload: @unchecked Sendable {
                 control.transfer = transfer
                 control.rate.reset()
             }
-            broadcaster.send { $0.state = .active; $0.bytesWritten = before }
+            broadcaster.send {
+                $0.state = .active; $0.bytesWritten = before
+            }
             let outcome = await transfer.run(try client.address(offered.url), configuration: client.session.configuration)
             lock.withLock { control.transfer = nil }
             switch outcome {
@@ -193,7 +199,9 @@ public final class BundleDownload: @unchecked Sendable {
                 throw error
             }
             if failuresInRow > 0 {
-                broadcaster.send { $0.state = .waiting; $0.bytesPerSecond = nil; $0.timeRemaining = nil }
+                broadcaster.send {
+                    $0.state = .waiting; $0.bytesPerSecond = nil; $0.timeRemaining = nil
+                }
                 try? await Task.sleep(for: .seconds(client.retry.delaySeconds * Double(failuresInRow)))
             }
         }

@@ -2,7 +2,7 @@ import DepotHTTP
 import Foundation
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// How one request for a bundle ended.

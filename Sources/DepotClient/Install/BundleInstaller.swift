@@ -36,7 +36,8 @@ struct BundleInstaller: Sendable {
         else {
             throw DepotClientError(
                 .bundleMismatch,
-                "the bundle holds \(info.contentIdentifier ?? "?") \(info.contentVersion ?? "?"), not \(download.contentId) \(download.version)")
+                "the bundle holds \(info.contentIdentifier ?? "?") \(info.contentVersion ?? "?"), not \(download.contentId) \(download.version)"
+            )
         }
         if let base = info.baseContentVersion {
             let applied = scratchPath("apply")

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 extension DepotClient {
@@ -32,7 +32,9 @@ extension DepotClient {
             throw DepotClientError(.invalidArgument, "the request cannot be encoded as JSON: \(error)")
         }
         let (data, response) = try await exchange(request)
-        guard response.statusCode == 200 else { throw Self.failure(status: response.statusCode, body: data, doing: "POST \(path.prefix { $0 != "?" })") }
+        guard response.statusCode == 200 else {
+            throw Self.failure(status: response.statusCode, body: data, doing: "POST \(path.prefix { $0 != "?" })")
+        }
         return try Self.decode(type, from: data, doing: "POST \(path)")
     }
 
@@ -48,7 +50,8 @@ extension DepotClient {
     /// The error for a non-success answer: the server's own message when its body has one.
     static func failure(status: Int, body: Data, doing what: String) -> DepotClientError {
         if let error = try? JSONDecoder().decode(ErrorBody.self, from: body) {
-            return DepotClientError(.server, "the server refused \(what): \(error.error.message)", status: status, serverCode: error.error.code)
+            return DepotClientError(
+                .server, "the server refused \(what): \(error.error.message)", status: status, serverCode: error.error.code)
         }
         return DepotClientError(.server, "the server answered \(what) with HTTP \(status)", status: status)
     }

@@ -16,7 +16,9 @@ package protocol CatalogLedger: Sendable {
     /// Creates or updates a product (a publisher's edit: the revision moves and `changedAt` becomes `now`
     /// when something changed). With `keepExisting`, an existing product is left as it is (`kept` when it
     /// differs): the start-up import never overwrites a publisher's edit.
-    func writeProduct(_ product: CatalogProduct, keepExisting: Bool, now: Int64) async throws(LedgerError)
+    func writeProduct(
+        _ product: CatalogProduct, keepExisting: Bool, now: Int64
+    ) async throws(LedgerError)
         -> ProductWriteOutcome
 
     /// Every version of a product's contents, sorted by content, publication time and version.
@@ -25,16 +27,22 @@ package protocol CatalogLedger: Sendable {
     /// Records a version in `state` (`staged` for a publisher's upload, `published` for the start-up import;
     /// a published one is activated at its publication time). The same pack at the same version is the same
     /// record: nothing changes. A content id names one product's content.
-    func addVersion(_ version: ContentVersion, state: VersionState, now: Int64) async throws(LedgerError)
+    func addVersion(
+        _ version: ContentVersion, state: VersionState, now: Int64
+    ) async throws(LedgerError)
         -> AddVersionOutcome
 
     /// Publishes a version of a content atomically (`PublishPlan`): it becomes current (or scheduled), the
     /// one it replaces is superseded; publishing an older version is a rollback.
-    func publishVersion(productId: String, contentId: String, version: String, now: Int64) async throws(LedgerError)
+    func publishVersion(
+        productId: String, contentId: String, version: String, now: Int64
+    ) async throws(LedgerError)
         -> PublishOutcome
 
     /// Deletes a version that was never published.
-    func deleteVersion(productId: String, contentId: String, version: String) async throws(LedgerError)
+    func deleteVersion(
+        productId: String, contentId: String, version: String
+    ) async throws(LedgerError)
         -> DeleteVersionOutcome
 
     /// Records a delta bundle; false when it was already recorded (then nothing changes).

@@ -20,7 +20,9 @@ package protocol AppleOutboxLedger: Sendable {
 
     /// Releases a job for another attempt at `nextAttemptAt`, recording why this one failed; false when
     /// `owner` no longer holds it.
-    func retryAppleJob(id: Int64, owner: String, nextAttemptAt: Int64, error: String, now: Int64) async throws(LedgerError)
+    func retryAppleJob(
+        id: Int64, owner: String, nextAttemptAt: Int64, error: String, now: Int64
+    ) async throws(LedgerError)
         -> Bool
 
     /// Marks a job `failed` for good, recording why; false when `owner` no longer holds it.

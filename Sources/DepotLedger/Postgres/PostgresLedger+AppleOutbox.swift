@@ -34,7 +34,9 @@ extension PostgresLedger {
         }
     }
 
-    package func claimAppleJobs(owner: String, now: Int64, leaseSeconds: Int64, limit: Int) async throws(LedgerError)
+    package func claimAppleJobs(
+        owner: String, now: Int64, leaseSeconds: Int64, limit: Int
+    ) async throws(LedgerError)
         -> [AppleJob]
     {
         // FOR UPDATE SKIP LOCKED: instances claiming together each take rows the others are not taking; a row
@@ -70,7 +72,9 @@ extension PostgresLedger {
             """)
     }
 
-    package func retryAppleJob(id: Int64, owner: String, nextAttemptAt: Int64, error: String, now: Int64)
+    package func retryAppleJob(
+        id: Int64, owner: String, nextAttemptAt: Int64, error: String, now: Int64
+    )
         async throws(LedgerError) -> Bool
     {
         try await settle(

@@ -45,7 +45,9 @@ extension PostgresLedger {
         return try Self.decoding("reading product \(id)") { try rows.first.map(Self.decodeProduct) }
     }
 
-    package func writeProduct(_ product: CatalogProduct, keepExisting: Bool, now: Int64) async throws(LedgerError)
+    package func writeProduct(
+        _ product: CatalogProduct, keepExisting: Bool, now: Int64
+    ) async throws(LedgerError)
         -> ProductWriteOutcome
     {
         try await transact("writing product \(product.id)") { c, logger in
@@ -76,19 +78,24 @@ extension PostgresLedger {
     }
 
     package func catalogVersions(productId: String) async throws(LedgerError) -> [CatalogVersion] {
-        var sql = PostgresQuery(unsafeSQL: "SELECT \(CatalogRows.versionColumns) FROM catalog_versions WHERE product_id = $1 ORDER BY \(CatalogRows.versionOrder)")
+        var sql = PostgresQuery(
+            unsafeSQL:
+                "SELECT \(CatalogRows.versionColumns) FROM catalog_versions WHERE product_id = $1 ORDER BY \(CatalogRows.versionOrder)")
         sql.binds.append(productId)
         let rows = try await query("reading the versions of \(productId)", sql)
         return try Self.decoding("reading the versions of \(productId)") { try rows.map(Self.decodeVersion) }
     }
 
-    package func addVersion(_ version: ContentVersion, state: VersionState, now: Int64) async throws(LedgerError)
+    package func addVersion(
+        _ version: ContentVersion, state: VersionState, now: Int64
+    ) async throws(LedgerError)
         -> AddVersionOutcome
     {
         try await transact("recording \(version.contentId) version \(version.version)") { c, logger in
             try await Self.lockCatalog(c, logger)
-            guard try await !c.query("SELECT 1 FROM catalog_products WHERE id = \(version.productId)", logger: logger)
-                .collect().isEmpty
+            guard
+                try await !c.query("SELECT 1 FROM catalog_products WHERE id = \(version.productId)", logger: logger)
+                    .collect().isEmpty
             else { return .unknownProduct }
             if let owner = try await c.query(
                 """
@@ -103,7 +110,8 @@ extension PostgresLedger {
             }
             let activatedAt: Int64? = state == .published ? version.publishedAt : nil
             var insert = PostgresQuery(
-                unsafeSQL: "INSERT INTO catalog_versions (\(CatalogRows.versionColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULL, $9, $10)")
+                unsafeSQL:
+                    "INSERT INTO catalog_versions (\(CatalogRows.versionColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULL, $9, $10)")
             insert.binds.append(version.productId)
             insert.binds.append(version.contentId)
             insert.binds.append(version.version)
@@ -120,7 +128,9 @@ extension PostgresLedger {
         }
     }
 
-    package func publishVersion(productId: String, contentId: String, version: String, now: Int64)
+    package func publishVersion(
+        productId: String, contentId: String, version: String, now: Int64
+    )
         async throws(LedgerError) -> PublishOutcome
     {
         try await transact("publishing \(contentId) version \(version)") { c, logger in
@@ -156,7 +166,9 @@ extension PostgresLedger {
         }
     }
 
-    package func deleteVersion(productId: String, contentId: String, version: String) async throws(LedgerError)
+    package func deleteVersion(
+        productId: String, contentId: String, version: String
+    ) async throws(LedgerError)
         -> DeleteVersionOutcome
     {
         try await transact("deleting \(contentId) version \(version)") { c, logger in
@@ -212,7 +224,8 @@ extension PostgresLedger {
         _ c: PostgresConnection, _ logger: Logger, _ productId: String, _ contentId: String, _ version: String
     ) async throws -> CatalogVersion? {
         var select = PostgresQuery(
-            unsafeSQL: "SELECT \(CatalogRows.versionColumns) FROM catalog_versions WHERE product_id = $1 AND content_id = $2 AND version = $3")
+            unsafeSQL:
+                "SELECT \(CatalogRows.versionColumns) FROM catalog_versions WHERE product_id = $1 AND content_id = $2 AND version = $3")
         select.binds.append(productId)
         select.binds.append(contentId)
         select.binds.append(version)

@@ -3,7 +3,9 @@ import Logging
 import PostgresNIO
 
 extension PostgresLedger {
-    package func recordGrants(transactionId: String, deliveries: [PlannedDelivery], now: Int64)
+    package func recordGrants(
+        transactionId: String, deliveries: [PlannedDelivery], now: Int64
+    )
         async throws(LedgerError)
     {
         // Sorted: concurrent writers lock delivery rows in one order, so they cannot deadlock.
@@ -33,7 +35,9 @@ extension PostgresLedger {
         }
     }
 
-    package func recordServed(transactionId: String, digest: String, range: Range<Int64>, client: String, now: Int64)
+    package func recordServed(
+        transactionId: String, digest: String, range: Range<Int64>, client: String, now: Int64
+    )
         async throws(LedgerError)
     {
         let sent = Int64(range.count)
@@ -180,7 +184,9 @@ extension PostgresLedger {
         return try Self.decoding("reading deliveries of \(transactionId)") { try rows.map(Self.decodeDelivery) }
     }
 
-    package func auditTrail(transactionId: String, afterSequence: Int64, limit: Int) async throws(LedgerError)
+    package func auditTrail(
+        transactionId: String, afterSequence: Int64, limit: Int
+    ) async throws(LedgerError)
         -> [AuditEvent]
     {
         let rows = try await query(

@@ -3,7 +3,9 @@ import Logging
 import PostgresNIO
 
 extension PostgresLedger {
-    package func recordTransaction(_ transaction: PurchaseTransaction, now: Int64) async throws(LedgerError)
+    package func recordTransaction(
+        _ transaction: PurchaseTransaction, now: Int64
+    ) async throws(LedgerError)
         -> LedgerTransaction
     {
         let t = transaction
@@ -91,7 +93,9 @@ extension PostgresLedger {
         }
     }
 
-    package func transactions(productId: String, appAccountToken: String) async throws(LedgerError)
+    package func transactions(
+        productId: String, appAccountToken: String
+    ) async throws(LedgerError)
         -> [PurchaseTransaction]
     {
         let rows = try await query(
@@ -105,7 +109,9 @@ extension PostgresLedger {
         }
     }
 
-    package func setRevocation(transactionId: String, revokedAt: Int64?, reason: String, signedAt: Int64?, now: Int64)
+    package func setRevocation(
+        transactionId: String, revokedAt: Int64?, reason: String, signedAt: Int64?, now: Int64
+    )
         async throws(LedgerError) -> Bool
     {
         try await transact("setting the revocation of \(transactionId)") { c, logger in
@@ -155,7 +161,9 @@ extension PostgresLedger {
         return try Self.decoding("reading finished transactions") { Set(try rows.map { try $0.decode(String.self) }) }
     }
 
-    package func recordNotification(_ notification: NotificationRecord, enqueueConsumption: Bool, now: Int64)
+    package func recordNotification(
+        _ notification: NotificationRecord, enqueueConsumption: Bool, now: Int64
+    )
         async throws(LedgerError) -> Bool
     {
         let n = notification
@@ -190,7 +198,9 @@ extension PostgresLedger {
         }
     }
 
-    package func recordAttempt(transactionId: String, appAccountToken: String?, client: String, now: Int64)
+    package func recordAttempt(
+        transactionId: String, appAccountToken: String?, client: String, now: Int64
+    )
         async throws(LedgerError)
     {
         try await transact("recording an attempt on \(transactionId)") { c, logger in
@@ -209,7 +219,9 @@ extension PostgresLedger {
         app_account_token, environment, state, first_seen_at, finished_at
         """
 
-    static func fetchTransaction(_ c: PostgresConnection, _ logger: Logger, id: String) async throws
+    static func fetchTransaction(
+        _ c: PostgresConnection, _ logger: Logger, id: String
+    ) async throws
         -> LedgerTransaction?
     {
         let rows = try await c.query(

@@ -29,7 +29,9 @@ extension PostgresLedger {
         }
     }
 
-    package func advanceUpload(id: String, from: Int64, to: Int64, length: Int64?, expiresAt: Int64, now: Int64)
+    package func advanceUpload(
+        id: String, from: Int64, to: Int64, length: Int64?, expiresAt: Int64, now: Int64
+    )
         async throws(LedgerError) -> Bool
     {
         try await transact("advancing upload \(id)") { connection, logger in

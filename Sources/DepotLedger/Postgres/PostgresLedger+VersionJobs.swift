@@ -32,7 +32,9 @@ extension PostgresLedger {
         }
     }
 
-    package func updateVersionJob(id: String, state: VersionJobState, failureReason: String?, now: Int64)
+    package func updateVersionJob(
+        id: String, state: VersionJobState, failureReason: String?, now: Int64
+    )
         async throws(LedgerError) -> Bool
     {
         try await transact("updating version job \(id)") { connection, logger in

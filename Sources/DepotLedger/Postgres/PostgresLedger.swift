@@ -37,7 +37,9 @@ package final class PostgresLedger: Ledger {
 
     /// Connects to the database at `url`, starts the client's run loop in a task this ledger owns, and
     /// migrates the schema. Call `shutdown()` when done.
-    package static func connect(url: String, logger: Logger = Logger(label: "depot.ledger.postgres"))
+    package static func connect(
+        url: String, logger: Logger = Logger(label: "depot.ledger.postgres")
+    )
         async throws(LedgerError)
         -> PostgresLedger
     {
@@ -45,7 +47,9 @@ package final class PostgresLedger: Ledger {
     }
 
     /// Connects to the database `url` describes; see `connect(url:logger:)`.
-    package static func connect(url: PostgresURL, logger: Logger = Logger(label: "depot.ledger.postgres"))
+    package static func connect(
+        url: PostgresURL, logger: Logger = Logger(label: "depot.ledger.postgres")
+    )
         async throws(LedgerError) -> PostgresLedger
     {
         let client = PostgresClient(configuration: url.configuration, backgroundLogger: logger)

@@ -122,7 +122,9 @@ package struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The configuration of a single connection to the same place (used to check the server is there).
-    package func connectionConfiguration(connectTimeout: TimeAmount? = nil) throws
+    package func connectionConfiguration(
+        connectTimeout: TimeAmount? = nil
+    ) throws
         -> PostgresConnection.Configuration
     {
         var configuration: PostgresConnection.Configuration

@@ -26,7 +26,9 @@ extension SQLiteLedger {
         }
     }
 
-    package func claimAppleJobs(owner: String, now: Int64, leaseSeconds: Int64, limit: Int) async throws(LedgerError)
+    package func claimAppleJobs(
+        owner: String, now: Int64, leaseSeconds: Int64, limit: Int
+    ) async throws(LedgerError)
         -> [AppleJob]
     {
         // One writer at a time (BEGIN IMMEDIATE), in this process or another on the same file: the select and
@@ -70,7 +72,9 @@ extension SQLiteLedger {
         }
     }
 
-    package func retryAppleJob(id: Int64, owner: String, nextAttemptAt: Int64, error: String, now: Int64)
+    package func retryAppleJob(
+        id: Int64, owner: String, nextAttemptAt: Int64, error: String, now: Int64
+    )
         async throws(LedgerError) -> Bool
     {
         try await settle(id: id, owner: owner, now: now, what: nil) { db in
@@ -103,8 +107,9 @@ extension SQLiteLedger {
         try await write("settling App Store outbox job \(id)") { db in
             try update(db)
             guard db.changesCount > 0 else { return false }
-            if let what, let row = try Row.fetchOne(
-                db, sql: "SELECT transaction_id, kind, last_error FROM apple_outbox WHERE id = ?", arguments: [id]),
+            if let what,
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT transaction_id, kind, last_error FROM apple_outbox WHERE id = ?", arguments: [id]),
                 let kind = AppleJob.Kind(rawValue: try row.decode(atIndex: 1))
             {
                 let detail: String? = try row.decode(atIndex: 2)

@@ -41,7 +41,9 @@ extension SQLiteLedger {
         }
     }
 
-    package func writeProduct(_ product: CatalogProduct, keepExisting: Bool, now: Int64) async throws(LedgerError)
+    package func writeProduct(
+        _ product: CatalogProduct, keepExisting: Bool, now: Int64
+    ) async throws(LedgerError)
         -> ProductWriteOutcome
     {
         try await write("writing product \(product.id)") { db in
@@ -78,7 +80,9 @@ extension SQLiteLedger {
         }
     }
 
-    package func addVersion(_ version: ContentVersion, state: VersionState, now: Int64) async throws(LedgerError)
+    package func addVersion(
+        _ version: ContentVersion, state: VersionState, now: Int64
+    ) async throws(LedgerError)
         -> AddVersionOutcome
     {
         try await write("recording \(version.contentId) version \(version.version)") { db in
@@ -106,7 +110,9 @@ extension SQLiteLedger {
         }
     }
 
-    package func publishVersion(productId: String, contentId: String, version: String, now: Int64)
+    package func publishVersion(
+        productId: String, contentId: String, version: String, now: Int64
+    )
         async throws(LedgerError) -> PublishOutcome
     {
         try await write("publishing \(contentId) version \(version)") { db in
@@ -140,7 +146,9 @@ extension SQLiteLedger {
         }
     }
 
-    package func deleteVersion(productId: String, contentId: String, version: String) async throws(LedgerError)
+    package func deleteVersion(
+        productId: String, contentId: String, version: String
+    ) async throws(LedgerError)
         -> DeleteVersionOutcome
     {
         try await write("deleting \(contentId) version \(version)") { db in

@@ -2,7 +2,9 @@ import DepotCore
 import GRDB
 
 extension SQLiteLedger {
-    package func recordGrants(transactionId: String, deliveries: [PlannedDelivery], now: Int64)
+    package func recordGrants(
+        transactionId: String, deliveries: [PlannedDelivery], now: Int64
+    )
         async throws(LedgerError)
     {
         let deliveries = PlannedDelivery.inLockOrder(deliveries)
@@ -33,7 +35,9 @@ extension SQLiteLedger {
         }
     }
 
-    package func recordServed(transactionId: String, digest: String, range: Range<Int64>, client: String, now: Int64)
+    package func recordServed(
+        transactionId: String, digest: String, range: Range<Int64>, client: String, now: Int64
+    )
         async throws(LedgerError)
     {
         try await write("recording bytes served for \(transactionId)") { db in
@@ -181,7 +185,9 @@ extension SQLiteLedger {
         }
     }
 
-    package func auditTrail(transactionId: String, afterSequence: Int64, limit: Int) async throws(LedgerError)
+    package func auditTrail(
+        transactionId: String, afterSequence: Int64, limit: Int
+    ) async throws(LedgerError)
         -> [AuditEvent]
     {
         try await read("reading the audit trail of \(transactionId)") { db in

@@ -2,7 +2,9 @@ import DepotCore
 import GRDB
 
 extension SQLiteLedger {
-    package func recordTransaction(_ transaction: PurchaseTransaction, now: Int64) async throws(LedgerError)
+    package func recordTransaction(
+        _ transaction: PurchaseTransaction, now: Int64
+    ) async throws(LedgerError)
         -> LedgerTransaction
     {
         try await write("recording transaction \(transaction.id)") { db in
@@ -82,7 +84,9 @@ extension SQLiteLedger {
         }
     }
 
-    package func transactions(productId: String, appAccountToken: String) async throws(LedgerError)
+    package func transactions(
+        productId: String, appAccountToken: String
+    ) async throws(LedgerError)
         -> [PurchaseTransaction]
     {
         try await read("reading transactions of \(productId)") { db in
@@ -97,7 +101,9 @@ extension SQLiteLedger {
         }
     }
 
-    package func setRevocation(transactionId: String, revokedAt: Int64?, reason: String, signedAt: Int64?, now: Int64)
+    package func setRevocation(
+        transactionId: String, revokedAt: Int64?, reason: String, signedAt: Int64?, now: Int64
+    )
         async throws(LedgerError) -> Bool
     {
         try await write("setting the revocation of \(transactionId)") { db in
@@ -147,7 +153,9 @@ extension SQLiteLedger {
         }
     }
 
-    package func recordNotification(_ notification: NotificationRecord, enqueueConsumption: Bool, now: Int64)
+    package func recordNotification(
+        _ notification: NotificationRecord, enqueueConsumption: Bool, now: Int64
+    )
         async throws(LedgerError) -> Bool
     {
         try await write("recording notification \(notification.uuid)") { db in
@@ -182,7 +190,9 @@ extension SQLiteLedger {
         }
     }
 
-    package func recordAttempt(transactionId: String, appAccountToken: String?, client: String, now: Int64)
+    package func recordAttempt(
+        transactionId: String, appAccountToken: String?, client: String, now: Int64
+    )
         async throws(LedgerError)
     {
         try await write("recording an attempt on \(transactionId)") { db in

@@ -33,7 +33,9 @@ extension SQLiteLedger {
         }
     }
 
-    package func advanceUpload(id: String, from: Int64, to: Int64, length: Int64?, expiresAt: Int64, now: Int64)
+    package func advanceUpload(
+        id: String, from: Int64, to: Int64, length: Int64?, expiresAt: Int64, now: Int64
+    )
         async throws(LedgerError) -> Bool
     {
         try await write("advancing upload \(id)") { db in

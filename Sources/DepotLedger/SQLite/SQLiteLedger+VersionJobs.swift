@@ -30,7 +30,9 @@ extension SQLiteLedger {
         }
     }
 
-    package func updateVersionJob(id: String, state: VersionJobState, failureReason: String?, now: Int64)
+    package func updateVersionJob(
+        id: String, state: VersionJobState, failureReason: String?, now: Int64
+    )
         async throws(LedgerError) -> Bool
     {
         try await write("updating version job \(id)") { db in

@@ -118,7 +118,9 @@ package final class SQLiteLedger: Ledger {
     }
 
     /// Runs `body` in one read transaction (a consistent snapshot of the last commit).
-    func read<T: Sendable>(_ what: String, _ body: @escaping @Sendable (Database) throws -> T) async throws(LedgerError)
+    func read<T: Sendable>(
+        _ what: String, _ body: @escaping @Sendable (Database) throws -> T
+    ) async throws(LedgerError)
         -> T
     {
         do {

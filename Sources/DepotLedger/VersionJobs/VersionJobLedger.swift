@@ -12,7 +12,9 @@ package protocol VersionJobLedger: Sendable {
 
     /// Moves a job that is not final to `state` (with `failureReason` for `failed`) and records `now` as its
     /// last report; the same state is a heartbeat. False when the job is gone or already final.
-    func updateVersionJob(id: String, state: VersionJobState, failureReason: String?, now: Int64)
+    func updateVersionJob(
+        id: String, state: VersionJobState, failureReason: String?, now: Int64
+    )
         async throws(LedgerError) -> Bool
 
     /// One job, if recorded.

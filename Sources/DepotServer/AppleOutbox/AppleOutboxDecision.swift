@@ -17,7 +17,9 @@ enum AppleOutboxDecision: Equatable {
     static let consumptionWindowSeconds: Int64 = 12 * 3600
 
     /// The decision after `error` on `job` at `now`; `random` yields a value in 0..<1.
-    static func after(_ error: AppStoreAPIError, job: AppleJob, now: Int64, settings: AppleOutboxSettings, random: () -> Double)
+    static func after(
+        _ error: AppStoreAPIError, job: AppleJob, now: Int64, settings: AppleOutboxSettings, random: () -> Double
+    )
         -> AppleOutboxDecision
     {
         let retryable: Bool

@@ -31,7 +31,8 @@ extension DeliveryService {
         let recorded = try await ledgerCall { () async throws(LedgerError) in
             try await ledger.setConsumptionConsent(transactionId: transactionId, consented: request.customerConsented, now: clock())
         }
-        guard recorded, let stored = try await ledgerCall({ () async throws(LedgerError) in try await ledger.transaction(id: transactionId) })
+        guard recorded,
+            let stored = try await ledgerCall({ () async throws(LedgerError) in try await ledger.transaction(id: transactionId) })
         else { throw unknown }
         return ConsentBody(transaction: Self.body(stored), customerConsented: request.customerConsented)
     }

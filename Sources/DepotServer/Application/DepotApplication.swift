@@ -187,8 +187,9 @@ package struct DepotApplication: Sendable {
         router.middlewares.add(ErrorBodyMiddleware())
         ProductRoutes(
             catalogs: catalogs, cacheControl: configuration.http.productListCacheControl,
-            originFields: OriginHeaders(settings: configuration.edge).productListFields, clock: clock)
-            .register(on: router)
+            originFields: OriginHeaders(settings: configuration.edge).productListFields, clock: clock
+        )
+        .register(on: router)
         let service = DeliveryService(
             verifier: verifier, ledger: ledger, catalogs: catalogs, grants: grants,
             grantLifetime: configuration.grants.lifetimeSeconds, revocations: revocations,

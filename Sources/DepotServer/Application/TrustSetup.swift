@@ -22,12 +22,14 @@ package enum TrustSetup {
             let authority = try DevelopmentCertificateAuthority.loadOrCreate(directory: developmentDirectory(configuration))
             roots.append(authority.rootDER)
             logger.warning(
-                "DEVELOPMENT TRUST: transactions signed by the development root in \(developmentDirectory(configuration)) are accepted; never use this configuration in production")
+                "DEVELOPMENT TRUST: transactions signed by the development root in \(developmentDirectory(configuration)) are accepted; never use this configuration in production"
+            )
         }
         let nonProduction = configuration.appStore.nonProductionEnvironments
         if configuration.environment == .production, !nonProduction.isEmpty {
             logger.warning(
-                "NON-PRODUCTION TRANSACTIONS ACCEPTED IN PRODUCTION: \(nonProduction.joined(separator: ", ")) transactions are accepted (appStore.allowNonProductionEnvironments); their purchases cost nothing")
+                "NON-PRODUCTION TRANSACTIONS ACCEPTED IN PRODUCTION: \(nonProduction.joined(separator: ", ")) transactions are accepted (appStore.allowNonProductionEnvironments); their purchases cost nothing"
+            )
         }
         return try AppStoreVerifier(
             trustedRootsDER: roots, bundleId: configuration.appBundleId,
@@ -38,7 +40,8 @@ package enum TrustSetup {
     static func certificateDER(_ bytes: [UInt8]) -> [UInt8]? {
         let text = String(decoding: bytes, as: UTF8.self)
         guard text.contains("-----BEGIN CERTIFICATE-----") else { return bytes.first == 0x30 ? bytes : nil }
-        let body = text.components(separatedBy: "-----BEGIN CERTIFICATE-----").dropFirst().first?
+        let body =
+            text.components(separatedBy: "-----BEGIN CERTIFICATE-----").dropFirst().first?
             .components(separatedBy: "-----END CERTIFICATE-----").first ?? ""
         return Data(base64Encoded: body.filter { !$0.isWhitespace }).map(Array.init)
     }

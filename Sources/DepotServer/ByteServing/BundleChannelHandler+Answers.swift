@@ -11,7 +11,8 @@ extension BundleChannelHandler {
     ) {
         let now = clock()
         let decision = responder.answer(fields, now: now, grantCache: &files.grantCache)
-        let served = fields.method == .GET && recorder != nil
+        let served =
+            fields.method == .GET && recorder != nil
             ? AnswerEvidence.servedEvent(decision, client: context.channel.remoteAddress, now: now) : nil
         evidence = (served, edgeFills == nil ? nil : AnswerEvidence.edgeFillBytes(decision, method: fields.method))
         let (responseHead, body) = BundleResponseWriter.render(

@@ -266,8 +266,9 @@ struct BundleConnectionStateMachine {
             close()
         case .answerTimeoutAndClose:
             let seconds = timeouts.request.nanoseconds / 1_000_000_000
-            closeAnswering(DepotError(
-                .requestTimeout, "the request did not arrive in full within \(seconds) seconds"))
+            closeAnswering(
+                DepotError(
+                    .requestTimeout, "the request did not arrive in full within \(seconds) seconds"))
         }
     }
 

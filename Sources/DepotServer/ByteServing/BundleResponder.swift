@@ -65,7 +65,8 @@ struct BundleResponder: Sendable {
         }
         let target = request.target
         guard target.hasWellFormedDigest else {
-            return .error(.notFound("no bundle at this address: a bundle is named by the lowercase hex SHA-256 of its bytes"), extraHeaders: [])
+            return .error(
+                .notFound("no bundle at this address: a bundle is named by the lowercase hex SHA-256 of its bytes"), extraHeaders: [])
         }
         let digest = String(target.digest)
         let requester: BundleAccess.Requester

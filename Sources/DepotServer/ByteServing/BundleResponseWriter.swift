@@ -79,7 +79,8 @@ struct BundleResponseWriter {
             switch plan.body {
             case .none:
                 if plan.status == 412 || plan.status == 416 {
-                    let error = plan.status == 412
+                    let error =
+                        plan.status == 412
                         ? DepotError(.preconditionFailed, "a precondition of the request does not hold for this bundle")
                         : DepotError(.rangeNotSatisfiable, "no requested range lies inside the bundle")
                     let errorBody = allocator.buffer(string: error.jsonBody)

@@ -19,7 +19,9 @@ struct GrantCache {
     }
 
     /// The grant if it opens `digest` at `now`, verifying it with `authority` when not cached.
-    mutating func verify(_ token: String, digest: String, now: Int64, authority: GrantAuthority) throws(GrantError)
+    mutating func verify(
+        _ token: String, digest: String, now: Int64, authority: GrantAuthority
+    ) throws(GrantError)
         -> GrantToken
     {
         if let entry = entries[token], entry.digest == digest {

@@ -62,7 +62,8 @@ struct GrantCheckResponder: Sendable {
                 extraHeaders: [], cacheSeconds: cacheSeconds)
         }
         switch access.decide(
-            BundleAccess.Fields(head.headers, edgeSecretField: nil), grantParameter: target.grantParameter, digest: String(target.digest), now: now,
+            BundleAccess.Fields(head.headers, edgeSecretField: nil), grantParameter: target.grantParameter, digest: String(target.digest),
+            now: now,
             allowEdge: false, grantCache: &grantCache)
         {
         case .admitted(.grant(let transactionId, let expiresAt)):

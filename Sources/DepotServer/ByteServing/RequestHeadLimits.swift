@@ -30,6 +30,7 @@ package struct RequestHeadLimits: Sendable, Equatable {
     /// The answer to a head over the limit.
     var headTooLarge: DepotError {
         DepotError(
-            .headerFieldsTooLarge, "the request's header section is larger than this server reads (\(maxHeadBytes) bytes, \(maxFields) fields)")
+            .headerFieldsTooLarge,
+            "the request's header section is larger than this server reads (\(maxHeadBytes) bytes, \(maxFields) fields)")
     }
 }

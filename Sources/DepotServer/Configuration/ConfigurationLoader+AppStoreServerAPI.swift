@@ -62,7 +62,9 @@ extension ConfigurationLoader {
 
     /// Apple's two base URLs when none are given; otherwise exactly those given, each an http(s) URL for a known
     /// environment (https only in production).
-    private static func baseURLs(_ given: [String: String]?, deployment: DeploymentEnvironment, in file: String)
+    private static func baseURLs(
+        _ given: [String: String]?, deployment: DeploymentEnvironment, in file: String
+    )
         throws(ConfigurationError) -> [String: String]
     {
         guard let given else {
@@ -74,20 +76,24 @@ extension ConfigurationLoader {
         for (environment, url) in given {
             guard AppStoreSettings.allEnvironments.contains(environment) else {
                 throw ConfigurationError(
-                    "\(file): appStoreServerAPI.baseURLs: \"\(environment)\" is not an App Store environment (Production, Sandbox, Xcode, LocalTesting)")
+                    "\(file): appStoreServerAPI.baseURLs: \"\(environment)\" is not an App Store environment (Production, Sandbox, Xcode, LocalTesting)"
+                )
             }
             let schemes = deployment == .production ? ["https"] : ["https", "http"]
             guard let parsed = URLComponents(string: url), let scheme = parsed.scheme, schemes.contains(scheme),
                 parsed.host?.isEmpty == false, parsed.query == nil, parsed.fragment == nil
             else {
                 throw ConfigurationError(
-                    "\(file): appStoreServerAPI.baseURLs.\(environment) must be an \(schemes.joined(separator: " or ")) URL without query, not \"\(url)\"")
+                    "\(file): appStoreServerAPI.baseURLs.\(environment) must be an \(schemes.joined(separator: " or ")) URL without query, not \"\(url)\""
+                )
             }
         }
         return given
     }
 
-    private static func outboxSettings(_ outbox: ConfigurationFile.AppStoreServerAPI.Outbox?, in file: String)
+    private static func outboxSettings(
+        _ outbox: ConfigurationFile.AppStoreServerAPI.Outbox?, in file: String
+    )
         throws(ConfigurationError) -> AppleOutboxSettings
     {
         let settings = AppleOutboxSettings(

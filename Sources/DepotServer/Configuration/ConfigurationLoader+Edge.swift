@@ -30,7 +30,8 @@ extension ConfigurationLoader {
         }
         if let separator = edge.purgeTagSeparator {
             guard separator == " " || separator == "," else {
-                throw ConfigurationError("\(file): edge.purgeTagSeparator must be \" \" (Surrogate-Key) or \",\" (Cache-Tag), not \"\(separator)\"")
+                throw ConfigurationError(
+                    "\(file): edge.purgeTagSeparator must be \" \" (Surrogate-Key) or \",\" (Cache-Tag), not \"\(separator)\"")
             }
             settings.purgeTagSeparator = separator
         }
@@ -44,7 +45,8 @@ extension ConfigurationLoader {
         if let secrets = edge.fillSecrets {
             guard secrets.count <= EdgeSettings.maximumFillSecrets else {
                 throw ConfigurationError(
-                    "\(file): edge.fillSecrets lists \(secrets.count) secrets; at most \(EdgeSettings.maximumFillSecrets) are accepted at once (the new one and the one being rotated out)")
+                    "\(file): edge.fillSecrets lists \(secrets.count) secrets; at most \(EdgeSettings.maximumFillSecrets) are accepted at once (the new one and the one being rotated out)"
+                )
             }
             for (position, secret) in secrets.enumerated() {
                 // Printable ASCII without spaces: the secret travels as a header field value.
@@ -52,7 +54,8 @@ extension ConfigurationLoader {
                     secret.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
                 else {
                     throw ConfigurationError(
-                        "\(file): edge.fillSecrets[\(position)] must be at least \(EdgeSettings.minimumFillSecretLength) printable ASCII characters without spaces")
+                        "\(file): edge.fillSecrets[\(position)] must be at least \(EdgeSettings.minimumFillSecretLength) printable ASCII characters without spaces"
+                    )
                 }
             }
             guard Set(secrets).count == secrets.count else {

@@ -1,7 +1,9 @@
 extension ConfigurationLoader {
     /// `server.maxRequestTargetBytes` (64 to 1 MiB, default 8 KiB), `server.maxRequestHeadBytes` (1 KiB to 1 MiB,
     /// default 16 KiB) and `server.maxRequestHeaderFields` (8 to 10,000, default 100).
-    static func requestHeadLimits(_ server: ConfigurationFile.Server?, in file: String) throws(ConfigurationError)
+    static func requestHeadLimits(
+        _ server: ConfigurationFile.Server?, in file: String
+    ) throws(ConfigurationError)
         -> RequestHeadLimits
     {
         let defaults = RequestHeadLimits.defaults

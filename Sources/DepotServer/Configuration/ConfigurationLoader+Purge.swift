@@ -44,7 +44,9 @@ extension ConfigurationLoader {
     }
 
     /// The command with its program made an absolute path.
-    private static func purgeCommand(_ command: [String], in file: String, environment: [String: String]) throws(ConfigurationError)
+    private static func purgeCommand(
+        _ command: [String], in file: String, environment: [String: String]
+    ) throws(ConfigurationError)
         -> [String]
     {
         guard let program = command.first, !program.isEmpty else {
@@ -85,7 +87,9 @@ extension ConfigurationLoader {
         let tokenCharacters = Set("!#$%&'*+-.^_`|~".utf8)
         for (name, value) in headers {
             guard !name.isEmpty, name.utf8.count <= 64,
-                name.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || tokenCharacters.contains($0) })
+                name.utf8.allSatisfy({
+                    ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || tokenCharacters.contains($0)
+                })
             else {
                 throw ConfigurationError("\(file): edge.purge.headers has \"\(name)\", which is not a header field name")
             }

@@ -100,7 +100,8 @@ package enum ConfigurationLoader {
             !configuration.appStore.allowNonProductionEnvironments
         {
             throw ConfigurationError(
-                "\(mainFile): a production configuration accepts \(nonProduction.joined(separator: ", ")) transactions; remove them from appStore.environments or set appStore.allowNonProductionEnvironments to true")
+                "\(mainFile): a production configuration accepts \(nonProduction.joined(separator: ", ")) transactions; remove them from appStore.environments or set appStore.allowNonProductionEnvironments to true"
+            )
         }
         if !configuration.appStore.trustDevelopmentRoot, configuration.appStore.trustedRootPaths.isEmpty {
             throw ConfigurationError("\(mainFile): appStore.trustedRoots must name at least one root certificate")
@@ -112,7 +113,8 @@ package enum ConfigurationLoader {
     /// after a few seconds and may answer from a stale copy while they revalidate (RFC 5861).
     static let defaultProductListCacheControl = "public, max-age=60, s-maxage=5, stale-while-revalidate=30"
 
-    private static func productListCacheControl(_ caching: ConfigurationFile.Caching?, in file: String) throws(ConfigurationError) -> String {
+    private static func productListCacheControl(_ caching: ConfigurationFile.Caching?, in file: String) throws(ConfigurationError) -> String
+    {
         guard let value = caching?.productListCacheControl else { return defaultProductListCacheControl }
         guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
             throw ConfigurationError("\(file): caching.productListCacheControl must be a non-empty Cache-Control value in printable ASCII")
@@ -156,7 +158,9 @@ package enum ConfigurationLoader {
         return ((path as NSString).deletingLastPathComponent, path)
     }
 
-    private static func decode<Value: Decodable>(_ type: Value.Type, at path: String) throws(ConfigurationError)
+    private static func decode<Value: Decodable>(
+        _ type: Value.Type, at path: String
+    ) throws(ConfigurationError)
         -> Value
     {
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -180,7 +184,9 @@ package enum ConfigurationLoader {
         return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
     }
 
-    private static func grantSettings(_ grants: ConfigurationFile.Grants?, in file: String) throws(ConfigurationError)
+    private static func grantSettings(
+        _ grants: ConfigurationFile.Grants?, in file: String
+    ) throws(ConfigurationError)
         -> GrantSettings
     {
         guard let grants, let keys = grants.keys, !keys.isEmpty else {

@@ -29,7 +29,9 @@ package struct ConfigurationOverrides: Sendable {
     }
 
     /// These overrides with the gaps filled from `DEPOT_*` environment variables.
-    package func fillingGaps(fromEnvironment environment: [String: String]) throws(ConfigurationError)
+    package func fillingGaps(
+        fromEnvironment environment: [String: String]
+    ) throws(ConfigurationError)
         -> ConfigurationOverrides
     {
         var filled = self

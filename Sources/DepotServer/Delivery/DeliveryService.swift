@@ -39,9 +39,13 @@ struct DeliveryService: Sendable {
         let contents = try await entitledContents(stored)
         let installed = Dictionary(
             (request.installed ?? []).map { ($0.contentId, $0.version) }, uniquingKeysWith: { first, _ in first })
-        let offers = contents.map { version in Offer(version: version, delta: installed[version.contentId].flatMap {
-            catalog.delta(productId: version.productId, contentId: version.contentId, from: $0, to: version.version)
-        }) }
+        let offers = contents.map { version in
+            Offer(
+                version: version,
+                delta: installed[version.contentId].flatMap {
+                    catalog.delta(productId: version.productId, contentId: version.contentId, from: $0, to: version.version)
+                })
+        }
         return RedeemBody(
             transaction: Self.body(stored, finishToken: grants.finishToken(transactionId: stored.transaction.id)),
             downloads: try await grantDownloads(offers, transactionId: stored.transaction.id, now: now))
@@ -171,7 +175,9 @@ struct DeliveryService: Sendable {
     /// to the grants already out at once, and slows the transaction down when its redemptions look like sharing.
     /// The attempt counts the caller's own account when the app sends one (the signed token is fixed at
     /// purchase, so it cannot tell accounts apart), else the signed one.
-    private func recordRedemption(_ signed: SignedTransaction, client: String, callerAccount: String?, now: Int64)
+    private func recordRedemption(
+        _ signed: SignedTransaction, client: String, callerAccount: String?, now: Int64
+    )
         async throws(DepotError) -> LedgerTransaction
     {
         let account = callerAccount ?? signed.appAccountToken?.lowercased()
@@ -208,7 +214,9 @@ struct DeliveryService: Sendable {
 
     /// The contents a stored transaction entitles now, or the refusal as an error. `stackingWith` adds
     /// non-renewing purchases known to be the same customer's (presented together in one restore).
-    func entitledContents(_ stored: LedgerTransaction, stackingWith: [PurchaseTransaction] = []) async throws(DepotError)
+    func entitledContents(
+        _ stored: LedgerTransaction, stackingWith: [PurchaseTransaction] = []
+    ) async throws(DepotError)
         -> [ContentVersion]
     {
         let transaction = stored.transaction
@@ -236,12 +244,15 @@ struct DeliveryService: Sendable {
 
     /// The known transactions whose periods bear on a subscription's entitlement: an auto-renewable one's
     /// renewals (same original transaction), a non-renewing one's purchases stacking under its account token.
-    func relatedTransactions(_ transaction: PurchaseTransaction, type: ProductType) async throws(DepotError)
+    func relatedTransactions(
+        _ transaction: PurchaseTransaction, type: ProductType
+    ) async throws(DepotError)
         -> [PurchaseTransaction]
     {
         switch type {
         case .autoRenewable:
-            return try await ledgerCall { () async throws(LedgerError) in try await ledger.transactions(originalId: transaction.originalId) }
+            return try await ledgerCall { () async throws(LedgerError) in try await ledger.transactions(originalId: transaction.originalId)
+            }
         case .nonRenewing:
             guard let token = transaction.appAccountToken else { return [] }
             return try await ledgerCall { () async throws(LedgerError) in
@@ -261,7 +272,9 @@ struct DeliveryService: Sendable {
     }
 
     /// Records the grants in the ledger, then hands out a download with a fresh grant for each offer.
-    private func grantDownloads(_ offers: [Offer], transactionId: String, now: Int64) async throws(DepotError)
+    private func grantDownloads(
+        _ offers: [Offer], transactionId: String, now: Int64
+    ) async throws(DepotError)
         -> [DownloadBody]
     {
         let planned = offers.map {

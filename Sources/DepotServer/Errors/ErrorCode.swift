@@ -139,8 +139,10 @@ package enum ErrorCode: String, CaseIterable, Sendable {
         case .unavailable: (503, "The catalog or the publisher key cannot be read or changed right now; retry after `Retry-After`.")
         case .ledgerUnavailable: (503, "The ledger cannot be reached right now; retry after `Retry-After`.")
         case .bundleUnavailable: (503, "The stored bundle cannot be read right now; retry after `Retry-After`.")
-        case .tooManyConnections: (503, "The server holds as many connections as it allows (`server.maxConnections`); the connection is closed.")
-        case .tooManyConnectionsFromAddress: (429, "The address holds as many connections as one may (`server.maxConnectionsPerAddress`); the connection is closed.")
+        case .tooManyConnections:
+            (503, "The server holds as many connections as it allows (`server.maxConnections`); the connection is closed.")
+        case .tooManyConnectionsFromAddress:
+            (429, "The address holds as many connections as one may (`server.maxConnectionsPerAddress`); the connection is closed.")
         case .grantRequired: (401, "A bundle needs a grant: `Authorization: Bearer GRANT` or `?grant=GRANT`.")
         case .grantMalformed: (403, "The grant is not a grant at all.")
         case .grantUnknownKey: (403, "The grant names a key this server does not hold.")
@@ -177,7 +179,8 @@ package enum ErrorCode: String, CaseIterable, Sendable {
         case .nothingDelivered: (409, "Nothing was offered for the transaction yet, so nothing can be confirmed.")
         case .tooManyTransactions: (413, "A restore carries more than 1000 transactions.")
         case .restoreRateLimited: (429, "Too many restores from this address; retry after `Retry-After`.")
-        case .irregularActivity: (429, "The transaction was redeemed by too many accounts or places and is slowed down; retry after `Retry-After`.")
+        case .irregularActivity:
+            (429, "The transaction was redeemed by too many accounts or places and is slowed down; retry after `Retry-After`.")
         case .adminTokenRequired: (401, "An operator route needs `Authorization: Bearer ADMIN_TOKEN`.")
         case .adminTokenRefused: (403, "The operator token is not accepted.")
         case .metricsTokenRequired: (401, "`/metrics` needs `Authorization: Bearer` with an operator or metrics token.")

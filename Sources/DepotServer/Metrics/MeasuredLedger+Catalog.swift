@@ -15,7 +15,9 @@ extension MeasuredLedger {
         try await timed("catalogProduct") { () async throws(LedgerError) in try await base.catalogProduct(id: id) }
     }
 
-    func writeProduct(_ product: CatalogProduct, keepExisting: Bool, now: Int64) async throws(LedgerError)
+    func writeProduct(
+        _ product: CatalogProduct, keepExisting: Bool, now: Int64
+    ) async throws(LedgerError)
         -> ProductWriteOutcome
     {
         try await timed("writeProduct") { () async throws(LedgerError) in
@@ -27,13 +29,17 @@ extension MeasuredLedger {
         try await timed("catalogVersions") { () async throws(LedgerError) in try await base.catalogVersions(productId: productId) }
     }
 
-    func addVersion(_ version: ContentVersion, state: VersionState, now: Int64) async throws(LedgerError)
+    func addVersion(
+        _ version: ContentVersion, state: VersionState, now: Int64
+    ) async throws(LedgerError)
         -> AddVersionOutcome
     {
         try await timed("addVersion") { () async throws(LedgerError) in try await base.addVersion(version, state: state, now: now) }
     }
 
-    func publishVersion(productId: String, contentId: String, version: String, now: Int64) async throws(LedgerError)
+    func publishVersion(
+        productId: String, contentId: String, version: String, now: Int64
+    ) async throws(LedgerError)
         -> PublishOutcome
     {
         try await timed("publishVersion") { () async throws(LedgerError) in
@@ -41,7 +47,9 @@ extension MeasuredLedger {
         }
     }
 
-    func deleteVersion(productId: String, contentId: String, version: String) async throws(LedgerError)
+    func deleteVersion(
+        productId: String, contentId: String, version: String
+    ) async throws(LedgerError)
         -> DeleteVersionOutcome
     {
         try await timed("deleteVersion") { () async throws(LedgerError) in
@@ -70,10 +78,13 @@ extension MeasuredLedger {
     }
 
     func createVersionJob(_ job: VersionJob, staleBefore: Int64) async throws(LedgerError) -> VersionJobCreation {
-        try await timed("createVersionJob") { () async throws(LedgerError) in try await base.createVersionJob(job, staleBefore: staleBefore) }
+        try await timed("createVersionJob") { () async throws(LedgerError) in try await base.createVersionJob(job, staleBefore: staleBefore)
+        }
     }
 
-    func updateVersionJob(id: String, state: VersionJobState, failureReason: String?, now: Int64)
+    func updateVersionJob(
+        id: String, state: VersionJobState, failureReason: String?, now: Int64
+    )
         async throws(LedgerError) -> Bool
     {
         try await timed("updateVersionJob") { () async throws(LedgerError) in

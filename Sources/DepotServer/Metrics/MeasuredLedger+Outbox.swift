@@ -16,10 +16,14 @@ extension MeasuredLedger {
     }
 
     func completeAppleJob(id: Int64, owner: String, now: Int64) async throws(LedgerError) -> Bool {
-        try await timed("completeAppleJob") { () async throws(LedgerError) in try await base.completeAppleJob(id: id, owner: owner, now: now) }
+        try await timed("completeAppleJob") { () async throws(LedgerError) in
+            try await base.completeAppleJob(id: id, owner: owner, now: now)
+        }
     }
 
-    func retryAppleJob(id: Int64, owner: String, nextAttemptAt: Int64, error: String, now: Int64) async throws(LedgerError)
+    func retryAppleJob(
+        id: Int64, owner: String, nextAttemptAt: Int64, error: String, now: Int64
+    ) async throws(LedgerError)
         -> Bool
     {
         try await timed("retryAppleJob") { () async throws(LedgerError) in
@@ -34,7 +38,9 @@ extension MeasuredLedger {
     }
 
     func appleJobs(states: [AppleJob.State], afterId: Int64, limit: Int) async throws(LedgerError) -> [AppleJob] {
-        try await timed("appleJobs") { () async throws(LedgerError) in try await base.appleJobs(states: states, afterId: afterId, limit: limit) }
+        try await timed("appleJobs") { () async throws(LedgerError) in
+            try await base.appleJobs(states: states, afterId: afterId, limit: limit)
+        }
     }
 
     func appleJobs(transactionId: String) async throws(LedgerError) -> [AppleJob] {

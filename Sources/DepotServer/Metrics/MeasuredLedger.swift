@@ -33,7 +33,9 @@ struct MeasuredLedger: Ledger {
         }
     }
 
-    func setRevocation(transactionId: String, revokedAt: Int64?, reason: String, signedAt: Int64?, now: Int64)
+    func setRevocation(
+        transactionId: String, revokedAt: Int64?, reason: String, signedAt: Int64?, now: Int64
+    )
         async throws(LedgerError) -> Bool
     {
         try await timed("setRevocation") { () async throws(LedgerError) in
@@ -61,7 +63,9 @@ struct MeasuredLedger: Ledger {
         try await timed("offers") { () async throws(LedgerError) in try await base.offers(transactionId: transactionId) }
     }
 
-    func recordServed(transactionId: String, digest: String, range: Range<Int64>, client: String, now: Int64)
+    func recordServed(
+        transactionId: String, digest: String, range: Range<Int64>, client: String, now: Int64
+    )
         async throws(LedgerError)
     {
         try await timed("recordServed") { () async throws(LedgerError) in
@@ -79,7 +83,9 @@ struct MeasuredLedger: Ledger {
         }
     }
 
-    func recordNotification(_ notification: NotificationRecord, enqueueConsumption: Bool, now: Int64)
+    func recordNotification(
+        _ notification: NotificationRecord, enqueueConsumption: Bool, now: Int64
+    )
         async throws(LedgerError) -> Bool
     {
         try await timed("recordNotification") { () async throws(LedgerError) in
@@ -92,7 +98,9 @@ struct MeasuredLedger: Ledger {
     }
 
     func unfinished(before: Int64, after: DeliveryKey?, limit: Int) async throws(LedgerError) -> [DeliveryStatus] {
-        try await timed("unfinished") { () async throws(LedgerError) in try await base.unfinished(before: before, after: after, limit: limit) }
+        try await timed("unfinished") { () async throws(LedgerError) in
+            try await base.unfinished(before: before, after: after, limit: limit)
+        }
     }
 
     func deliveries(transactionId: String) async throws(LedgerError) -> [DeliveryStatus] {
@@ -110,7 +118,9 @@ struct MeasuredLedger: Ledger {
     }
 
     func lastAttempt(transactionId: String, before: Int64) async throws(LedgerError) -> Int64? {
-        try await timed("lastAttempt") { () async throws(LedgerError) in try await base.lastAttempt(transactionId: transactionId, before: before) }
+        try await timed("lastAttempt") { () async throws(LedgerError) in
+            try await base.lastAttempt(transactionId: transactionId, before: before)
+        }
     }
 
     func irregularTransactions(

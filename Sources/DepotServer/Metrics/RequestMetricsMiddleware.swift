@@ -18,7 +18,9 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
         return path
     }
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws
         -> Response
     {
         let start = ContinuousClock.now

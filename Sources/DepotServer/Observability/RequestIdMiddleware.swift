@@ -7,7 +7,9 @@ import Logging
 /// the answer, and, through `DepotErrorResponse`, into error bodies. Each answer is logged at debug level with
 /// its method, path (never the query, which may carry a grant) and status.
 struct RequestIdMiddleware<Context: RequestContext>: RouterMiddleware {
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws
         -> Response
     {
         let id = RequestId.accepted(request.headers[.xRequestId]) ?? RequestId.generate()

@@ -6,7 +6,10 @@ enum ProductValidation {
     /// 1-255 characters: ASCII letters, digits, `.`, `_`, `-` (App Store product identifiers).
     static func isValidProductId(_ id: String) -> Bool {
         (1...255).contains(id.utf8.count)
-            && id.utf8.allSatisfy { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E || $0 == 0x5F || $0 == 0x2D }
+            && id.utf8.allSatisfy {
+                ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E || $0 == 0x5F
+                    || $0 == 0x2D
+            }
     }
 
     /// 1-64 printable ASCII characters, no space or `/`.

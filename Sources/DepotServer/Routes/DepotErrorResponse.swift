@@ -26,7 +26,9 @@ struct DepotErrorResponse: HTTPResponseError {
 /// `HTTPError` by the code its status has in `ErrorCode`'s table; anything else becomes a logged 500.
 /// Routes throw `DepotError` directly.
 struct ErrorBodyMiddleware<Context: RequestContext>: RouterMiddleware {
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws
         -> Response
     {
         do {

@@ -13,10 +13,18 @@ struct ProductRoutes: Sendable {
     let clock: @Sendable () -> Int64
 
     func register(on router: Router<DepotRequestContext>) {
-        router.on("/products_v1.json", method: .get) { request, _ in try self.respond(to: request, with: try self.catalogs.listing(at: self.clock()).identifiers) }
-        router.on("/products_v1.json", method: .head) { request, _ in try self.respond(to: request, with: try self.catalogs.listing(at: self.clock()).identifiers) }
-        router.on("/v1/products", method: .get) { request, _ in try self.respond(to: request, with: try self.catalogs.listing(at: self.clock()).products) }
-        router.on("/v1/products", method: .head) { request, _ in try self.respond(to: request, with: try self.catalogs.listing(at: self.clock()).products) }
+        router.on("/products_v1.json", method: .get) { request, _ in
+            try self.respond(to: request, with: try self.catalogs.listing(at: self.clock()).identifiers)
+        }
+        router.on("/products_v1.json", method: .head) { request, _ in
+            try self.respond(to: request, with: try self.catalogs.listing(at: self.clock()).identifiers)
+        }
+        router.on("/v1/products", method: .get) { request, _ in
+            try self.respond(to: request, with: try self.catalogs.listing(at: self.clock()).products)
+        }
+        router.on("/v1/products", method: .head) { request, _ in
+            try self.respond(to: request, with: try self.catalogs.listing(at: self.clock()).products)
+        }
     }
 
     /// The list, or 304/412 per RFC 9110 §13.2.2. Ranges are not offered on lists (they are small).

@@ -90,7 +90,8 @@ struct PublisherProductRoutes: Sendable {
                 throw Self.unknownVersion(contentId, version)
             case .wasPublished:
                 throw DepotError(
-                    .versionWasPublished, "version \(version) of \(contentId) was published; published versions are kept (grants for them keep working)")
+                    .versionWasPublished,
+                    "version \(version) of \(contentId) was published; published versions are kept (grants for them keep working)")
             }
         }
     }
@@ -134,7 +135,8 @@ struct PublisherProductRoutes: Sendable {
             return (contents.first!, version)
         default:
             throw DepotError(
-                .ambiguousVersion, "several contents of \(productId) have version \(version) (\(contents.sorted().joined(separator: ", "))); add ?contentId=")
+                .ambiguousVersion,
+                "several contents of \(productId) have version \(version) (\(contents.sorted().joined(separator: ", "))); add ?contentId=")
         }
     }
 

@@ -31,9 +31,11 @@ struct PublisherVersionRoutes: Sendable {
             }
             let logger = context.logger
             guard
-                try await PublisherProductRoutes.call(logger, { () async throws(LedgerError) in
-                    try await self.ledger.catalogProduct(id: productId)
-                }) != nil
+                try await PublisherProductRoutes.call(
+                    logger,
+                    { () async throws(LedgerError) in
+                        try await self.ledger.catalogProduct(id: productId)
+                    }) != nil
             else {
                 throw PublisherProductRoutes.unknownProduct(productId)
             }
@@ -48,7 +50,8 @@ struct PublisherVersionRoutes: Sendable {
             }
             if case .inProgress(let live) = outcome {
                 throw DepotError(
-                    .versionInProgress, "version \(live.version) of \(productId) is already being processed (job \(live.id), "
+                    .versionInProgress,
+                    "version \(live.version) of \(productId) is already being processed (job \(live.id), "
                         + "\(live.state.rawValue)); wait for it to be staged or to fail")
             }
             context.logger.info(
@@ -98,7 +101,8 @@ struct PublisherVersionRoutes: Sendable {
 
     /// The upload must be the caller's, complete and not expired.
     private func checkUpload(_ id: String, publisher: String, now: Int64, logger: Logger) async throws {
-        guard let upload = try await PublisherProductRoutes.call(logger, { () async throws(LedgerError) in try await ledger.upload(id: id) }),
+        guard
+            let upload = try await PublisherProductRoutes.call(logger, { () async throws(LedgerError) in try await ledger.upload(id: id) }),
             upload.publisher == publisher
         else {
             throw DepotError(.unknownUpload, "no upload \(id) of this publisher")

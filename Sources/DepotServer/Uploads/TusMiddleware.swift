@@ -8,7 +8,9 @@ import HTTPTypes
 struct TusMiddleware: RouterMiddleware {
     typealias Context = DepotRequestContext
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws
         -> Response
     {
         var response = try await ErrorBodyMiddleware<Context>().handle(request, context: context) { request, context in

@@ -95,7 +95,9 @@ struct UploadRoutes: Sendable {
         return Response(status: .created, headers: headers)
     }
 
-    private func append(_ request: Request, context: DepotRequestContext, id: String, offset: String?) async throws
+    private func append(
+        _ request: Request, context: DepotRequestContext, id: String, offset: String?
+    ) async throws
         -> UploadService.State
     {
         try await service.append(

@@ -26,10 +26,11 @@ enum UploadRules {
     static func creation(
         uploadLength: String?, deferLength: String?, metadata: String?, maxSize: Int64
     ) throws(DepotError) -> Creation {
-        let checkedMetadata = try metadata.map { header throws(DepotError) in
-            _ = try UploadMetadata(header: header)
-            return header.trimmingSpaces
-        } ?? ""
+        let checkedMetadata =
+            try metadata.map { header throws(DepotError) in
+                _ = try UploadMetadata(header: header)
+                return header.trimmingSpaces
+            } ?? ""
         switch (uploadLength, deferLength) {
         case (let length?, nil):
             let value = try decimal(length, header: "Upload-Length")

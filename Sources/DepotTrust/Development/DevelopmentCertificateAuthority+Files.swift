@@ -21,7 +21,9 @@ extension DevelopmentCertificateAuthority {
     /// A new authority is written whole into a temporary sibling directory (files fsynced, the key 0600, the
     /// directory 0700) and renamed into place, so a crash never leaves half an authority behind, and of two
     /// processes making one at the same time both end up using the one that won the rename.
-    package static func loadOrCreate(directory: String) throws(DevelopmentAuthorityError)
+    package static func loadOrCreate(
+        directory: String
+    ) throws(DevelopmentAuthorityError)
         -> DevelopmentCertificateAuthority
     {
         var directory = directory

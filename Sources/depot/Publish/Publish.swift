@@ -34,7 +34,9 @@ struct Publish: AsyncParsableCommand {
     @Flag(help: "Publish the version once it is staged.")
     var publish = false
 
-    @Option(name: .customLong("state-dir"), help: "Where archives and upload addresses are kept between runs (default: ~/.cache/depot/publish).")
+    @Option(
+        name: .customLong("state-dir"), help: "Where archives and upload addresses are kept between runs (default: ~/.cache/depot/publish)."
+    )
     var stateDir: String?
 
     @Option(help: "How many times a cut upload is resumed before giving up.")
@@ -97,7 +99,9 @@ struct Publish: AsyncParsableCommand {
 
     /// Uploads the archive, resuming a remembered upload of the same bytes, and after each cut.
     /// Returns the upload's address.
-    private func upload(_ archive: PublishState.Archive, state: PublishState, api: PublisherAPI) async throws(PublishError)
+    private func upload(
+        _ archive: PublishState.Archive, state: PublishState, api: PublisherAPI
+    ) async throws(PublishError)
         -> String
     {
         var location = state.location(of: archive, server: api.server)
@@ -133,7 +137,9 @@ struct Publish: AsyncParsableCommand {
         return location
     }
 
-    private func requestVersion(_ archive: PublishState.Archive, upload location: String, api: PublisherAPI)
+    private func requestVersion(
+        _ archive: PublishState.Archive, upload location: String, api: PublisherAPI
+    )
         async throws(PublishError) -> String
     {
         guard let uploadId = location.split(separator: "/").last.map(String.init) else {

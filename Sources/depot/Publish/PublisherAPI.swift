@@ -100,7 +100,9 @@ struct PublisherAPI: Sendable {
     }
 
     /// A JSON request to the publisher API; returns the decoded object of a 2xx answer.
-    func json(_ method: HTTPMethod, _ path: String, _ body: [String: Any]? = nil, doing what: String)
+    func json(
+        _ method: HTTPMethod, _ path: String, _ body: [String: Any]? = nil, doing what: String
+    )
         async throws(PublishError) -> [String: Any]
     {
         var headers: [(String, String)] = []

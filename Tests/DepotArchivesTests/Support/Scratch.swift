@@ -57,8 +57,9 @@ enum Tool {
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         if process.terminationStatus != 0 {
-            throw ToolFailed(description: "\(executable) \(arguments) exited \(process.terminationStatus): "
-                + String(decoding: output, as: UTF8.self))
+            throw ToolFailed(
+                description: "\(executable) \(arguments) exited \(process.terminationStatus): "
+                    + String(decoding: output, as: UTF8.self))
         }
     }
 

@@ -50,7 +50,8 @@ struct ClientResumeTests {
             var offered = try #require(try await client.redeem(signedTransaction: jws).downloads.first)
             // A grant that expires while the download is stalled half-way.
             let expiresAt = DepotApplication.systemClock() + 6
-            offered.url = "/v1/bundles/\(offered.digest)?grant="
+            offered.url =
+                "/v1/bundles/\(offered.digest)?grant="
                 + server.application.grants.issue(digest: offered.digest, expiresAt: expiresAt, transactionId: id)
             let renewals = Mutex(0)
             let out = server.scratch.path + "/out"
@@ -99,7 +100,8 @@ struct ClientResumeTests {
             // Bytes of some other bundle, with that bundle's validator.
             let partial = out + "/com.example.level1." + offered.digest.prefix(16) + ".partial"
             let otherTag = "\"" + String(repeating: "0", count: 64) + "\""
-            try server.scratch.write("out/com.example.level1." + offered.digest.prefix(16) + ".partial", [UInt8](repeating: 0xAB, count: 1 << 20))
+            try server.scratch.write(
+                "out/com.example.level1." + offered.digest.prefix(16) + ".partial", [UInt8](repeating: 0xAB, count: 1 << 20))
             try server.scratch.write("out/com.example.level1." + offered.digest.prefix(16) + ".partial.etag", otherTag)
 
             let folder = try await client.bundleDownload(offered, into: URL(fileURLWithPath: out)).run()

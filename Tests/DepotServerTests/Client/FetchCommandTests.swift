@@ -46,8 +46,9 @@ struct FetchCommandTests {
 
             let rerun = try await ExternalTool.run(Self.binary, arguments)
             #expect(rerun.status == 0, "\(rerun.error)")
-            #expect(rerun.output.split(separator: "\n").last.map(String.init)
-                == "finished transaction \(id): the StoreKit transaction may be finished now")
+            #expect(
+                rerun.output.split(separator: "\n").last.map(String.init)
+                    == "finished transaction \(id): the StoreKit transaction may be finished now")
             #expect(rerun.error.contains("com.example.level1: 100%"))
             #expect(try ClientTestSupport.contents(of: out + "/com.example.level1") == LiveServer.standardPacks[0].files)
             #expect(ClientTestSupport.names(in: out) == ["com.example.level1"])

@@ -10,7 +10,8 @@ enum CuttingProxy {
     }
 
     static func start(_ python: String, upstream: Int, mode: Mode, limit: Int, logPath: String) async throws -> PythonService {
-        try await PythonService.start(python, script: script, arguments: [String(upstream), logPath, mode.rawValue, String(limit)], logPath: logPath)
+        try await PythonService.start(
+            python, script: script, arguments: [String(upstream), logPath, mode.rawValue, String(limit)], logPath: logPath)
     }
 
     static let script = #"""

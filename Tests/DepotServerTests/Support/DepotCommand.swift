@@ -11,7 +11,8 @@ struct DepotCommand {
     init(scratch: ScratchDirectory, databaseURL: String?) {
         // `debugBinary` counts from a file directly under Tests/DepotServerTests/; this one is a folder deeper.
         binary = DepotProcess.debugBinary(filePath: (#filePath as NSString).deletingLastPathComponent)
-        place = ["--config", scratch.path + "/Config", "--data-dir", scratch.path + "/data"]
+        place =
+            ["--config", scratch.path + "/Config", "--data-dir", scratch.path + "/data"]
             + (databaseURL.map { ["--database-url", $0] } ?? [])
     }
 

@@ -8,7 +8,9 @@ enum HostileDepot {
     static let contentId = "com.example.hostile"
     static let version = "1.0"
 
-    static func start(_ python: String, bundle: String, advertisedDigest: String, out: String, logPath: String) async throws
+    static func start(
+        _ python: String, bundle: String, advertisedDigest: String, out: String, logPath: String
+    ) async throws
         -> PythonService
     {
         try await PythonService.start(

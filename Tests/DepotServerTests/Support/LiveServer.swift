@@ -41,8 +41,10 @@ struct LiveServer {
         return [
             PackSpec(
                 directory: "game/level1", productId: "com.example.level1",
-                files: ["maps/cave.json": Array("{\"tiles\": [[0,1,1,0]]}".utf8), "notes.txt": text,
-                        "media/big.bin": random.bytes(6 << 20)]),
+                files: [
+                    "maps/cave.json": Array("{\"tiles\": [[0,1,1,0]]}".utf8), "notes.txt": text,
+                    "media/big.bin": random.bytes(6 << 20),
+                ]),
             PackSpec(
                 directory: "magazine/2026-09", productId: "com.example.monthly",
                 contentId: "com.example.monthly.2026-09", publishedAt: "2026-09-01T06:00:00Z",

@@ -39,8 +39,10 @@ struct NginxEdge {
             try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
             let rendered = try await render(
                 envsubst: envsubst,
-                variables: ["EDGE_PORT": "127.0.0.1:\(port)", "DEPOT_ORIGIN": "127.0.0.1:\(originPort)",
-                            "CACHE_DIR": cache, "EDGE_SECRET": secret])
+                variables: [
+                    "EDGE_PORT": "127.0.0.1:\(port)", "DEPOT_ORIGIN": "127.0.0.1:\(originPort)",
+                    "CACHE_DIR": cache, "EDGE_SECRET": secret,
+                ])
             let configPath = scratch.path + "/edge-\(port).conf"
             try Data(rendered.utf8).write(to: URL(fileURLWithPath: configPath))
             let process = Process()
@@ -54,7 +56,8 @@ struct NginxEdge {
             defer { box.stop() }
             guard await waitUntilListening(port: port, process: box) else {
                 box.stop()
-                lastFailure = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                lastFailure =
+                    String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
                     + ((try? String(contentsOfFile: cache + "/error.log", encoding: .utf8)) ?? "")
                 if lastFailure.contains("Address already in use") { continue }
                 throw StartError(description: "nginx did not start: \(lastFailure)")

@@ -6,7 +6,9 @@ import Testing
 /// Publisher requests over `RawHTTPClient`, a key made for the test, and a pack directory to stage.
 enum PublisherRequests {
     /// A new key recorded in `ledger`; returns its text.
-    static func makeKey(_ ledger: any Ledger, publisher: String = "studio", prefixes: [String] = []) async throws -> (key: String, id: String) {
+    static func makeKey(
+        _ ledger: any Ledger, publisher: String = "studio", prefixes: [String] = []
+    ) async throws -> (key: String, id: String) {
         let (key, record) = PublisherKey.make(publisher: publisher, productPrefixes: prefixes, now: DepotApplication.systemClock())
         try await ledger.createPublisherKey(record)
         return (key, record.id)

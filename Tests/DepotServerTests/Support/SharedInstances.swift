@@ -141,8 +141,10 @@ struct SharedInstances {
         return [
             LiveServer.PackSpec(
                 directory: "game/level1", productId: "com.example.level1",
-                files: ["notes.txt": Array(String(repeating: "Shared ledger, shared store. ", count: 2000).utf8),
-                        "media/tiles.bin": random.bytes(512 << 10)]),
+                files: [
+                    "notes.txt": Array(String(repeating: "Shared ledger, shared store. ", count: 2000).utf8),
+                    "media/tiles.bin": random.bytes(512 << 10),
+                ]),
             LiveServer.PackSpec(
                 directory: "game/coins", productId: "com.example.coins", files: ["coins.json": Array("{\"coins\": 500}".utf8)]),
         ]

@@ -29,7 +29,8 @@ enum ExternalTool {
     /// The tool's path, or nil. In CI (`CI` set) a missing tool is a test failure, never a silent pass;
     /// elsewhere the test is skipped with a message saying how to enable it.
     static func require(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) -> String? {
-        for directory in ["/usr/bin", "/usr/local/bin", "/bin", "/usr/sbin"] + (ProcessInfo.processInfo.environment["PATH"] ?? "")
+        for directory in ["/usr/bin", "/usr/local/bin", "/bin", "/usr/sbin"]
+            + (ProcessInfo.processInfo.environment["PATH"] ?? "")
             .split(separator: ":").map(String.init)
         {
             let candidate = (directory as NSString).appendingPathComponent(name)
@@ -46,13 +47,17 @@ enum ExternalTool {
 
     /// Runs a program to completion; returns its exit status, standard output and standard error.
     @discardableResult
-    static func run(_ path: String, _ arguments: [String], in directory: String? = nil) async throws
+    static func run(
+        _ path: String, _ arguments: [String], in directory: String? = nil
+    ) async throws
         -> (status: Int32, output: String, error: String)
     {
         try await OffPool.run { try runNow(path, arguments, in: directory) }
     }
 
-    private static func runNow(_ path: String, _ arguments: [String], in directory: String?) throws
+    private static func runNow(
+        _ path: String, _ arguments: [String], in directory: String?
+    ) throws
         -> (status: Int32, output: String, error: String)
     {
         let process = Process()
@@ -70,4 +75,3 @@ enum ExternalTool {
         return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
     }
 }
-

@@ -1,11 +1,11 @@
 import Synchronization
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// One entry of a bundle being written: its name, size and bytes, readable by position from any thread.
@@ -60,7 +60,7 @@ final class EntrySource: Sendable {
         case .file(let descriptor, _):
             do throws(SystemCallError) {
                 try POSIX.readFully(descriptor, into: buffer, at: offset)
-            } catch where error.code == EIO {
+            } catch  where error.code == EIO {
                 throw PackError(.packChanged, "\(shown) shrank while it was bundled")
             } catch {
                 throw PackError(.unreadable, "\(shown) cannot be read: \(error)")

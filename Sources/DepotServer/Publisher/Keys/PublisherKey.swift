@@ -27,7 +27,9 @@ package enum PublisherKey {
         guard text.hasPrefix(prefix) else { return false }
         let body = text.utf8.dropFirst(prefix.utf8.count)
         return body.count == 43
-            && body.allSatisfy { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x5F }
+            && body.allSatisfy {
+                ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x5F
+            }
     }
 
     /// SHA-256 of a key's text.

@@ -71,14 +71,16 @@ package final class DeltaBuilder: Service, Sendable {
     package func build(towards target: ContentVersion, olderOnly: Bool = false) async throws -> Int {
         let versions = try await ledger.catalogVersions(productId: target.productId)
             .filter { $0.content.contentId == target.contentId }
-        let recorded = Set(try await ledger.catalogSnapshot().deltas.filter { $0.contentId == target.contentId }
-            .map { "\($0.baseVersion)\n\($0.targetVersion)" })
+        let recorded = Set(
+            try await ledger.catalogSnapshot().deltas.filter { $0.contentId == target.contentId }
+                .map { "\($0.baseVersion)\n\($0.targetVersion)" })
         let bases = DeltaBases.choose(
             for: target,
             among: versions.filter { $0.state.wasPublished }.map(\.content)
                 .filter { !olderOnly || ($0.publishedAt, $0.version) < (target.publishedAt, target.version) },
-            count: baseCount)
-            .filter { !recorded.contains("\($0.version)\n\(target.version)") }
+            count: baseCount
+        )
+        .filter { !recorded.contains("\($0.version)\n\(target.version)") }
         guard !bases.isEmpty, let targetPack = shelf.pack(digest: target.digest, limits: limits) else { return 0 }
         var count = 0
         for base in bases {
@@ -93,7 +95,8 @@ package final class DeltaBuilder: Service, Sendable {
                 productId: target.productId, contentId: target.contentId, baseVersion: base.version,
                 targetVersion: target.version, digest: record.digest, size: record.size)
             if try await ledger.recordDelta(delta) { count += 1 }
-            logger.debug("delta built", metadata: ["content": "\(delta.contentId)", "from": "\(delta.baseVersion)", "to": "\(delta.targetVersion)"])
+            logger.debug(
+                "delta built", metadata: ["content": "\(delta.contentId)", "from": "\(delta.baseVersion)", "to": "\(delta.targetVersion)"])
         }
         return count
     }

@@ -92,7 +92,8 @@ package struct VersionStager: Sendable {
             productId: manifest.productId, contentId: manifest.contentId, version: manifest.version,
             publishedAt: manifest.publishedAt, digest: record.digest, size: record.size, unpackedSize: pack.unpackedSize)
         let now = clock()
-        let outcome = try await ledgerCall { () async throws(LedgerError) in try await ledger.addVersion(version, state: .staged, now: now) }
+        let outcome = try await ledgerCall { () async throws(LedgerError) in try await ledger.addVersion(version, state: .staged, now: now)
+        }
         switch outcome {
         case .added(let staged), .unchanged(let staged):
             return staged
