@@ -33,9 +33,10 @@ struct RevocationRefresh: Service {
                 try await Task.sleep(for: interval)
                 do {
                     let now = clock()
+                    let mark = revocations.mark()
                     let refused = try await Self.refusedTransactionIds(
                         ledger: ledger, catalog: catalogs.current, grantLifetime: grantLifetime, now: now)
-                    let newlyRevoked = revocations.replace(with: refused)
+                    let newlyRevoked = revocations.replace(with: refused, readSince: mark)
                     revocations.forgetBundleRefusals(before: now - grantLifetime)
                     if !newlyRevoked.isEmpty { await onNewlyRevoked(newlyRevoked) }
                 } catch {

@@ -15,6 +15,10 @@ package final class RevocationList: Sendable {
 
     private struct State {
         var revoked: Set<String>
+        /// Local changes (revoked, or reinstated) by transaction, with the change counter after each: a refresh
+        /// whose ledger read began before a change keeps it (see `replace(with:readSince:)`).
+        var changes: [String: (sequence: UInt64, revoked: Bool)] = [:]
+        var sequence: UInt64 = 0
         /// Bundles refused under transactions that still stand (a subscription renewal whose sibling, through
         /// which a period's issues were granted, was refunded), with when they were refused.
         var refusedBundles: [Pair: Int64] = [:]
@@ -56,20 +60,40 @@ package final class RevocationList: Sendable {
 
     /// Refuses the transaction's grants from now on.
     package func revoke(_ transactionId: String) {
-        _ = state.withLockedValue { $0.revoked.insert(transactionId) }
+        state.withLockedValue { state in
+            state.revoked.insert(transactionId)
+            state.sequence += 1
+            state.changes[transactionId] = (state.sequence, true)
+        }
     }
 
     /// Accepts the transaction's grants again (a reversed refund).
     package func reinstate(_ transactionId: String) {
-        _ = state.withLockedValue { $0.revoked.remove(transactionId) }
+        state.withLockedValue { state in
+            state.revoked.remove(transactionId)
+            state.sequence += 1
+            state.changes[transactionId] = (state.sequence, false)
+        }
     }
 
-    /// Replaces the revoked transaction ids with the ledger's, returning the ids that were not revoked before.
+    /// A mark to take just before reading the ledger's revoked ids for `replace(with:readSince:)`.
+    package func mark() -> UInt64 {
+        state.withLockedValue { $0.sequence }
+    }
+
+    /// Replaces the revoked transaction ids with the ledger's, read after `mark` was taken; changes made here
+    /// since the mark (a finish or a refund recorded while the ledger was being read) are kept over what the
+    /// read saw. Returns the ids that were not revoked before.
     @discardableResult
-    package func replace(with ids: Set<String>) -> Set<String> {
+    package func replace(with ids: Set<String>, readSince mark: UInt64) -> Set<String> {
         state.withLockedValue { state in
-            let added = ids.subtracting(state.revoked)
-            state.revoked = ids
+            var next = ids
+            for (id, change) in state.changes where change.sequence > mark {
+                if change.revoked { next.insert(id) } else { next.remove(id) }
+            }
+            state.changes = state.changes.filter { $0.value.sequence > mark }
+            let added = next.subtracting(state.revoked)
+            state.revoked = next
             return added
         }
     }

@@ -39,8 +39,11 @@ struct UploadServer {
     static let tusHeaders = ["Tus-Resumable: 1.0.0", "Authorization: Bearer \(token)"]
 
     /// Starts a server on `engine`, runs `body`, shuts it down. PostgreSQL without a server: skipped (CI: fails).
+    ///
+    /// The request timeout is generous by default (a loaded machine can pause a test for longer than the
+    /// server's 30 s between two steps of one request); tests of the timeout set their own.
     static func with(
-        _ name: String = #function, engine: LedgerEngine, requestTimeoutSeconds: Int = 30,
+        _ name: String = #function, engine: LedgerEngine, requestTimeoutSeconds: Int = 300,
         body: (UploadServer) async throws -> Void
     ) async throws {
         switch engine {
@@ -65,7 +68,7 @@ struct UploadServer {
             {"grants": {"activeKeyId": "test", "lifetimeSeconds": 600, "keys": [{"id": "test", "secret": "\(secret)"}]},
              "app": {"bundleId": "com.example.depot.test"}, "appStore": {"trustDevelopmentRoot": true},
              "admin": {"tokenSHA256": ["\(SharedInstances.hexSHA256(token))"]},
-             "server": {"idleTimeoutSeconds": 10, "requestTimeoutSeconds": \(requestTimeoutSeconds), "shutdownGraceSeconds": 5},
+             "server": {"idleTimeoutSeconds": 120, "requestTimeoutSeconds": \(requestTimeoutSeconds), "shutdownGraceSeconds": 5},
              "uploads": {"maxSize": \(maxSize), "expirySeconds": \(expirySeconds), "reaperIntervalSeconds": 3600}}
             """)
         try scratch.write(
