@@ -65,7 +65,9 @@ struct AppleOutboxKillNineTests {
 
             // 3. Restarted, now reaching the App Store: the job is claimed again once the dead sender's lease
             // ended, and sent once.
-            try SharedInstances.writeConfiguration(in: scratch, settings: appStore.settings(leaseSeconds: leaseSeconds))
+            // The dead sender's lease (3 s) was written by its claim; the new sender's own claims hold for 120 s, so
+            // a call slowed by a loaded machine is not taken for an abandoned one and sent again.
+            try SharedInstances.writeConfiguration(in: scratch, settings: appStore.settings(leaseSeconds: 120))
             let second = try await DepotProcess.start(binary: binary, arguments: arguments, environment: environment)
             do {
                 try await eventually("the finish acknowledged after the restart") {
