@@ -30,24 +30,11 @@ struct SchemathesisTests {
         schemathesis.serializer.alias("application/offset+octet-stream", "application/octet-stream")
         """
 
-    static func schemathesis() -> String? {
-        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
-            + ["/usr/local/bin", "/usr/bin"]
-        {
-            let candidate = (directory as NSString).appendingPathComponent("schemathesis")
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        if ProcessInfo.processInfo.environment["CI"] != nil {
-            Issue.record("schemathesis is required in CI (python3 -m pip install schemathesis)")
-        } else {
-            print("skipping: schemathesis not installed (python3 -m pip install schemathesis to run this test)")
-        }
-        return nil
-    }
-
     @Test(arguments: LedgerEngine.allCases)
     func everyAnswerIsDocumentedAndNoneIsAServerError(engine: LedgerEngine) async throws {
-        guard let schemathesis = Self.schemathesis() else { return }
+        guard let schemathesis = ExternalTool.require("schemathesis", install: "python3 -m pip install schemathesis") else {
+            return
+        }
         try await ServePlace.onEngine(engine) { binary, databaseURL in
             try await run(schemathesis, binary: binary, engine: engine, databaseURL: databaseURL)
         }

@@ -70,26 +70,7 @@ extension BundleChannelHandler {
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         for case .bytes(let buffer) in body { context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
-            Self.closeLingering(context: context)
-        }
-    }
-
-    /// How long a connection closed after an error answer keeps reading (and dropping) what the client still sends.
-    static let lingerTime = TimeAmount.seconds(2)
-
-    /// Closes after an error answer as nginx's lingering close does: the output first, so that the client reads the
-    /// answer (request bytes left unread at a full close make the kernel reset the connection, and a reset can make
-    /// the client lose the answer), then the whole connection once the client closes its side or `lingerTime` passed.
-    /// Nothing read meanwhile is answered: the connection's state machine is closing.
-    static func closeLingering(context: ChannelHandlerContext) {
-        let outputClosed = context.eventLoop.makePromise(of: Void.self)
-        context.close(mode: .output, promise: outputClosed)
-        outputClosed.futureResult.assumeIsolated().whenComplete { result in
-            guard case .success = result else {
-                context.close(promise: nil)
-                return
-            }
-            context.eventLoop.assumeIsolated().scheduleTask(in: lingerTime) { context.close(promise: nil) }
+            LingeringClose.close(context: context)
         }
     }
 }

@@ -174,7 +174,7 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
             }
             if thenClose, let written {
                 written.futureResult.cascade(to: promise)
-                written.futureResult.assumeIsolated().whenComplete { _ in Self.closeLingering(context: context) }
+                written.futureResult.assumeIsolated().whenComplete { _ in LingeringClose.close(context: context) }
             }
         }
         runActions(context: context)

@@ -3,15 +3,12 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 
-/// Answers a connection the gate refused with one complete HTTP/1.1 response, then closes it, reading (and
-/// dropping) whatever the client sends meanwhile so that the answer is not lost to a reset.
+/// Answers a connection the gate refused with one complete HTTP/1.1 response, then closes it as
+/// `LingeringClose` does, dropping whatever the client sends meanwhile.
 ///
 /// It sits first in the pipeline, so nothing the client sends reaches a decoder or a route.
 final class ConnectionRefusalHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
-
-    /// How long a refused client has to read the answer and close its side before the connection is closed.
-    static let lingerTime = TimeAmount.seconds(2)
 
     private let answer: [UInt8]
 
@@ -35,10 +32,8 @@ final class ConnectionRefusalHandler: ChannelInboundHandler, RemovableChannelHan
         guard !answered else { return }
         answered = true
         let buffer = context.channel.allocator.buffer(bytes: answer)
-        let channel = context.channel
-        context.writeAndFlush(NIOAny(buffer)).whenComplete { _ in
-            channel.close(mode: .output, promise: nil)
-            channel.eventLoop.scheduleTask(in: Self.lingerTime) { channel.close(promise: nil) }
+        context.writeAndFlush(NIOAny(buffer)).assumeIsolated().whenComplete { _ in
+            LingeringClose.close(context: context)
         }
     }
 

@@ -27,8 +27,11 @@ struct ScratchDirectory {
 /// External programs the live tests drive (curl, wget, aria2c, python3, unzip).
 enum ExternalTool {
     /// The tool's path, or nil. In CI (`CI` set) a missing tool is a test failure, never a silent pass;
-    /// elsewhere the test is skipped with a message saying how to enable it.
-    static func require(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) -> String? {
+    /// elsewhere the test is skipped with a message saying how to enable it (`install`, when given: the
+    /// command that installs it; otherwise its Debian package).
+    static func require(
+        _ name: String, install: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> String? {
         for directory in ["/usr/bin", "/usr/local/bin", "/bin", "/usr/sbin"]
             + (ProcessInfo.processInfo.environment["PATH"] ?? "")
             .split(separator: ":").map(String.init)
@@ -40,7 +43,7 @@ enum ExternalTool {
             Issue.record("\(name) is required in CI but was not found on PATH", sourceLocation: sourceLocation)
         } else {
             let package = ["aria2c": "aria2", "envsubst": "gettext-base"][name] ?? name
-            print("skipping: \(name) not installed (apt-get install \(package) to run this test)")
+            print("skipping: \(name) not installed (\(install ?? "apt-get install \(package)") to run this test)")
         }
         return nil
     }
