@@ -51,12 +51,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'log "interrupted"; exit 130' INT TERM
 
-if [[ ${BENCH_SKIP_BUILD:-0} == 1 ]]; then
-    [[ -x $DEPOT ]] || die "BENCH_SKIP_BUILD=1 but $DEPOT does not exist"
-else
-    log "building depot (release)"
-    (cd "$ROOT" && swift build -c release --product depot) >&2 || die "release build failed"
-fi
+build_depot_release "$ROOT"
 
 (
     sleep "$TIME_LIMIT"
@@ -137,10 +132,8 @@ EDGE_PID=$!
 
 # nginx serving the bundle files itself (the byte-path benchmark's configuration, 2 workers).
 mkdir -p "$TMP/direct/tmp"
-USER_LINE=""
-if [[ $EUID -eq 0 ]]; then USER_LINE="user root root;"; fi
 cat >"$TMP/direct/nginx.conf" <<EOF
-$USER_LINE
+$(nginx_user_line)
 daemon off;
 worker_processes 2;
 pid $TMP/direct/nginx.pid;
@@ -156,11 +149,7 @@ http {
     open_file_cache_valid 600s;
     types { }
     default_type application/zip;
-    client_body_temp_path $TMP/direct/tmp/body;
-    proxy_temp_path $TMP/direct/tmp/proxy;
-    fastcgi_temp_path $TMP/direct/tmp/fastcgi;
-    uwsgi_temp_path $TMP/direct/tmp/uwsgi;
-    scgi_temp_path $TMP/direct/tmp/scgi;
+$(nginx_temp_paths "$TMP/direct/tmp")
     server {
         listen 127.0.0.1:$NGINX_PORT reuseport;
         location ~ "^/v1/bundles/([0-9a-f]{2})([0-9a-f]{62})\$" { alias $TMP/data/bundles/\$1/\$1\$2.zip; }

@@ -161,10 +161,8 @@ for server in $SERVERS; do
             ;;
         nginx)
             mkdir -p "$TMP/nginx/tmp"
-            user_line=""
-            [[ $EUID -eq 0 ]] && user_line="user root root;"
             cat >"$TMP/nginx/nginx.conf" <<EOF
-$user_line
+$(nginx_user_line)
 daemon off;
 master_process off;
 worker_processes 1;
@@ -183,11 +181,7 @@ http {
     server_tokens off;
     types { }
     default_type application/zip;
-    client_body_temp_path $TMP/nginx/tmp/body;
-    proxy_temp_path $TMP/nginx/tmp/proxy;
-    fastcgi_temp_path $TMP/nginx/tmp/fastcgi;
-    uwsgi_temp_path $TMP/nginx/tmp/uwsgi;
-    scgi_temp_path $TMP/nginx/tmp/scgi;
+$(nginx_temp_paths "$TMP/nginx/tmp")
     server {
         listen 127.0.0.1:$PORT;
         location ~ "^/v1/bundles/([0-9a-f]{2})([0-9a-f]{62})\$" {

@@ -32,3 +32,31 @@ stop_processes() {
         kill -KILL "$pid" 2>/dev/null || true
     done
 }
+
+# Builds the release depot of the package at $1, unless BENCH_SKIP_BUILD=1 (then the binary must exist).
+build_depot_release() {
+    local root=$1
+    if [[ ${BENCH_SKIP_BUILD:-0} == 1 ]]; then
+        [[ -x $root/.build/release/depot ]] || die "BENCH_SKIP_BUILD=1 but $root/.build/release/depot does not exist"
+    else
+        log "building depot (release)"
+        (cd "$root" && swift build -c release --product depot) >&2 || die "release build failed"
+    fi
+}
+
+# nginx's `user` line for a generated configuration: as root, workers run as root so that they can read the
+# scripts' 0700 temporary trees; otherwise nothing.
+nginx_user_line() {
+    if [[ $EUID -eq 0 ]]; then echo "user root root;"; fi
+}
+
+# nginx's temporary paths (http context), all under directory $1, so that a generated configuration writes
+# nowhere else.
+nginx_temp_paths() {
+    local dir=$1 kind
+    for kind in client_body proxy fastcgi uwsgi scgi; do
+        local name=$kind
+        [[ $kind == client_body ]] && name=body
+        printf '    %s_temp_path %s/%s;\n' "$kind" "$dir" "$name"
+    done
+}

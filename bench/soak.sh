@@ -41,12 +41,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'log "interrupted"; exit 130' INT TERM
 
-if [[ ${BENCH_SKIP_BUILD:-0} == 1 ]]; then
-    [[ -x $DEPOT ]] || die "BENCH_SKIP_BUILD=1 but $DEPOT does not exist"
-else
-    log "building depot (release)"
-    (cd "$ROOT" && swift build -c release --product depot) >&2 || die "release build failed"
-fi
+build_depot_release "$ROOT"
 
 TMP=$(mktemp -d /tmp/depot-soak.XXXXXX)
 chmod 755 "$TMP"
@@ -157,11 +152,9 @@ DEPOT_BEFORE=$(rss_kib "$DEPOT_PID")
 DEPOT_READERS_PEAK=$(readers_peak depot "$DEPOT_PORT" "/v1/bundles/$BIG_DIGEST?grant=$GRANT" "$DEPOT_PID")
 DEPOT_AFTER=$(rss_kib "$DEPOT_PID")
 
-NGINX_USER_LINE=""
-if [[ $EUID -eq 0 ]]; then NGINX_USER_LINE="user root root;"; fi
 mkdir -p "$TMP/nginx/tmp"
 cat >"$TMP/nginx/nginx.conf" <<CONF
-$NGINX_USER_LINE
+$(nginx_user_line)
 daemon off;
 worker_processes 2;
 pid $TMP/nginx/nginx.pid;
@@ -173,11 +166,7 @@ http {
     tcp_nopush on;
     keepalive_timeout 65s;
     default_type application/zip;
-    client_body_temp_path $TMP/nginx/tmp/body;
-    proxy_temp_path $TMP/nginx/tmp/proxy;
-    fastcgi_temp_path $TMP/nginx/tmp/fastcgi;
-    uwsgi_temp_path $TMP/nginx/tmp/uwsgi;
-    scgi_temp_path $TMP/nginx/tmp/scgi;
+$(nginx_temp_paths "$TMP/nginx/tmp")
     server {
         listen 127.0.0.1:$NGINX_PORT;
         location = /big.zip { alias $BIG_FILE; }
