@@ -244,17 +244,15 @@ package struct DepotApplication: Sendable {
         let downloadsInFlight = metrics.downloadsInFlight
         let server = HTTPServerBuilder { httpResponder in
             ConnectionLimitedChannel(
-                base: DownloadMeteringChannel(
-                    base: BundleServingChannel(
-                        http1: HTTP1Channel(responder: httpResponder, configuration: .init(idleTimeout: nil)),
-                        makeHandler: { channel in
-                            BundleChannelHandler(
-                                responder: responder, checker: checker, recorder: recorder, edgeFills: edgeFills,
-                                files: registry.cache(for: channel.eventLoop), idleTimeout: idle,
-                                requestTimeout: requestTimeout, shutdownGrace: grace, headLimits: headLimits,
-                                clock: clock)
-                        }),
-                    gauge: downloadsInFlight),
+                base: BundleServingChannel(
+                    http1: HTTP1Channel(responder: httpResponder, configuration: .init(idleTimeout: nil)),
+                    makeHandler: { channel in
+                        BundleChannelHandler(
+                            responder: responder, checker: checker, recorder: recorder, edgeFills: edgeFills,
+                            files: registry.cache(for: channel.eventLoop), idleTimeout: idle,
+                            requestTimeout: requestTimeout, shutdownGrace: grace, headLimits: headLimits,
+                            downloadsInFlight: downloadsInFlight, clock: clock)
+                    }),
                 gate: connections, clock: clock)
         }
         let logger = self.logger

@@ -15,6 +15,16 @@ enum AnswerEvidence {
         }
     }
 
+    /// Whether the answer sends bundle bytes: a download, counted in flight until its write completes.
+    static func sendsBundleBytes(_ decision: BundleAnswer, method: HTTPMethod) -> Bool {
+        guard method == .GET else { return false }
+        switch decision {
+        case .error: return false
+        case .complete: return true
+        case .bytes(let plan, _, _): return plan.body != .none
+        }
+    }
+
     /// The ledger event for a response that sends bundle bytes under a transaction's grant.
     static func servedEvent(_ decision: BundleAnswer, client: SocketAddress?, now: Int64) -> ServedBytesRecorder.Event? {
         let plan: ResponsePlan

@@ -1,5 +1,6 @@
 import DepotCore
 import DepotHTTP
+import Metrics
 import NIOCore
 import NIOHTTP1
 
@@ -18,7 +19,9 @@ extension BundleChannelHandler {
         let (responseHead, body) = BundleResponseWriter.render(
             decision, request: framing, date: files.dateCache.value(now: now), keepAlive: keepAlive, files: files,
             allocator: context.channel.allocator)
-        send(responseHead, body, context: context)
+        send(
+            responseHead, body, isDownload: AnswerEvidence.sendsBundleBytes(decision, method: fields.method),
+            context: context)
     }
 
     /// Answers the grant check an edge makes before serving a bundle.
@@ -32,8 +35,12 @@ extension BundleChannelHandler {
         send(responseHead, body, context: context)
     }
 
-    /// Writes an answer's bytes and tells the machine how the write went.
-    private func send(_ responseHead: ByteBuffer, _ body: [BundleResponseWriter.BodyPart], context: ChannelHandlerContext) {
+    /// Writes an answer's bytes and tells the machine how the write went; a download counts as in flight
+    /// until then.
+    private func send(
+        _ responseHead: ByteBuffer, _ body: [BundleResponseWriter.BodyPart], isDownload: Bool = false,
+        context: ChannelHandlerContext
+    ) {
         // Written from the response encoder's place in the pipeline, so the bytes go straight to the socket:
         // the head is already serialized, and file regions pass untouched.
         guard let raw = rawOutput else {
@@ -55,8 +62,11 @@ extension BundleChannelHandler {
         completingInline = true
         defer { completingInline = false }
         let promise = context.eventLoop.makePromise(of: Void.self)
+        let downloads = isDownload ? downloadsInFlight : nil
+        downloads?.increment()
         raw.writeAndFlush(NIOAny(last), promise: promise)
         promise.futureResult.assumeIsolated().whenComplete { result in
+            downloads?.decrement()
             let inline = self.completingInline
             self.answerWritten(succeeded: (try? result.get()) != nil, inline: inline, context: context)
         }

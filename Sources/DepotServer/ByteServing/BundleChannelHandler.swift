@@ -1,6 +1,7 @@
 import DepotCore
 import DepotHTTP
 import Logging
+import Metrics
 import NIOCore
 import NIOHTTP1
 
@@ -27,6 +28,8 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     let clock: @Sendable () -> Int64
     /// How large a request head may be (414, 431).
     let headLimits: RequestHeadLimits
+    /// Bundle downloads being written, across connections (`depot_downloads_in_flight`), when metrics are kept.
+    let downloadsInFlight: Meter?
 
     private var machine: BundleConnectionStateMachine
     /// The context of NIO's `HTTPResponseEncoder`: writing through it skips the encoder.
@@ -53,9 +56,11 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     init(
         responder: BundleResponder, checker: GrantCheckResponder, recorder: ServedBytesRecorder?,
         edgeFills: EdgeFillCounter? = nil, files: LoopFileCache, idleTimeout: TimeAmount, requestTimeout: TimeAmount,
-        shutdownGrace: TimeAmount, headLimits: RequestHeadLimits = .defaults, clock: @escaping @Sendable () -> Int64
+        shutdownGrace: TimeAmount, headLimits: RequestHeadLimits = .defaults, downloadsInFlight: Meter? = nil,
+        clock: @escaping @Sendable () -> Int64
     ) {
         self.headLimits = headLimits
+        self.downloadsInFlight = downloadsInFlight
         self.responder = responder
         self.checker = checker
         self.recorder = recorder

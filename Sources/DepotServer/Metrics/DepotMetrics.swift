@@ -27,7 +27,7 @@ package final class DepotMetrics: Sendable {
     package let registry: PrometheusCollectorRegistry
     /// The swift-metrics backend writing into `registry`.
     let factory: PrometheusMetricsFactory
-    /// Bundle answers being written now (see `DownloadsInFlightHandler`).
+    /// Bundle downloads being written now (counted by `BundleChannelHandler` from the answer to its write's end).
     let downloadsInFlight: Meter
     /// Counters kept elsewhere as atomics, brought up to date when scraped.
     let mirrors = CounterMirrors()
