@@ -152,8 +152,7 @@ struct BundleResponseWriter {
         let answer = ErrorAnswer(error, isHead: request.isHead, cacheControl: cacheControl)
         var headers = HTTPHeaders()
         headers.add(name: "Date", value: date)
-        // Whether the connection stays open is this connection's decision (below).
-        for field in answer.fields where field.name != "Connection" { headers.add(name: field.name, value: field.value) }
+        for field in answer.fields { headers.add(name: field.name, value: field.value) }
         for (name, value) in extraHeaders { headers.add(name: name, value: value) }
         addConnection(&headers, request: request, keepAlive: keepAlive)
         let head = HTTPResponseHead(version: request.version, status: .init(statusCode: error.status), headers: headers)

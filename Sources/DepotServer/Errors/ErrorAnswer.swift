@@ -3,7 +3,8 @@
 ///
 /// Writes `Content-Type: application/json`, `Content-Length`, `Cache-Control` (`no-store` unless told) and,
 /// for an error with a retry time (429, and every 503), `Retry-After` in whole seconds, at least 1
-/// (RFC 9110 §10.2.3); a 413 also says `Connection: close`. A HEAD answer has the same fields and no body (RFC 9110 §9.3.2).
+/// (RFC 9110 §10.2.3). A HEAD answer has the same fields and no body (RFC 9110 §9.3.2). Whether the
+/// connection stays open is for whoever writes the answer to say.
 struct ErrorAnswer: Sendable {
     /// The status code.
     let status: Int
@@ -22,9 +23,6 @@ struct ErrorAnswer: Sendable {
             ("Cache-Control", cacheControl),
         ]
         if let seconds = error.retryAfterSeconds { fields.append(("Retry-After", String(max(1, seconds)))) }
-        // A body over the limit is refused before it is read: the connection ends with the answer instead of
-        // reading that body to its end (RFC 9110 §15.5.14 allows closing).
-        if error.status == 413 { fields.append(("Connection", "close")) }
         status = error.status
         self.fields = fields
         body = isHead ? "" : json

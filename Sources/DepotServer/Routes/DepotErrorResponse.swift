@@ -18,6 +18,9 @@ struct DepotErrorResponse: HTTPResponseError {
         for field in answer.fields {
             if let name = HTTPField.Name(field.name) { headers.append(HTTPField(name: name, value: field.value)) }
         }
+        // A body over the limit is refused before it is read: the connection ends with the answer (the bundle
+        // handler closes on it) instead of reading that body to its end (RFC 9110 §15.5.14 allows closing).
+        if error.status == 413 { headers[.connection] = "close" }
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: answer.body)))
     }
 }
