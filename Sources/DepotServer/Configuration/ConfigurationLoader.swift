@@ -44,19 +44,9 @@ package enum ConfigurationLoader {
                 maxFileSize: file.bundles?.maxFileSize ?? 2 << 30,
                 maxTotalSize: file.bundles?.maxTotalSize ?? 8 << 30
             ),
-            http: HTTPSettings(
-                idleTimeoutSeconds: max(1, file.server?.idleTimeoutSeconds ?? 60),
-                requestTimeoutSeconds: max(1, file.server?.requestTimeoutSeconds ?? 30),
-                shutdownGraceSeconds: max(0, file.server?.shutdownGraceSeconds ?? 30),
-                productListCacheControl: try productListCacheControl(file.caching, in: mainFile),
-                trustedProxies: try TrustedProxies(file.server?.trustedProxies ?? []),
-                maxConnections: try ConfigurationError.inRange(
-                    file.server?.maxConnections ?? 10_000, 1...1_000_000, setting: "server.maxConnections", in: mainFile),
-                maxConnectionsPerAddress: try ConfigurationError.inRange(
-                    file.server?.maxConnectionsPerAddress ?? 256, 1...1_000_000,
-                    setting: "server.maxConnectionsPerAddress", in: mainFile),
-                requestHeadLimits: try requestHeadLimits(file.server, in: mainFile)
-            ),
+            http: try httpSettings(
+                file.server, productListCacheControl: try productListCacheControl(file.caching, in: mainFile),
+                in: mainFile),
             products: try products(productsFile, in: productsPath),
             appStore: AppStoreSettings(
                 environments: file.appStore?.environments.map(Set.init)
