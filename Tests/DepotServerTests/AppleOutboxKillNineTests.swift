@@ -65,9 +65,12 @@ struct AppleOutboxKillNineTests {
 
             // 3. Restarted, now reaching the App Store: the job is claimed again once the dead sender's lease
             // ended, and sent once.
-            // The dead sender's lease (3 s) was written by its claim; the new sender's own claims hold for 120 s, so
-            // a call slowed by a loaded machine is not taken for an abandoned one and sent again.
-            try SharedInstances.writeConfiguration(in: scratch, settings: appStore.settings(leaseSeconds: 120))
+            // The dead sender's lease (3 s) was written by its claim. The new sender waits up to 300 s for the App
+            // Store double (it answers from this test process, which a loaded machine can hold up for a minute)
+            // and holds its own claims longer still, so a slow answer is neither timed out and sent again nor
+            // taken for an abandoned call.
+            try SharedInstances.writeConfiguration(
+                in: scratch, settings: appStore.settings(leaseSeconds: 600, timeoutSeconds: 300))
             let second = try await DepotProcess.start(binary: binary, arguments: arguments, environment: environment)
             do {
                 try await eventually("the finish acknowledged after the restart") {

@@ -15,7 +15,7 @@ import Glibc
 /// Schemathesis is told them by security scheme, so the authenticated routes are exercised past their doors.
 /// Bounded by `--max-examples` per operation and a generous time limit. Without Schemathesis the test is
 /// skipped with a message; in CI (`CI` set) that is a failure.
-@Suite("Schemathesis against a live depot serve")
+@Suite("Schemathesis against a live depot serve", .serialized)
 struct SchemathesisTests {
     /// Test cases per operation and phase.
     static let maxExamples = 40

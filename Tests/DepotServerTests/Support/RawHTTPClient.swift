@@ -43,7 +43,7 @@ final class RawHTTPClient: @unchecked Sendable {
         }
         // Generous: an answer on a loaded machine can take seconds; a test waiting for a close that never
         // comes fails after this long.
-        var timeout = timeval(tv_sec: 60, tv_usec: 0)
+        var timeout = timeval(tv_sec: 180, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         if let source {
             // A loopback address other than 127.0.0.1, to connect as another client would.
