@@ -24,11 +24,14 @@ struct CommonOptions: ParsableArguments {
 }
 
 /// The process-wide logger, writing to standard error in `format` (`log.format`) at the level of
-/// `DEPOT_LOG_LEVEL` (default info), with grants, keys, tokens and signed data redacted.
+/// `DEPOT_LOG_LEVEL` (default info), with grants, keys, tokens and signed data redacted, and each line logged
+/// while a request is served carrying its id.
 enum DepotLogging {
     static func makeLogger(format: LogFormat = .text) -> Logger {
         let level = ProcessInfo.processInfo.environment["DEPOT_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
-        LoggingSystem.bootstrap { label in format.makeHandler(label: label, level: level) }
+        LoggingSystem.bootstrap(
+            { label, provider in format.makeHandler(label: label, level: level, metadataProvider: provider) },
+            metadataProvider: .requestId)
         return Logger(label: "depot")
     }
 }

@@ -35,8 +35,9 @@ struct JSONLogsProcessTests {
                 bundleId: "com.example.depot.test", productId: "com.example.level1",
                 type: DevelopmentTransactionBuilder.ProductType.nonConsumable)
             let jws = try authority.sign(payload: builder.payload())
-            let redeemed = try PurchaseFlowTests.object(
-                try await PurchaseFlowTests.post(client, "/v1/transactions", "{\"signedTransaction\": \"\(jws)\"}"))
+            let redeemAnswer = try await PurchaseFlowTests.post(
+                client, "/v1/transactions", "{\"signedTransaction\": \"\(jws)\"}", ["X-Request-Id: redeem-1"])
+            let redeemed = try PurchaseFlowTests.object(redeemAnswer)
             let finishToken = try #require((redeemed["transaction"] as? [String: Any])?["finishToken"] as? String)
             let download = try #require((redeemed["downloads"] as? [[String: Any]])?.first)
             let url = try #require(download["url"] as? String)
@@ -75,12 +76,18 @@ struct JSONLogsProcessTests {
             let lines = log.split(separator: "\n")
             #expect(lines.count > 5)
             var loggedIds: Set<String> = []
+            var serviceLineIds: [String: String] = [:]
             for line in lines {
                 let object = try #require(
                     try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not a JSON object: \(line)")
                 #expect(Set(object.keys) == ["time", "level", "label", "message", "metadata"], "\(line)")
-                if let id = (object["metadata"] as? [String: Any])?["hb.request.id"] as? String { loggedIds.insert(id) }
+                let id = (object["metadata"] as? [String: Any])?["hb.request.id"] as? String
+                if let id { loggedIds.insert(id) }
+                if let message = object["message"] as? String, message.hasPrefix("transaction ") { serviceLineIds[message] = id ?? "none" }
             }
+            // The delivery service's own lines are logged under the id of the request they serve.
+            #expect(serviceLineIds["transaction redeemed"] == "redeem-1", "\(serviceLineIds)")
+            #expect(serviceLineIds["transaction finished"] == finished.value("X-Request-Id"), "\(serviceLineIds)")
             // Request ids are carried in the lines of the requests they name (a secret-shaped one redacted).
             #expect(loggedIds.contains(ids[0]) && loggedIds.contains(ids[3]), "\(loggedIds)")
             for (kind, secret) in [("JWS", jws), ("grant", grant), ("publisher key", publisherKey), ("finish token", finishToken)] {

@@ -69,4 +69,22 @@ struct LogRedactionTests {
         #expect(text.contains("[redacted jws]") && text.contains("[redacted grant]"))
         #expect(text.contains("[redacted publisher key]") && text.contains("[redacted finish token]"))
     }
+
+    /// A line logged while a request is served carries its id (`RequestId.current`, through the provider the
+    /// process's logging is set up with), redacted like any metadata; outside a request it carries none.
+    @Test func linesLoggedWhileARequestIsServedCarryItsIdRedacted() throws {
+        let lines = LineCollector()
+        var logger = Logger(label: "depot-test") { label in
+            RedactingLogHandler(JSONLogHandler(label: label, write: { lines.append($0) }), metadataProvider: .requestId)
+        }
+        logger.logLevel = .trace
+        RequestId.$current.withValue("trace-7") { logger.info("served") }
+        RequestId.$current.withValue(Self.grant) { logger.info("served") }
+        logger.info("idle")
+        let written = lines.text.split(separator: "\n").map(String.init)
+        #expect(written.count == 3)
+        #expect(written[0].contains("\"hb.request.id\":\"trace-7\""), "\(written[0])")
+        #expect(written[1].contains("\"hb.request.id\":\"[redacted grant]\"") && !written[1].contains(Self.grant), "\(written[1])")
+        #expect(!written[2].contains("hb.request.id"), "\(written[2])")
+    }
 }

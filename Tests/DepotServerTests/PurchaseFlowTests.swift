@@ -20,9 +20,12 @@ struct PurchaseFlowTests {
         return (try authority.sign(payload: builder.payload()), builder.transactionId)
     }
 
-    static func post(_ client: RawHTTPClient, _ path: String, _ json: String) async throws -> RawHTTPClient.Response {
-        try await client.request(
-            "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(json.utf8.count)\r\n\r\n\(json)"
+    static func post(_ client: RawHTTPClient, _ path: String, _ json: String, _ headers: [String] = []) async throws
+        -> RawHTTPClient.Response
+    {
+        let fields = headers.map { $0 + "\r\n" }.joined()
+        return try await client.request(
+            "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\(fields)Content-Length: \(json.utf8.count)\r\n\r\n\(json)"
         )
     }
 

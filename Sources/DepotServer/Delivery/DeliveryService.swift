@@ -46,9 +46,16 @@ struct DeliveryService: Sendable {
                     catalog.delta(productId: version.productId, contentId: version.contentId, from: $0, to: version.version)
                 })
         }
+        let downloads = try await grantDownloads(offers, transactionId: stored.transaction.id, now: now)
+        logger.info(
+            "transaction redeemed",
+            metadata: [
+                "transaction": "\(stored.transaction.id)", "product": "\(stored.transaction.productId)",
+                "state": "\(stored.state)", "downloads": "\(downloads.count)",
+            ])
         return RedeemBody(
             transaction: Self.body(stored, finishToken: grants.finishToken(transactionId: stored.transaction.id)),
-            downloads: try await grantDownloads(offers, transactionId: stored.transaction.id, now: now))
+            downloads: downloads)
     }
 
     // MARK: finish
@@ -94,6 +101,9 @@ struct DeliveryService: Sendable {
                 // A consumable's grants work until its transaction is finished.
                 revocations.revoke(transactionId)
             }
+            logger.info(
+                "transaction finished",
+                metadata: ["transaction": "\(transactionId)", "appleFinish": "\(appleFinish.rawValue)", "delivered": "\(delivered.count)"])
             return FinishBody(
                 transaction: Self.body(finished), finishStoreKitTransaction: true, appleFinish: appleFinish.rawValue,
                 appleFinishDetail: appleFinish.detail)

@@ -5,9 +5,15 @@ import Logging
 package struct RedactingLogHandler: LogHandler {
     private var base: any LogHandler
 
-    /// Wraps `base`.
-    package init(_ base: any LogHandler) {
+    /// What is added to every line (the request id, for one), redacted at each event. The wrapped handler is
+    /// given no provider of its own, so nothing provided reaches it unredacted.
+    package var metadataProvider: Logger.MetadataProvider?
+
+    /// Wraps `base`, adding what `metadataProvider` provides to every line.
+    package init(_ base: any LogHandler, metadataProvider: Logger.MetadataProvider? = nil) {
         self.base = base
+        self.base.metadataProvider = nil
+        self.metadataProvider = metadataProvider
     }
 
     /// The wrapped handler's level.
@@ -20,12 +26,6 @@ package struct RedactingLogHandler: LogHandler {
     package var metadata: Logger.Metadata {
         get { base.metadata }
         set { base.metadata = LogRedaction.redact(newValue) }
-    }
-
-    /// The wrapped handler's metadata provider (what it provides is redacted at each event).
-    package var metadataProvider: Logger.MetadataProvider? {
-        get { base.metadataProvider }
-        set { base.metadataProvider = newValue }
     }
 
     /// One metadata value of the wrapped handler, redacted as it is set.
@@ -45,7 +45,7 @@ package struct RedactingLogHandler: LogHandler {
             metadata["error.type"] = .string(String(reflecting: type(of: error)))
             redacted.error = nil
         }
-        if let provided = base.metadataProvider?.get(), !provided.isEmpty {
+        if let provided = metadataProvider?.get(), !provided.isEmpty {
             metadata.merge(LogRedaction.redact(provided), uniquingKeysWith: { explicit, _ in explicit })
         }
         redacted.metadata = metadata.isEmpty ? nil : metadata

@@ -3,7 +3,7 @@
 /// A client's (or a proxy's) `X-Request-Id` is kept when it is 1 to 128 characters of letters, digits and
 /// `-_.:+/=@`, so that it can be followed across systems; anything else is replaced by a fresh id, so nothing a
 /// client sends reaches a log line or a header unchecked.
-enum RequestId {
+package enum RequestId {
     /// The longest id taken from a request.
     static let maximumLength = 128
 

@@ -3,8 +3,9 @@ import Hummingbird
 import Logging
 
 /// Names every routed request: the id (`RequestId`) goes into the request's logger metadata (as
-/// `hb.request.id`, where Hummingbird's own lines and `context.id` read it), into the `X-Request-Id` field of
-/// the answer, and, through `DepotErrorResponse`, into error bodies. Each answer is logged at debug level with
+/// `hb.request.id`, where Hummingbird's own lines and `context.id` read it), into `RequestId.current` for the
+/// lines of the services the route calls, into the `X-Request-Id` field of the answer, and, through
+/// `DepotErrorResponse`, into error bodies. Each answer is logged at debug level with
 /// its method, path (never the query, which may carry a grant) and status.
 struct RequestIdMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(
@@ -14,8 +15,8 @@ struct RequestIdMiddleware<Context: RequestContext>: RouterMiddleware {
     {
         let id = RequestId.accepted(request.headers[.xRequestId]) ?? RequestId.generate()
         var context = context
-        context.logger[metadataKey: "hb.request.id"] = .string(id)
-        var response = try await next(request, context)
+        context.logger[metadataKey: RequestId.metadataKey] = .string(id)
+        var response = try await RequestId.$current.withValue(id) { try await next(request, context) }
         response.headers[.xRequestId] = id
         context.logger.debug(
             "answered",

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// A scratch directory named after the test, removed at the end.
@@ -72,8 +73,17 @@ enum ExternalTool {
         process.standardOutput = output
         process.standardError = error
         try process.run()
+        // Both pipes are drained at once: a child that fills one while the other is read would never exit.
+        let errorText = Mutex(Data())
+        let errorRead = DispatchSemaphore(value: 0)
+        let errorReader = Thread {
+            errorText.withLock { $0 = error.fileHandleForReading.readDataToEndOfFile() }
+            errorRead.signal()
+        }
+        errorReader.start()
         let outData = output.fileHandleForReading.readDataToEndOfFile()
-        let errData = error.fileHandleForReading.readDataToEndOfFile()
+        errorRead.wait()
+        let errData = errorText.withLock { $0 }
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
     }
