@@ -20,7 +20,9 @@ struct PurchaseFlowTests {
         return (try authority.sign(payload: builder.payload()), builder.transactionId)
     }
 
-    static func post(_ client: RawHTTPClient, _ path: String, _ json: String, _ headers: [String] = []) async throws
+    static func post(
+        _ client: RawHTTPClient, _ path: String, _ json: String, _ headers: [String] = []
+    ) async throws
         -> RawHTTPClient.Response
     {
         let fields = headers.map { $0 + "\r\n" }.joined()
