@@ -33,6 +33,7 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         .target(name: "DepotCore", swiftSettings: swiftSettings),
         .target(name: "DepotHTTP", swiftSettings: swiftSettings),
         .target(
@@ -92,6 +93,7 @@ let package = Package(
             name: "DepotServer",
             dependencies: [
                 "DepotCore", "DepotHTTP", "DepotBundles", "DepotTrust", "DepotLedger", "DepotArchives", "DepotAppStore",
+                "CMalloc",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -153,6 +153,19 @@ struct MetricsTests {
         }
     }
 
+    @Test func theProcessMemoryAndDescriptorsAreReported() async throws {
+        try await LiveServer.with { server in
+            let metrics = try await Self.scrape(server)
+            #expect(metrics.types["process_resident_memory_bytes"] == "gauge")
+            #expect(metrics.types["depot_heap_bytes"] == "gauge")
+            #expect((metrics.value("process_resident_memory_bytes") ?? 0) > 1_048_576)
+            #expect((metrics.value("depot_heap_bytes", ["state": "in_use"]) ?? 0) > 0)
+            #expect(metrics.value("depot_heap_bytes", ["state": "free"]) != nil)
+            // Standard input, output and error, the listener and the scrape's own connection at least.
+            #expect((metrics.value("process_open_fds") ?? 0) >= 5)
+        }
+    }
+
     @Test func theEndpointAsksForATokenAndTakesTheAdminOrTheMetricsOne() async throws {
         let settings = "\"metrics\": {\"tokenSHA256\": [\"\(SharedInstances.hexSHA256(Self.scrapeToken))\"]}"
         try await LiveServer.with(settings: settings) { server in

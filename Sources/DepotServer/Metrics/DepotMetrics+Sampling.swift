@@ -36,4 +36,13 @@ extension DepotMetrics {
         mirrors.advance(Name.bundleResponses, dimensions: edge, to: edgeFills.answerCount, factory: factory)
         mirrors.advance(Name.bundleBytes, dimensions: edge, to: edgeFills.byteCount, factory: factory)
     }
+
+    /// Sets the process's memory and descriptor gauges to what the system says now.
+    func sampleProcess() {
+        guard let memory = ProcessMemory.read() else { return }
+        Gauge(label: Name.residentMemory, factory: factory).record(memory.residentBytes)
+        Gauge(label: Name.openFileDescriptors, factory: factory).record(memory.openFileDescriptors)
+        Gauge(label: Name.heap, dimensions: [("state", "in_use")], factory: factory).record(memory.heapInUseBytes)
+        Gauge(label: Name.heap, dimensions: [("state", "free")], factory: factory).record(memory.heapFreeBytes)
+    }
 }

@@ -22,6 +22,8 @@ import Prometheus
 /// | `depot_purges_total` | counter | `outcome` (`queued`, `sent`, `failed_attempt`, `abandoned`, `dropped`) |
 /// | `depot_connections_open` | gauge | |
 /// | `depot_connections_total` | counter | `outcome` (`admitted`, `refused_total`, `refused_per_address`) |
+/// | `process_resident_memory_bytes`, `process_open_fds` | gauge | |
+/// | `depot_heap_bytes` | gauge | `state` (`in_use`, `free`: the C allocator's live and kept-free bytes) |
 package final class DepotMetrics: Sendable {
     /// The registry `GET /metrics` renders.
     package let registry: PrometheusCollectorRegistry
@@ -64,6 +66,12 @@ package final class DepotMetrics: Sendable {
         package static let connectionsOpen = "depot_connections_open"
         /// Connections by what the connection gate decided.
         package static let connections = "depot_connections_total"
+        /// The process's resident set size (the name Prometheus clients give it).
+        package static let residentMemory = "process_resident_memory_bytes"
+        /// The process's open file descriptors (the name Prometheus clients give it).
+        package static let openFileDescriptors = "process_open_fds"
+        /// The C allocator's bytes by state, live or kept free.
+        package static let heap = "depot_heap_bytes"
     }
 
     /// Creates empty metrics with their own registry.

@@ -7,7 +7,7 @@ import NIOCore
 /// `GET /metrics`: every metric in the Prometheus text format (version 0.0.4), behind a bearer token (an
 /// admin token, or one of `metrics.tokenSHA256`). Before rendering, the values that are read rather than
 /// counted are brought up to date: the App Store outbox's depth from the ledger, the purge queue, open
-/// connections, and the edge-fill, purge and connection counters kept elsewhere.
+/// connections, the edge-fill, purge and connection counters kept elsewhere, and the process's memory.
 struct MetricsRoute: Sendable {
     let metrics: DepotMetrics
     let tokens: BearerTokenDigests
@@ -46,5 +46,6 @@ struct MetricsRoute: Sendable {
         }
         metrics.mirror(purges: purges, edgeFills: edgeFills)
         metrics.mirror(connections: connections)
+        metrics.sampleProcess()
     }
 }
