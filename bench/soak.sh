@@ -64,10 +64,12 @@ cat >"$TMP/config/products.json" <<'JSON'
 JSON
 # One address (the load generator's) opens every connection of the slow-reader phase.
 python3 - "$TMP/config/depot.json" "$READERS" <<'PY'
-import json, sys
+import hashlib, json, sys
 path, readers = sys.argv[1], int(sys.argv[2])
 config = json.load(open(path))
 config.setdefault("server", {})["maxConnectionsPerAddress"] = readers + 64
+# A scrape-only token, for the heap figures sampled during the purchase loop.
+config["metrics"] = {"tokenSHA256": [hashlib.sha256(b"soak-metrics").hexdigest()]}
 json.dump(config, open(path, "w"), indent=2)
 PY
 
@@ -109,28 +111,49 @@ sample() { # out pids...
     done
 }
 
+# The C allocator's bytes in use and kept free (from /metrics), every 10 s, into a file ("seconds in_use free").
+sample_heap() { # out
+    local out=$1 started
+    started=$(date +%s)
+    while true; do
+        curl -s -H "Authorization: Bearer soak-metrics" "http://127.0.0.1:$DEPOT_PORT/metrics" \
+            | awk -v t="$(($(date +%s) - started))" '/^depot_heap_bytes\{state="in_use"\}/ {u = $2}
+                /^depot_heap_bytes\{state="free"\}/ {f = $2} END {if (u != "") printf "%d %d %d\n", t, u, f}' >>"$out"
+        sleep 10
+    done
+}
+
 # 1. The purchase loop.
 log "purchase loop: $SOAK_WORKERS loops for $SOAK_SECONDS s"
 sample "$TMP/soak-rss" "$DEPOT_PID" &
 SAMPLER=$!
 PIDS+=("$SAMPLER")
+: >"$TMP/soak-heap"
+sample_heap "$TMP/soak-heap" &
+HEAP_SAMPLER=$!
+PIDS+=("$HEAP_SAMPLER")
 START_RSS=$(rss_kib "$DEPOT_PID")
 python3 "$ROOT/bench/soak-load.py" "$DEPOT_PORT" "$SOAK_SECONDS" "$SOAK_WORKERS" "$TMP/transactions.jws" >"$TMP/soak.json"
-kill "$SAMPLER" 2>/dev/null || true
+kill "$SAMPLER" "$HEAP_SAMPLER" 2>/dev/null || true
 END_RSS=$(rss_kib "$DEPOT_PID")
-read -r SOAK_REPORT < <(python3 - "$TMP/soak-rss" "$TMP/soak.json" "$SOAK_SECONDS" <<'PY'
+read -r SOAK_REPORT < <(python3 - "$TMP/soak-rss" "$TMP/soak.json" "$SOAK_SECONDS" "$TMP/soak-heap" <<'PY'
 import json, sys
 samples = [tuple(map(int, line.split())) for line in open(sys.argv[1]) if line.strip()]
+heap = [tuple(map(int, line.split())) for line in open(sys.argv[4]) if line.strip()]
 result = json.load(open(sys.argv[2]))
 seconds = float(sys.argv[3])
 def median(values): values = sorted(values); return values[len(values) // 2] if values else 0
 first = [rss for t, rss in samples if seconds * 0.1 <= t < seconds * 0.3]
 last = [rss for t, rss in samples if t >= seconds * 0.8]
+heap_first = [h for h in heap if seconds * 0.1 <= h[0] < seconds * 0.3]
+heap_last = [h for h in heap if h[0] >= seconds * 0.8]
+def heap_mib(rows, column): return median([row[column] for row in rows]) / 1048576
 ok = sum(v for k, v in result["counts"].items() if int(k.split()[1]) < 300)
 bad = sum(v for k, v in result["counts"].items() if int(k.split()[1]) >= 300)
 print(json.dumps({"ok": ok, "bad": bad, "counts": result["counts"], "problems": result["problems"],
                   "bytes": result["bytes"], "early_mib": median(first) / 1024, "late_mib": median(last) / 1024,
-                  "peak_mib": max(rss for _, rss in samples) / 1024}))
+                  "peak_mib": max(rss for _, rss in samples) / 1024,
+                  "heap": [heap_mib(heap_first, 1), heap_mib(heap_last, 1), heap_mib(heap_first, 2), heap_mib(heap_last, 2)]}))
 PY
 )
 
@@ -204,6 +227,11 @@ print(f"| median, 10-30% of the run | {soak['early_mib']:.1f} |")
 print(f"| median, last 20% of the run | {soak['late_mib']:.1f} |")
 print(f"| peak | {soak['peak_mib']:.1f} |")
 print(f"| at the end | {$END_RSS / 1024:.1f} |")
+print()
+print("| C allocator (from /metrics) | 10-30% of the run (MiB) | last 20% (MiB) |")
+print("|---|---:|---:|")
+print(f"| in use | {soak['heap'][0]:.1f} | {soak['heap'][1]:.1f} |")
+print(f"| kept free | {soak['heap'][2]:.1f} | {soak['heap'][3]:.1f} |")
 print()
 print("## $READERS slow readers (32 KiB/s each) of one $BIG_MIB MiB bundle for $READ_SECONDS s")
 print()

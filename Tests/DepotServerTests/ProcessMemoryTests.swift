@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Testing
 
 @testable import DepotServer
@@ -33,5 +34,33 @@ struct ProcessMemoryTests {
             shown = after - before >= 32
         }
         #expect(shown)
+    }
+}
+
+/// `HeapTrimmer` gives freed pages back: many small blocks freed around a few kept ones stay resident until
+/// the trim, and leave after it.
+@Suite("Heap trimming")
+struct HeapTrimmerTests {
+    @Test func freedPagesBetweenLiveBlocksLeaveTheResidentSet() throws {
+        let count = 200_000
+        let size = 256
+        var shown = false
+        for _ in 0..<5 where !shown {
+            let blocks = (0..<count).map { _ in malloc(size)! }
+            for block in blocks { memset(block, 1, size) }
+            // Every 64th block stays, so the freed ones cannot fold into the top of the heap and be returned
+            // by the allocator on its own.
+            for (index, block) in blocks.enumerated() where index % 64 != 0 { free(block) }
+            let trimmer = HeapTrimmer(threshold: 0, logger: Logger(label: "depot-test"))
+            let trimmed = try #require(trimmer.trimIfWorthIt())
+            for (index, block) in blocks.enumerated() where index % 64 == 0 { free(block) }
+            shown = trimmed.before.residentBytes - trimmed.after.residentBytes >= count * size / 4
+        }
+        #expect(shown)
+    }
+
+    @Test func nothingIsTrimmedBelowTheThreshold() {
+        let trimmer = HeapTrimmer(threshold: Int.max, logger: Logger(label: "depot-test"))
+        #expect(trimmer.trimIfWorthIt() == nil)
     }
 }

@@ -273,6 +273,7 @@ package struct DepotApplication: Sendable {
             UploadReaper(
                 ledger: ledger, store: uploadStore, clock: uploadClock,
                 interval: .seconds(configuration.uploads.reaperIntervalSeconds), logger: logger),
+            HeapTrimmer(logger: logger),
         ]
         if let hook = configuration.edge.purgeHook {
             services.append(PurgeWorker(queue: purges, settings: hook, logger: logger))
