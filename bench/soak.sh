@@ -76,7 +76,7 @@ PY
 DEPOT_PORT=$(pick_port $((20000 + RANDOM % 20000)))
 NGINX_PORT=$(pick_port $((DEPOT_PORT + 1)))
 log "starting depot on 127.0.0.1:$DEPOT_PORT (bundles the packs first)"
-DEPOT_LOG_LEVEL=info "$DEPOT" serve --config "$TMP/config" --data-dir "$TMP/data" --content-dir "$TMP/content" \
+DEPOT_LOG_LEVEL=${DEPOT_LOG_LEVEL:-info} "$DEPOT" serve --config "$TMP/config" --data-dir "$TMP/data" --content-dir "$TMP/content" \
     --host 127.0.0.1 --port "$DEPOT_PORT" >"$TMP/depot.out" 2>"$TMP/depot.log" &
 DEPOT_PID=$!
 PIDS+=("$DEPOT_PID")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DepotCore
 import DepotServer
+import Foundation
 import Hummingbird
 import Logging
 
@@ -28,7 +29,10 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         var configuration = try common.load(host: host, port: port, contentDir: contentDir)
+        let arenas = AllocatorArenas.applyLimit(
+            environment: ProcessInfo.processInfo.environment, cores: ProcessInfo.processInfo.activeProcessorCount)
         let logger = DepotLogging.makeLogger(format: configuration.logFormat)
+        if let arenas { logger.debug("allocator arenas limited", metadata: ["arenas": "\(arenas)"]) }
         if let databaseURL { configuration.ledgerURL = databaseURL }
         if configuration.grants.keys.contains(where: \.isDevelopmentKey) {
             logger.warning(

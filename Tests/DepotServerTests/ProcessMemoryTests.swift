@@ -64,3 +64,20 @@ struct HeapTrimmerTests {
         #expect(trimmer.trimIfWorthIt() == nil)
     }
 }
+
+/// The allocator's arena limit: one per core, at least two, and `MALLOC_ARENA_MAX` left to win.
+@Suite("Allocator arenas")
+struct AllocatorArenasTests {
+    @Test func oneArenaPerCoreAndAtLeastTwo() {
+        #expect(AllocatorArenas.limit(cores: 1) == 2)
+        #expect(AllocatorArenas.limit(cores: 2) == 2)
+        #expect(AllocatorArenas.limit(cores: 16) == 16)
+    }
+
+    @Test func theEnvironmentWins() {
+        #expect(AllocatorArenas.applyLimit(environment: ["MALLOC_ARENA_MAX": "4"], cores: 2) == nil)
+        #if os(Linux)
+        #expect(AllocatorArenas.applyLimit(environment: [:], cores: ProcessInfo.processInfo.activeProcessorCount) != nil)
+        #endif
+    }
+}
