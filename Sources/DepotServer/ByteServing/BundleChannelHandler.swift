@@ -35,9 +35,11 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     /// The context of NIO's `HTTPResponseEncoder`: writing through it skips the encoder.
     var rawOutput: ChannelHandlerContext?
     /// This handler's own context, for events that come from the request recognizer.
-    private var ownContext: ChannelHandlerContext?
+    var ownContext: ChannelHandlerContext?
     /// Set while an answer is being written, to tell a completion inside the write from a later one.
     var completingInline = false
+    /// Whether the answer being written counts as a download in flight.
+    var countedDownload = false
     /// What the answer being written leaves behind once sent (see ``AnswerEvidence``).
     var evidence: (served: ServedBytesRecorder.Event?, edgeBytes: Int64?) = (nil, nil)
     private var idleTask: Scheduled<Void>?
@@ -107,6 +109,13 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     func read(context: ChannelHandlerContext) {
         machine.readRequested(now: context.eventLoop.now)
         runActions(context: context)
+    }
+
+    /// Called by the ``RequestRecognizer`` after a read it answered in full, before NIO asks the pipeline for the
+    /// next one: whether the recognizer may ask the socket itself (nothing waits), as ``read(context:)`` would allow.
+    func readRequestedByRecognizer() -> Bool {
+        guard let ownContext else { return false }
+        return machine.readRequestedDirectly(now: ownContext.eventLoop.now)
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {

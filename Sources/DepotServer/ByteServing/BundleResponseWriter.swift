@@ -37,8 +37,10 @@ struct BundleResponseWriter {
     }
 
     /// The serialized response head and the body parts for an answer, written straight into one buffer.
+    ///
+    /// `date` is the `Date` value of the second `second`.
     static func render(
-        _ answer: BundleAnswer, request: AnswerFraming, date: String, keepAlive: Bool,
+        _ answer: BundleAnswer, request: AnswerFraming, date: String, second: Int64, keepAlive: Bool,
         files: LoopFileCache, allocator: ByteBufferAllocator
     ) -> (ByteBuffer, [BodyPart]) {
         switch answer {
@@ -47,10 +49,19 @@ struct BundleResponseWriter {
                 error, extraHeaders: extraHeaders, request: request, date: date, keepAlive: keepAlive, allocator: allocator)
             return (serialized(head, allocator: allocator), body)
         case .complete(let bundle, _):
-            guard let handle = try? files.handle(digest: bundle.version.digest, path: bundle.path) else {
+            let small = files.smallAnswer(
+                digest: bundle.version.digest, path: bundle.path, size: bundle.version.size, allocator: allocator)
+            if let small, keepAlive, !request.isHead, request.version == .http1_1 {
+                // The commonest answer of all, head and body, in one buffer built once a second.
+                return (
+                    small.keepAliveAnswer(
+                        headPrefix: bundle.completeHeadPrefix, date: date, second: second, allocator: allocator), []
+                )
+            }
+            guard small != nil || (try? files.handle(digest: bundle.version.digest, path: bundle.path)) != nil else {
                 return unavailable(request: request, date: date, keepAlive: keepAlive, allocator: allocator)
             }
-            // The common case: the head prepared for this bundle, plus Date and Connection.
+            // The head prepared for this bundle, plus Date and Connection.
             var buffer = allocator.buffer(capacity: bundle.completeHeadPrefix.count + 64)
             ResponseHeadBytes.write(into: &buffer) { sink in
                 if request.version == .http1_1 {
@@ -64,10 +75,9 @@ struct BundleResponseWriter {
                 sink.add("\r\n")
             }
             if request.isHead { return (buffer, []) }
-            if let body = files.smallBody(
-                digest: bundle.version.digest, path: bundle.path, size: bundle.version.size, allocator: allocator)
-            {
-                return (buffer, [.bytes(body)])
+            if let small { return (buffer, [.bytes(small.body)]) }
+            guard let handle = try? files.handle(digest: bundle.version.digest, path: bundle.path) else {
+                return unavailable(request: request, date: date, keepAlive: keepAlive, allocator: allocator)
             }
             return (buffer, [.file(handle, offset: 0, length: bundle.version.size)])
         case .bytes(let plan, let bundle, _):
