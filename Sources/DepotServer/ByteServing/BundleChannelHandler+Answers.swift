@@ -17,9 +17,18 @@ extension BundleChannelHandler {
             ? AnswerEvidence.servedEvent(decision, client: context.channel.remoteAddress, now: now) : nil
         evidence = (served, edgeFills == nil ? nil : AnswerEvidence.edgeFillBytes(decision, method: fields.method))
         let date = files.dateCache.value(now: now)
-        let (responseHead, body) = BundleResponseWriter.render(
-            decision, request: framing, date: date, second: now, keepAlive: keepAlive, files: files,
-            allocator: context.channel.allocator)
+        let (responseHead, body, status) = BundleResponseWriter.render(
+            decision, request: framing, date: date, second: now, keepAlive: keepAlive, requestId: fields.requestId,
+            files: files, allocator: context.channel.allocator)
+        if let metrics {
+            let method: BytePathRequestCounters.Method =
+                switch fields.method {
+                case .GET: .get
+                case .HEAD: .head
+                default: .other
+                }
+            files.requestCounters.count(.bundle, method, status: status, metrics: metrics)
+        }
         send(
             responseHead, body, isDownload: AnswerEvidence.sendsBundleBytes(decision, method: fields.method),
             context: context)
@@ -30,9 +39,14 @@ extension BundleChannelHandler {
         let now = clock()
         let decision = checker.answer(head, now: now, grantCache: &files.grantCache)
         evidence = (nil, nil)
-        let (responseHead, body) = BundleResponseWriter.renderCheck(
+        let (responseHead, body, status) = BundleResponseWriter.renderCheck(
             decision, request: AnswerFraming(head), date: files.dateCache.value(now: now), keepAlive: keepAlive,
-            allocator: context.channel.allocator)
+            requestId: RequestId.accepted(head.headers.first(name: "X-Request-Id")), allocator: context.channel.allocator)
+        if let metrics {
+            files.requestCounters.count(
+                .grantCheck, head.method == .GET ? .get : head.method == .HEAD ? .head : .other, status: status,
+                metrics: metrics)
+        }
         send(responseHead, body, context: context)
     }
 
@@ -90,7 +104,10 @@ extension BundleChannelHandler {
     func answerErrorAndClose(_ error: DepotError, context: ChannelHandlerContext) {
         let (head, body) = BundleResponseWriter.renderError(
             error, extraHeaders: [], request: AnswerFraming(isHead: false),
-            date: files.dateCache.value(now: clock()), keepAlive: false, allocator: context.channel.allocator)
+            date: files.dateCache.value(now: clock()), keepAlive: false, requestId: RequestId.generate(),
+            allocator: context.channel.allocator)
+        // No request was read: its route and method are unknown.
+        if let metrics { files.requestCounters.count(.unmatched, .other, status: error.status, metrics: metrics) }
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         for case .bytes(let buffer) in body { context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in

@@ -30,6 +30,8 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     let headLimits: RequestHeadLimits
     /// Bundle downloads being written, across connections (`depot_downloads_in_flight`), when metrics are kept.
     let downloadsInFlight: Meter?
+    /// The server's metrics, where this handler's answers are counted (`depot_http_requests_total`), when kept.
+    let metrics: DepotMetrics?
 
     private var machine: BundleConnectionStateMachine
     /// The context of NIO's `HTTPResponseEncoder`: writing through it skips the encoder.
@@ -58,11 +60,12 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     init(
         responder: BundleResponder, checker: GrantCheckResponder, recorder: ServedBytesRecorder?,
         edgeFills: EdgeFillCounter? = nil, files: LoopFileCache, idleTimeout: TimeAmount, requestTimeout: TimeAmount,
-        shutdownGrace: TimeAmount, headLimits: RequestHeadLimits = .defaults, downloadsInFlight: Meter? = nil,
+        shutdownGrace: TimeAmount, headLimits: RequestHeadLimits = .defaults, metrics: DepotMetrics? = nil,
         clock: @escaping @Sendable () -> Int64
     ) {
+        self.metrics = metrics
+        downloadsInFlight = metrics?.downloadsInFlight
         self.headLimits = headLimits
-        self.downloadsInFlight = downloadsInFlight
         self.responder = responder
         self.checker = checker
         self.recorder = recorder

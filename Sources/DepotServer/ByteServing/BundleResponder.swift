@@ -23,12 +23,15 @@ struct BundleRequestFields {
     var access: BundleAccess.Fields
     /// The conditional and range fields; nil when the request has none (the precomputed 200 then answers it).
     var conditions: RequestConditions?
+    /// The request's `X-Request-Id` when valid (see ``RequestId``).
+    var requestId: String?
 
     /// The fields of a decoded head.
     init(_ head: HTTPRequestHead, target: BundleRequestTarget, edgeSecretField: String?) {
         method = head.method
         self.target = target
         access = BundleAccess.Fields(head.headers, edgeSecretField: edgeSecretField)
+        requestId = RequestId.accepted(head.headers.first(name: "X-Request-Id"))
         if BundleResponder.hasConditionalFields(head.headers) {
             var conditions = RequestConditions(method: head.method == .HEAD ? .head : .get)
             for field in head.headers { conditions.add(name: field.name, value: field.value) }
@@ -42,6 +45,7 @@ struct BundleRequestFields {
         target = request.target
         access = BundleAccess.Fields(authorization: request.authorization)
         conditions = request.conditions
+        requestId = request.requestId
     }
 }
 

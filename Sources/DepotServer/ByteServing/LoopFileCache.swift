@@ -71,6 +71,9 @@ final class LoopFileCache {
 
     /// Grants verified on this loop.
     var grantCache = GrantCache()
+
+    /// This loop's counters of byte-path answers.
+    var requestCounters = BytePathRequestCounters()
 }
 
 /// A small bundle's bytes, kept with its whole unconditional 200 answer (head and body in one buffer) as last
