@@ -10,6 +10,9 @@ enum BundleAnswer {
     case bytes(ResponsePlan, ServedBundle, requester: BundleAccess.Requester)
     /// The whole bundle for a request without conditional or range fields: the precomputed 200.
     case complete(ServedBundle, requester: BundleAccess.Requester)
+    /// One range of the bundle, for a GET whose one conditional field is a `Range` leaving exactly that range:
+    /// the single-part 206 DepotHTTP plans for it (`ConditionalEvaluator.singleRange`), head from prepared bytes.
+    case range(ByteRange, ServedBundle, requester: BundleAccess.Requester)
 }
 
 /// What ``BundleResponder`` reads of a bundle request: from a head NIO's decoder made, or from the bytes
@@ -88,6 +91,9 @@ struct BundleResponder: Sendable {
             return .complete(bundle, requester: requester)
         }
         conditions.method = method
+        if let range = ConditionalEvaluator.singleRange(for: conditions, representation: bundle.representation, limits: rangeLimits) {
+            return .range(range, bundle, requester: requester)
+        }
         let plan = ConditionalEvaluator.plan(
             for: conditions, representation: bundle.representation, now: now, limits: rangeLimits,
             boundary: "depot-" + digest.prefix(32))

@@ -87,6 +87,31 @@ struct BundleResponseWriter {
                     request: request, date: date, keepAlive: keepAlive, requestId: requestId, allocator: allocator)
             }
             return (buffer, [.file(handle, offset: 0, length: bundle.version.size)], 200)
+        case .range(let range, let bundle, _):
+            guard let handle = try? files.handle(digest: bundle.version.digest, path: bundle.path) else {
+                return unavailable(
+                    request: request, date: date, keepAlive: keepAlive, requestId: requestId, allocator: allocator)
+            }
+            // The fields `.bytes` writes for a single-part 206, in its order, the fixed ones from prepared bytes.
+            var buffer = allocator.buffer(capacity: bundle.partialHeadSuffix.count + 160)
+            ResponseHeadBytes.write(into: &buffer) { sink in
+                sink.statusLine(version: request.version, status: .partialContent)
+                sink.field("Date", date)
+                sink.add("Content-Range: bytes ")
+                sink.add(decimal: range.first)
+                sink.add(byte: UInt8(ascii: "-"))
+                sink.add(decimal: range.last)
+                sink.add(byte: UInt8(ascii: "/"))
+                sink.add(decimal: max(bundle.version.size, 0))
+                sink.add("\r\nContent-Length: ")
+                sink.add(decimal: range.length)
+                sink.add("\r\n")
+                sink.add(bundle.partialHeadSuffix)
+                if let requestId { sink.field("X-Request-Id", requestId) }
+                addConnection(to: &sink, request: request, keepAlive: keepAlive)
+                sink.add("\r\n")
+            }
+            return (buffer, [.file(handle, offset: range.first, length: range.length)], 206)
         case .bytes(let plan, let bundle, _):
             guard let handle = try? files.handle(digest: bundle.version.digest, path: bundle.path) else {
                 return unavailable(
