@@ -20,10 +20,18 @@ final class LoopFileCache {
     private var handles: [String: NIOFileHandle] = [:]
     private var smallAnswers: [String: SmallBundleAnswer] = [:]
     private var smallBytes = 0
+    /// The bundle asked for last and what is kept for it: a run of requests for one bundle compares its digest's
+    /// bytes instead of hashing them for each table (bundles never change, so what is kept stays valid).
+    private var lastHandle: (digest: String, handle: NIOFileHandle)?
+    private var lastSmall: (digest: String, answer: SmallBundleAnswer)?
 
     /// The handle for a bundle file, opening it on first use.
     func handle(digest: String, path: String) throws -> NIOFileHandle {
-        if let handle = handles[digest] { return handle }
+        if let lastHandle, lastHandle.digest == digest { return lastHandle.handle }
+        if let handle = handles[digest] {
+            lastHandle = (digest, handle)
+            return handle
+        }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw IOError(errnoCode: errno, reason: "open") }
         let handle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: descriptor)
@@ -37,7 +45,12 @@ final class LoopFileCache {
     /// Bundles never change, so the bytes stay valid; sending them with the head in one write saves the
     /// separate segment and system call that a head followed by `sendfile` costs for small bodies.
     func smallAnswer(digest: String, path: String, size: Int64, allocator: ByteBufferAllocator) -> SmallBundleAnswer? {
-        if let answer = smallAnswers[digest] { return answer }
+        guard size <= Self.smallBundleLimit else { return nil }
+        if let lastSmall, lastSmall.digest == digest { return lastSmall.answer }
+        if let answer = smallAnswers[digest] {
+            lastSmall = (digest, answer)
+            return answer
+        }
         guard size <= Self.smallBundleLimit, smallBytes + Int(size) <= Self.smallBundleBudget,
             let handle = try? handle(digest: digest, path: path)
         else { return nil }
