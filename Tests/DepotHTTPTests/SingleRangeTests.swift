@@ -42,10 +42,11 @@ struct SingleRangeTests {
             if let range {
                 shortcuts += 1
                 #expect(full.status == 206 && full.body == .file(offset: range.first, length: range.length), "\(headers)")
-                #expect(full.headers == [
-                    field("Content-Range", range.contentRange(size: representation.size)),
-                    field("Content-Length", String(range.length)),
-                ] + ResponsePlan.partialFieldsAfterLength(representation), "\(headers)")
+                #expect(
+                    full.headers == [
+                        field("Content-Range", range.contentRange(size: representation.size)),
+                        field("Content-Length", String(range.length)),
+                    ] + ResponsePlan.partialFieldsAfterLength(representation), "\(headers)")
             } else if full.status == 206, case .file = full.body {
                 // A single-part 206 the shortcut leaves to the full evaluation: only behind a condition that held.
                 #expect(headers.count > 1, "\(headers)")

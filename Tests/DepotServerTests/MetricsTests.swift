@@ -129,9 +129,9 @@ struct MetricsTests {
             let grant = "Authorization: Bearer \(server.grant(version.digest))"
             let client = try RawHTTPClient(port: server.port)
             var expected: [[String: String]: Double] = [:]
-            func sent(_ request: String, method: String, route: String = "/v1/bundles/{digest}", head: Bool = false, status: Int)
-                async throws
-            {
+            func sent(
+                _ request: String, method: String, route: String = "/v1/bundles/{digest}", head: Bool = false, status: Int
+            ) async throws {
                 let response = try await client.request(request, head: head)
                 #expect(response.status == status, "\(request): \(response.text)")
                 expected[["route": route, "method": method, "status": String(status)], default: 0] += 1
