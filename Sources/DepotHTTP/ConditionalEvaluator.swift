@@ -52,4 +52,23 @@ package enum ConditionalEvaluator {
             return .multipart(representation, set.ranges, boundary: boundary) ?? .complete(representation)
         }
     }
+
+    /// The range of the commonest ranged request, a GET whose one conditional field is one `Range` line that
+    /// leaves exactly one satisfiable range: the range `plan(for:...)` answers with a single-part 206
+    /// (`ResponsePlan.partial`); nil for every other request, which `plan(for:...)` then decides.
+    ///
+    /// The same steps as `plan(for:...)` with no precondition and no If-Range to evaluate, without building the
+    /// plan's header fields.
+    package static func singleRange(
+        for request: RequestConditions, representation: RepresentationMetadata, limits: RangeLimits = .default
+    ) -> ByteRange? {
+        guard request.method == .get, request.ifMatch.isEmpty, request.ifNoneMatch.isEmpty,
+            request.ifModifiedSince.isEmpty, request.ifUnmodifiedSince.isEmpty, request.ifRange.isEmpty,
+            let rangeValue = request.range.singleValue,
+            case .bytes(let specs) = RangeField.parse(rangeValue, maxRanges: limits.maxRanges),
+            case .satisfiable(let set) = ByteRangeSet.resolve(specs, size: max(representation.size, 0)),
+            set.ranges.count == 1
+        else { return nil }
+        return set.ranges[0]
+    }
 }

@@ -20,12 +20,21 @@ extension ResponsePlan {
         headers.reserveCapacity(7)
         headers.append(HeaderField(name: "Content-Range", value: range.contentRange(size: max(representation.size, 0))))
         headers.append(HeaderField(name: "Content-Length", value: String(range.length)))
-        appendValidatorFields(representation, to: &headers)
-        headers.append(HeaderField(name: "Content-Type", value: representation.contentType))
-        appendCacheControl(representation, to: &headers)
+        headers += partialFieldsAfterLength(representation)
         return ResponsePlan(
             status: 206, headers: headers, body: .file(offset: range.first, length: range.length),
             contentLength: range.length)
+    }
+
+    /// The fields of a single-part 206 after its Content-Range and Content-Length, in order: what a 200 carries
+    /// besides its length. The same for every range, so a server may serialize them once per representation.
+    package static func partialFieldsAfterLength(_ representation: RepresentationMetadata) -> [HeaderField] {
+        var headers = [HeaderField]()
+        headers.reserveCapacity(5)
+        appendValidatorFields(representation, to: &headers)
+        headers.append(HeaderField(name: "Content-Type", value: representation.contentType))
+        appendCacheControl(representation, to: &headers)
+        return headers
     }
 
     /// 206 with several ranges as multipart/byteranges (§14.6, §15.3.7.2); nil when `boundary` is unusable

@@ -249,6 +249,22 @@ struct BundleConnectionStateMachineTests {
             name: "nothing after a head over the limits is answered",
             steps: { [.bytes, .rejected(431), .recognized(bundle), .head(.GET, "/healthz")] },
             expected: ["deadline 30s", "cancel deadline", "answer 431 and close"]),
+        ConnectionCase(
+            name: "after a read answered in full the recognizer may read itself, with no action queued",
+            steps: { [.recognized(bundle), .answered(succeeded: true, inline: true), .directRead] },
+            expected: ["answer bundle abc GET (read from bytes)", "record", "read directly"]),
+        ConnectionCase(
+            name: "while a request waits behind an answer the recognizer may not read, and the pipeline's read is held",
+            steps: {
+                [
+                    .recognized(bundle), .recognized("/v1/bundles/def"), .directRead, .read,
+                    .answered(succeeded: true, inline: false), .resume,
+                ]
+            },
+            expected: [
+                "answer bundle abc GET (read from bytes)", "no direct read", "record", "resume later",
+                "answer bundle def GET (read from bytes)", "read",
+            ]),
     ]
 
     @Test(arguments: cases)

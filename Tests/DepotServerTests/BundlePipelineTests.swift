@@ -37,6 +37,25 @@ struct BundlePipelineTests {
         #expect(connection.channel.isActive)
     }
 
+    /// A read whose requests the recognizer answered itself stays at the front of the pipeline: no read-complete
+    /// reaches Hummingbird's handlers and the next read is asked from the front; a read that hands a request on
+    /// ends with a read-complete, as before.
+    @Test func aReadAnsweredInFullStaysAtTheFront() throws {
+        let connection = try EmbeddedBundleConnection()
+        let bundle = "GET /v1/bundles/\(connection.digest) HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(connection.grant)\r\n\r\n"
+        let readsBefore = connection.socket.reads
+        try connection.send(bundle + bundle)
+        connection.settle()
+        #expect(connection.router.readCompletes == 0)
+        #expect(connection.socket.reads == readsBefore + 1)
+        try connection.send(bundle + "GET /x HTTP/1.1\r\nHost: x\r\n\r\n")
+        connection.settle()
+        #expect(connection.router.readCompletes >= 1)
+        let responses = try splitResponses(try connection.written(), heads: [false, false, false, false])
+        #expect(responses.map(\.status) == [200, 200, 200, 200])
+        #expect(responses.last?.text == "routed GET /x")
+    }
+
     @Test func routedGetAfterBundleHeadKeepsItsBody() throws {
         let connection = try EmbeddedBundleConnection()
         try connection.send(request("HEAD", "/v1/bundles/\(connection.digest)", ["Authorization: Bearer \(connection.grant)"]))

@@ -120,6 +120,54 @@ struct MetricsTests {
         }
     }
 
+    /// Answers written below Hummingbird count in the same family as routed ones: every status, HEADs and refusals
+    /// too, and the 400 given to bytes that are no request (route `unmatched`, method `other`).
+    @Test func bytePathAnswersAreCountedByRouteMethodAndStatus() async throws {
+        try await LiveServer.with { server in
+            let version = try server.version("com.example.level1")
+            let path = "/v1/bundles/\(version.digest)"
+            let grant = "Authorization: Bearer \(server.grant(version.digest))"
+            let client = try RawHTTPClient(port: server.port)
+            var expected: [[String: String]: Double] = [:]
+            func sent(
+                _ request: String, method: String, route: String = "/v1/bundles/{digest}", head: Bool = false, status: Int
+            ) async throws {
+                let response = try await client.request(request, head: head)
+                #expect(response.status == status, "\(request): \(response.text)")
+                expected[["route": route, "method": method, "status": String(status)], default: 0] += 1
+            }
+            try await sent(RawHTTPClient.get(path, [grant]), method: "GET", status: 200)
+            try await sent(RawHTTPClient.get(path, [grant]), method: "GET", status: 200)
+            try await sent(RawHTTPClient.get(path, [grant, "Range: bytes=0-99"]), method: "GET", status: 206)
+            try await sent(RawHTTPClient.get(path, [grant], method: "HEAD"), method: "HEAD", head: true, status: 200)
+            try await sent(RawHTTPClient.get(path, [grant, "If-None-Match: *"]), method: "GET", status: 304)
+            try await sent(RawHTTPClient.get(path), method: "GET", status: 401)
+            try await sent(RawHTTPClient.get(path, [], method: "HEAD"), method: "HEAD", head: true, status: 401)
+            let beyond = "Range: bytes=\(version.size + 10)-"
+            try await sent(RawHTTPClient.get(path, [grant, beyond]), method: "GET", status: 416)
+            let unknown = String(repeating: "0", count: 64)
+            try await sent(
+                RawHTTPClient.get("/v1/bundles/\(unknown)", ["Authorization: Bearer \(server.grant(unknown))"]),
+                method: "GET", status: 404)
+            try await sent(RawHTTPClient.get("/v1/bundles/not-a-digest", [grant]), method: "GET", status: 404)
+            // Bytes that are no HTTP request: 400, and the connection closes.
+            let garbage = try RawHTTPClient(port: server.port)
+            #expect(try await garbage.request("\u{1}\u{2} nonsense\r\n\r\n").status == 400)
+            expected[["route": "unmatched", "method": "other", "status": "400"], default: 0] += 1
+
+            let metrics = try await Self.scrape(server) { metrics in
+                expected.allSatisfy { metrics.value("depot_http_requests_total", $0.key) == $0.value }
+            }
+            for (labels, count) in expected {
+                #expect(
+                    metrics.value("depot_http_requests_total", labels) == count,
+                    "\(labels): \(metrics.samples("depot_http_requests_total"))")
+            }
+            // Bundle answers are counted, not timed: the histogram stays the routed path's.
+            #expect(metrics.value("depot_http_request_duration_seconds_count", ["route": "/v1/bundles/{digest}", "method": "GET"]) == nil)
+        }
+    }
+
     @Test func aDownloadHeldByASlowReaderIsInFlightUntilItEnds() async throws {
         try await LiveServer.with { server in
             let version = try server.version("com.example.level1")

@@ -241,7 +241,6 @@ package struct DepotApplication: Sendable {
         let requestTimeout = TimeAmount.seconds(configuration.http.requestTimeoutSeconds)
         let connections = self.connections
         let headLimits = configuration.http.requestHeadLimits
-        let downloadsInFlight = metrics.downloadsInFlight
         let server = HTTPServerBuilder { httpResponder in
             ConnectionLimitedChannel(
                 base: BundleServingChannel(
@@ -251,7 +250,7 @@ package struct DepotApplication: Sendable {
                             responder: responder, checker: checker, recorder: recorder, edgeFills: edgeFills,
                             files: registry.cache(for: channel.eventLoop), idleTimeout: idle,
                             requestTimeout: requestTimeout, shutdownGrace: grace, headLimits: headLimits,
-                            downloadsInFlight: downloadsInFlight, clock: clock)
+                            metrics: metrics, clock: clock)
                     }),
                 gate: connections, clock: clock)
         }

@@ -11,6 +11,7 @@ enum AnswerEvidence {
         switch decision {
         case .complete(let bundle, .edge): return method == .GET ? bundle.version.size : 0
         case .bytes(let plan, _, .edge): return method == .GET ? plan.contentLength : 0
+        case .range(let range, _, .edge): return method == .GET ? range.length : 0
         default: return nil
         }
     }
@@ -22,6 +23,7 @@ enum AnswerEvidence {
         case .error: return false
         case .complete: return true
         case .bytes(let plan, _, _): return plan.body != .none
+        case .range: return true
         }
     }
 
@@ -31,7 +33,12 @@ enum AnswerEvidence {
         let bundle: ServedBundle
         let transactionId: String
         switch decision {
-        case .error, .complete(_, .edge), .bytes(_, _, .edge): return nil
+        case .error, .complete(_, .edge), .bytes(_, _, .edge), .range(_, _, .edge): return nil
+        case .range(let range, let served, .grant(let id, _)):
+            guard !id.isEmpty else { return nil }
+            return ServedBytesRecorder.Event(
+                transactionId: id, digest: served.version.digest, ranges: [range.first..<(range.last + 1)],
+                client: client?.ipAddress ?? "unknown", at: now)
         case .complete(let served, .grant(let id, _)):
             guard !id.isEmpty else { return nil }
             return ServedBytesRecorder.Event(

@@ -16,9 +16,19 @@ extension BundleChannelHandler {
             fields.method == .GET && recorder != nil
             ? AnswerEvidence.servedEvent(decision, client: context.channel.remoteAddress, now: now) : nil
         evidence = (served, edgeFills == nil ? nil : AnswerEvidence.edgeFillBytes(decision, method: fields.method))
-        let (responseHead, body) = BundleResponseWriter.render(
-            decision, request: framing, date: files.dateCache.value(now: now), keepAlive: keepAlive, files: files,
-            allocator: context.channel.allocator)
+        let date = files.dateCache.value(now: now)
+        let (responseHead, body, status) = BundleResponseWriter.render(
+            decision, request: framing, date: date, second: now, keepAlive: keepAlive, requestId: fields.requestId,
+            files: files, allocator: context.channel.allocator)
+        if let metrics {
+            let method: BytePathRequestCounters.Method =
+                switch fields.method {
+                case .GET: .get
+                case .HEAD: .head
+                default: .other
+                }
+            files.requestCounters.count(.bundle, method, status: status, metrics: metrics)
+        }
         send(
             responseHead, body, isDownload: AnswerEvidence.sendsBundleBytes(decision, method: fields.method),
             context: context)
@@ -29,9 +39,14 @@ extension BundleChannelHandler {
         let now = clock()
         let decision = checker.answer(head, now: now, grantCache: &files.grantCache)
         evidence = (nil, nil)
-        let (responseHead, body) = BundleResponseWriter.renderCheck(
+        let (responseHead, body, status) = BundleResponseWriter.renderCheck(
             decision, request: AnswerFraming(head), date: files.dateCache.value(now: now), keepAlive: keepAlive,
-            allocator: context.channel.allocator)
+            requestId: RequestId.accepted(head.headers.first(name: "X-Request-Id")), allocator: context.channel.allocator)
+        if let metrics {
+            files.requestCounters.count(
+                .grantCheck, head.method == .GET ? .get : head.method == .HEAD ? .head : .other, status: status,
+                metrics: metrics)
+        }
         send(responseHead, body, context: context)
     }
 
@@ -48,35 +63,51 @@ extension BundleChannelHandler {
             context.close(promise: nil)
             return
         }
-        var parts: [IOData] = [.byteBuffer(responseHead)]
+        // The last part is written with the flush, and tells when the answer went out.
+        var last = IOData.byteBuffer(responseHead)
         for part in body {
+            raw.write(NIOAny(last), promise: nil)
             switch part {
             case .bytes(let buffer):
-                parts.append(.byteBuffer(buffer))
+                last = .byteBuffer(buffer)
             case .file(let handle, let offset, let length):
-                parts.append(.fileRegion(FileRegion(fileHandle: handle, readerIndex: Int(offset), endIndex: Int(offset + length))))
+                last = .fileRegion(FileRegion(fileHandle: handle, readerIndex: Int(offset), endIndex: Int(offset + length)))
             }
         }
-        let last = parts.removeLast()
-        for part in parts { raw.write(NIOAny(part), promise: nil) }
         completingInline = true
         defer { completingInline = false }
         let promise = context.eventLoop.makePromise(of: Void.self)
-        let downloads = isDownload ? downloadsInFlight : nil
-        downloads?.increment()
+        // One answer of ours is written at a time (the machine waits for its end), so the handler holds its facts.
+        countedDownload = isDownload && downloadsInFlight != nil
+        if countedDownload { downloadsInFlight?.increment() }
         raw.writeAndFlush(NIOAny(last), promise: promise)
-        promise.futureResult.assumeIsolated().whenComplete { result in
-            downloads?.decrement()
-            let inline = self.completingInline
-            self.answerWritten(succeeded: (try? result.get()) != nil, inline: inline, context: context)
+        // The callback holds the handler only (no context of its own to allocate).
+        promise.futureResult.assumeIsolated().whenComplete { result in self.answerSent(result) }
+    }
+
+    /// The answer being written went out, or failed.
+    private func answerSent(_ result: Result<Void, any Error>) {
+        if countedDownload {
+            countedDownload = false
+            downloadsInFlight?.decrement()
         }
+        guard let context = ownContext else { return }
+        let succeeded: Bool
+        switch result {
+        case .success: succeeded = true
+        case .failure: succeeded = false
+        }
+        answerWritten(succeeded: succeeded, inline: completingInline, context: context)
     }
 
     /// Depot's error answer outside any request (the request is unreadable or late), then close.
     func answerErrorAndClose(_ error: DepotError, context: ChannelHandlerContext) {
         let (head, body) = BundleResponseWriter.renderError(
             error, extraHeaders: [], request: AnswerFraming(isHead: false),
-            date: files.dateCache.value(now: clock()), keepAlive: false, allocator: context.channel.allocator)
+            date: files.dateCache.value(now: clock()), keepAlive: false, requestId: RequestId.generate(),
+            allocator: context.channel.allocator)
+        // No request was read: its route and method are unknown.
+        if let metrics { files.requestCounters.count(.unmatched, .other, status: error.status, metrics: metrics) }
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         for case .bytes(let buffer) in body { context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in

@@ -30,14 +30,18 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     let headLimits: RequestHeadLimits
     /// Bundle downloads being written, across connections (`depot_downloads_in_flight`), when metrics are kept.
     let downloadsInFlight: Meter?
+    /// The server's metrics, where this handler's answers are counted (`depot_http_requests_total`), when kept.
+    let metrics: DepotMetrics?
 
     private var machine: BundleConnectionStateMachine
     /// The context of NIO's `HTTPResponseEncoder`: writing through it skips the encoder.
     var rawOutput: ChannelHandlerContext?
     /// This handler's own context, for events that come from the request recognizer.
-    private var ownContext: ChannelHandlerContext?
+    var ownContext: ChannelHandlerContext?
     /// Set while an answer is being written, to tell a completion inside the write from a later one.
     var completingInline = false
+    /// Whether the answer being written counts as a download in flight.
+    var countedDownload = false
     /// What the answer being written leaves behind once sent (see ``AnswerEvidence``).
     var evidence: (served: ServedBytesRecorder.Event?, edgeBytes: Int64?) = (nil, nil)
     private var idleTask: Scheduled<Void>?
@@ -56,11 +60,12 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     init(
         responder: BundleResponder, checker: GrantCheckResponder, recorder: ServedBytesRecorder?,
         edgeFills: EdgeFillCounter? = nil, files: LoopFileCache, idleTimeout: TimeAmount, requestTimeout: TimeAmount,
-        shutdownGrace: TimeAmount, headLimits: RequestHeadLimits = .defaults, downloadsInFlight: Meter? = nil,
+        shutdownGrace: TimeAmount, headLimits: RequestHeadLimits = .defaults, metrics: DepotMetrics? = nil,
         clock: @escaping @Sendable () -> Int64
     ) {
+        self.metrics = metrics
+        downloadsInFlight = metrics?.downloadsInFlight
         self.headLimits = headLimits
-        self.downloadsInFlight = downloadsInFlight
         self.responder = responder
         self.checker = checker
         self.recorder = recorder
@@ -107,6 +112,13 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     func read(context: ChannelHandlerContext) {
         machine.readRequested(now: context.eventLoop.now)
         runActions(context: context)
+    }
+
+    /// Called by the ``RequestRecognizer`` after a read it answered in full, before NIO asks the pipeline for the
+    /// next one: whether the recognizer may ask the socket itself (nothing waits), as ``read(context:)`` would allow.
+    func readRequestedByRecognizer() -> Bool {
+        guard let ownContext else { return false }
+        return machine.readRequestedDirectly(now: ownContext.eventLoop.now)
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {

@@ -94,13 +94,28 @@ struct BundleConnectionStateMachine {
 
     /// The socket is asked for more bytes: granted while nothing waits, so that a client cannot make the
     /// connection buffer without bound.
-    mutating func readRequested(now: NIODeadline) {
+    mutating func readRequested(now: @autoclosure () -> NIODeadline) {
         guard pending.isEmpty else {
             readHeldBack = true
             return
         }
-        if readAskedSince == nil { readAskedSince = now }
+        noteReadAsked(now: now())
         actions.append(.read)
+    }
+
+    /// The request recognizer asks the socket for more bytes itself, after a read it answered in full (the read
+    /// then does not travel through the pipeline): true when a read may go now; when not, the pipeline's own
+    /// read request follows and is held back by ``readRequested(now:)``.
+    mutating func readRequestedDirectly(now: @autoclosure () -> NIODeadline) -> Bool {
+        guard pending.isEmpty else { return false }
+        noteReadAsked(now: now())
+        return true
+    }
+
+    /// Since when a read asked of the socket has brought nothing: only an upload's body, whose deadline runs on
+    /// progress, needs it (a new part clears it), so the clock is read only then.
+    private mutating func noteReadAsked(now: @autoclosure () -> NIODeadline) {
+        if readAskedSince == nil && arriving && deadlinePolicy == .progress { readAskedSince = now() }
     }
 
     // MARK: requests
@@ -380,7 +395,7 @@ struct BundleConnectionStateMachine {
         if forwarded { actions.append(.endReadBurst) }
         if pending.isEmpty && readHeldBack {
             readHeldBack = false
-            if readAskedSince == nil { readAskedSince = now }
+            noteReadAsked(now: now)
             actions.append(.read)
         }
         if isIdle { idleSince = now }

@@ -16,6 +16,9 @@ package struct ServedBundle: Sendable {
     private(set) var completeHeaders: HTTPHeaders
     /// The HTTP/1.1 status line and `completeHeaders`, serialized once.
     private(set) var completeHeadPrefix: [UInt8]
+    /// The fields of a single-part 206 after its Content-Range and Content-Length, origin fields included,
+    /// serialized once (`ResponsePlan.partialFieldsAfterLength`, then `originFields`).
+    private(set) var partialHeadSuffix: [UInt8] = []
     /// Fields added as a CDN's origin (edge lifetime, purge tags) to every answer that carries the bundle
     /// or its validators (200, 206, 304); already part of `completeHeaders`.
     private(set) var originFields: [(name: String, value: String)] = []
@@ -51,6 +54,8 @@ package struct ServedBundle: Sendable {
             representation: representation, now: version.publishedAt + 1, boundary: "unused")
         completeHeaders = HTTPHeaders(plan.headers.map { ($0.name, $0.value) } + originFields)
         completeHeadPrefix = ResponseHeadBytes.prefix(of: completeHeaders)
+        let partialFields = ResponsePlan.partialFieldsAfterLength(representation).map { ($0.name, $0.value) } + originFields
+        partialHeadSuffix = ResponseHeadBytes.fields(partialFields)
     }
 }
 

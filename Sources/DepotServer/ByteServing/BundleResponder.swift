@@ -10,6 +10,9 @@ enum BundleAnswer {
     case bytes(ResponsePlan, ServedBundle, requester: BundleAccess.Requester)
     /// The whole bundle for a request without conditional or range fields: the precomputed 200.
     case complete(ServedBundle, requester: BundleAccess.Requester)
+    /// One range of the bundle, for a GET whose one conditional field is a `Range` leaving exactly that range:
+    /// the single-part 206 DepotHTTP plans for it (`ConditionalEvaluator.singleRange`), head from prepared bytes.
+    case range(ByteRange, ServedBundle, requester: BundleAccess.Requester)
 }
 
 /// What ``BundleResponder`` reads of a bundle request: from a head NIO's decoder made, or from the bytes
@@ -23,12 +26,15 @@ struct BundleRequestFields {
     var access: BundleAccess.Fields
     /// The conditional and range fields; nil when the request has none (the precomputed 200 then answers it).
     var conditions: RequestConditions?
+    /// The request's `X-Request-Id` when valid (see ``RequestId``).
+    var requestId: String?
 
     /// The fields of a decoded head.
     init(_ head: HTTPRequestHead, target: BundleRequestTarget, edgeSecretField: String?) {
         method = head.method
         self.target = target
         access = BundleAccess.Fields(head.headers, edgeSecretField: edgeSecretField)
+        requestId = RequestId.accepted(head.headers.first(name: "X-Request-Id"))
         if BundleResponder.hasConditionalFields(head.headers) {
             var conditions = RequestConditions(method: head.method == .HEAD ? .head : .get)
             for field in head.headers { conditions.add(name: field.name, value: field.value) }
@@ -42,6 +48,7 @@ struct BundleRequestFields {
         target = request.target
         access = BundleAccess.Fields(authorization: request.authorization)
         conditions = request.conditions
+        requestId = request.requestId
     }
 }
 
@@ -84,6 +91,9 @@ struct BundleResponder: Sendable {
             return .complete(bundle, requester: requester)
         }
         conditions.method = method
+        if let range = ConditionalEvaluator.singleRange(for: conditions, representation: bundle.representation, limits: rangeLimits) {
+            return .range(range, bundle, requester: requester)
+        }
         let plan = ConditionalEvaluator.plan(
             for: conditions, representation: bundle.representation, now: now, limits: rangeLimits,
             boundary: "depot-" + digest.prefix(32))

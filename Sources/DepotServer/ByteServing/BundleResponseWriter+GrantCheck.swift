@@ -8,10 +8,12 @@ extension BundleResponseWriter {
     static let checkErrorField = "X-Depot-Error"
 
     /// The bytes of a grant check's answer: 204 with no body, or Depot's JSON error, each with the
-    /// `Cache-Control` an edge keeps it by (`max-age=N`, or `no-store`).
+    /// `Cache-Control` an edge keeps it by (`max-age=N`, or `no-store`), and the answer's status. `requestId` is
+    /// the request's valid `X-Request-Id`: echoed on a 204, and naming a refusal (a fresh one without it).
     static func renderCheck(
-        _ answer: GrantCheckAnswer, request: AnswerFraming, date: String, keepAlive: Bool, allocator: ByteBufferAllocator
-    ) -> (ByteBuffer, [BodyPart]) {
+        _ answer: GrantCheckAnswer, request: AnswerFraming, date: String, keepAlive: Bool, requestId: String?,
+        allocator: ByteBufferAllocator
+    ) -> (ByteBuffer, [BodyPart], status: Int) {
         let head: HTTPResponseHead
         let body: [BodyPart]
         switch answer {
@@ -20,6 +22,7 @@ extension BundleResponseWriter {
             headers.add(name: "Date", value: date)
             headers.add(name: "Cache-Control", value: cacheControl(seconds))
             if let purgeTag { headers.add(name: purgeTag.name, value: purgeTag.value) }
+            if let requestId { headers.add(name: "X-Request-Id", value: requestId) }
             addConnection(&headers, request: request, keepAlive: keepAlive)
             // RFC 9110 §8.6: no Content-Length on a 204.
             head = HTTPResponseHead(version: request.version, status: .noContent, headers: headers)
@@ -28,11 +31,11 @@ extension BundleResponseWriter {
             let fields = [(checkErrorField, error.code)] + extraHeaders.map { ($0.name, $0.value) }
             (head, body) = renderError(
                 error, extraHeaders: fields, request: request, date: date, keepAlive: keepAlive,
-                cacheControl: cacheControl(seconds), allocator: allocator)
+                cacheControl: cacheControl(seconds), requestId: requestId ?? RequestId.generate(), allocator: allocator)
         }
         var buffer = allocator.buffer(capacity: 256)
         ResponseHeadBytes.write(head, into: &buffer)
-        return (buffer, body)
+        return (buffer, body, Int(head.status.code))
     }
 
     private static func cacheControl(_ seconds: Int64) -> String {

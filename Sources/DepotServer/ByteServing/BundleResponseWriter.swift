@@ -28,7 +28,9 @@ struct AnswerFraming {
 /// file regions.
 ///
 /// Every answer carries `Date` and `Content-Length` (never chunked); a HEAD answer has the same header
-/// fields as the GET one and no body (RFC 9110 §9.3.2).
+/// fields as the GET one and no body (RFC 9110 §9.3.2). An error answer names its request in `X-Request-Id` and
+/// `error.requestId` (the client's valid id, or a fresh one), as routed errors do; any other answer echoes
+/// `X-Request-Id` only when the client sent a valid one.
 struct BundleResponseWriter {
     /// One piece of a response body.
     enum BodyPart {
@@ -36,21 +38,35 @@ struct BundleResponseWriter {
         case file(NIOFileHandle, offset: Int64, length: Int64)
     }
 
-    /// The serialized response head and the body parts for an answer, written straight into one buffer.
+    /// The serialized response head, the body parts and the status of an answer, the head written straight into
+    /// one buffer.
+    ///
+    /// `date` is the `Date` value of the second `second`; `requestId` the request's valid `X-Request-Id`.
     static func render(
-        _ answer: BundleAnswer, request: AnswerFraming, date: String, keepAlive: Bool,
-        files: LoopFileCache, allocator: ByteBufferAllocator
-    ) -> (ByteBuffer, [BodyPart]) {
+        _ answer: BundleAnswer, request: AnswerFraming, date: String, second: Int64, keepAlive: Bool,
+        requestId: String?, files: LoopFileCache, allocator: ByteBufferAllocator
+    ) -> (ByteBuffer, [BodyPart], status: Int) {
         switch answer {
         case .error(let error, let extraHeaders):
             let (head, body) = renderError(
-                error, extraHeaders: extraHeaders, request: request, date: date, keepAlive: keepAlive, allocator: allocator)
-            return (serialized(head, allocator: allocator), body)
+                error, extraHeaders: extraHeaders, request: request, date: date, keepAlive: keepAlive,
+                requestId: requestId ?? RequestId.generate(), allocator: allocator)
+            return (serialized(head, allocator: allocator), body, error.status)
         case .complete(let bundle, _):
-            guard let handle = try? files.handle(digest: bundle.version.digest, path: bundle.path) else {
-                return unavailable(request: request, date: date, keepAlive: keepAlive, allocator: allocator)
+            let small = files.smallAnswer(
+                digest: bundle.version.digest, path: bundle.path, size: bundle.version.size, allocator: allocator)
+            if let small, keepAlive, !request.isHead, request.version == .http1_1, requestId == nil {
+                // The commonest answer of all, head and body, in one buffer built once a second.
+                return (
+                    small.keepAliveAnswer(
+                        headPrefix: bundle.completeHeadPrefix, date: date, second: second, allocator: allocator), [], 200
+                )
             }
-            // The common case: the head prepared for this bundle, plus Date and Connection.
+            guard small != nil || (try? files.handle(digest: bundle.version.digest, path: bundle.path)) != nil else {
+                return unavailable(
+                    request: request, date: date, keepAlive: keepAlive, requestId: requestId, allocator: allocator)
+            }
+            // The head prepared for this bundle, plus Date and Connection.
             var buffer = allocator.buffer(capacity: bundle.completeHeadPrefix.count + 64)
             ResponseHeadBytes.write(into: &buffer) { sink in
                 if request.version == .http1_1 {
@@ -60,20 +76,49 @@ struct BundleResponseWriter {
                     for (name, value) in bundle.completeHeaders { sink.field(name, value) }
                 }
                 sink.field("Date", date)
+                if let requestId { sink.field("X-Request-Id", requestId) }
                 addConnection(to: &sink, request: request, keepAlive: keepAlive)
                 sink.add("\r\n")
             }
-            if request.isHead { return (buffer, []) }
-            if let body = files.smallBody(
-                digest: bundle.version.digest, path: bundle.path, size: bundle.version.size, allocator: allocator)
-            {
-                return (buffer, [.bytes(body)])
+            if request.isHead { return (buffer, [], 200) }
+            if let small { return (buffer, [.bytes(small.body)], 200) }
+            guard let handle = try? files.handle(digest: bundle.version.digest, path: bundle.path) else {
+                return unavailable(
+                    request: request, date: date, keepAlive: keepAlive, requestId: requestId, allocator: allocator)
             }
-            return (buffer, [.file(handle, offset: 0, length: bundle.version.size)])
+            return (buffer, [.file(handle, offset: 0, length: bundle.version.size)], 200)
+        case .range(let range, let bundle, _):
+            guard let handle = try? files.handle(digest: bundle.version.digest, path: bundle.path) else {
+                return unavailable(
+                    request: request, date: date, keepAlive: keepAlive, requestId: requestId, allocator: allocator)
+            }
+            // The fields `.bytes` writes for a single-part 206, in its order, the fixed ones from prepared bytes.
+            var buffer = allocator.buffer(capacity: bundle.partialHeadSuffix.count + 160)
+            ResponseHeadBytes.write(into: &buffer) { sink in
+                sink.statusLine(version: request.version, status: .partialContent)
+                sink.field("Date", date)
+                sink.add("Content-Range: bytes ")
+                sink.add(decimal: range.first)
+                sink.add(byte: UInt8(ascii: "-"))
+                sink.add(decimal: range.last)
+                sink.add(byte: UInt8(ascii: "/"))
+                sink.add(decimal: max(bundle.version.size, 0))
+                sink.add("\r\nContent-Length: ")
+                sink.add(decimal: range.length)
+                sink.add("\r\n")
+                sink.add(bundle.partialHeadSuffix)
+                if let requestId { sink.field("X-Request-Id", requestId) }
+                addConnection(to: &sink, request: request, keepAlive: keepAlive)
+                sink.add("\r\n")
+            }
+            return (buffer, [.file(handle, offset: range.first, length: range.length)], 206)
         case .bytes(let plan, let bundle, _):
             guard let handle = try? files.handle(digest: bundle.version.digest, path: bundle.path) else {
-                return unavailable(request: request, date: date, keepAlive: keepAlive, allocator: allocator)
+                return unavailable(
+                    request: request, date: date, keepAlive: keepAlive, requestId: requestId, allocator: allocator)
             }
+            // An error body names its request, as every error answer does.
+            var errorRequestId: String?
             var body: [BodyPart] = []
             var errorLength: String?
             switch plan.body {
@@ -83,7 +128,9 @@ struct BundleResponseWriter {
                         plan.status == 412
                         ? DepotError(.preconditionFailed, "a precondition of the request does not hold for this bundle")
                         : DepotError(.rangeNotSatisfiable, "no requested range lies inside the bundle")
-                    let errorBody = allocator.buffer(string: error.jsonBody)
+                    let id = requestId ?? RequestId.generate()
+                    errorRequestId = id
+                    let errorBody = allocator.buffer(string: error.jsonBody(requestId: id))
                     errorLength = String(errorBody.readableBytes)
                     body.append(.bytes(errorBody))
                 }
@@ -110,10 +157,11 @@ struct BundleResponseWriter {
                     sink.field("Content-Type", "application/json")
                     sink.field("Content-Length", errorLength)
                 }
+                if let id = errorRequestId ?? requestId { sink.field("X-Request-Id", id) }
                 addConnection(to: &sink, request: request, keepAlive: keepAlive)
                 sink.add("\r\n")
             }
-            return (buffer, request.isHead ? [] : body)
+            return (buffer, request.isHead ? [] : body, plan.status)
         }
     }
 
@@ -135,25 +183,27 @@ struct BundleResponseWriter {
 
     /// 503 when a stored bundle cannot be opened (a disk problem): the client may retry.
     private static func unavailable(
-        request: AnswerFraming, date: String, keepAlive: Bool, allocator: ByteBufferAllocator
-    ) -> (ByteBuffer, [BodyPart]) {
+        request: AnswerFraming, date: String, keepAlive: Bool, requestId: String?, allocator: ByteBufferAllocator
+    ) -> (ByteBuffer, [BodyPart], status: Int) {
         let failure = DepotError(.bundleUnavailable, "the bundle cannot be read right now")
         let (head, body) = renderError(
             failure, extraHeaders: [], request: request, date: date, keepAlive: keepAlive,
-            allocator: allocator)
-        return (serialized(head, allocator: allocator), body)
+            requestId: requestId ?? RequestId.generate(), allocator: allocator)
+        return (serialized(head, allocator: allocator), body, failure.status)
     }
 
-    /// An error answer: Depot's JSON body, `Cache-Control` (`no-store` unless told), Date and Connection.
+    /// An error answer: Depot's JSON body naming the request (`error.requestId`), `Cache-Control` (`no-store` unless
+    /// told), Date, `X-Request-Id` and Connection.
     static func renderError(
         _ error: DepotError, extraHeaders: [(String, String)], request: AnswerFraming, date: String, keepAlive: Bool,
-        cacheControl: String = "no-store", allocator: ByteBufferAllocator
+        cacheControl: String = "no-store", requestId: String, allocator: ByteBufferAllocator
     ) -> (HTTPResponseHead, [BodyPart]) {
-        let answer = ErrorAnswer(error, isHead: request.isHead, cacheControl: cacheControl)
+        let answer = ErrorAnswer(error, isHead: request.isHead, cacheControl: cacheControl, requestId: requestId)
         var headers = HTTPHeaders()
         headers.add(name: "Date", value: date)
         for field in answer.fields { headers.add(name: field.name, value: field.value) }
         for (name, value) in extraHeaders { headers.add(name: name, value: value) }
+        headers.add(name: "X-Request-Id", value: requestId)
         addConnection(&headers, request: request, keepAlive: keepAlive)
         let head = HTTPResponseHead(version: request.version, status: .init(statusCode: error.status), headers: headers)
         return (head, request.isHead ? [] : [.bytes(allocator.buffer(string: answer.body))])

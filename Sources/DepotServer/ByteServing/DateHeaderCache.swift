@@ -2,7 +2,8 @@ import DepotHTTP
 
 /// The `Date` header value (RFC 9110 §6.6.1), formatted at most once per second.
 struct DateHeaderCache {
-    private var second: Int64 = -1
+    /// The second the value is for.
+    private(set) var second: Int64 = -1
     private var text = ""
 
     /// The IMF-fixdate for `now`.

@@ -18,12 +18,20 @@ final class LoopFileCache {
     static let smallBundleBudget = 32 * 1024 * 1024
 
     private var handles: [String: NIOFileHandle] = [:]
-    private var smallBodies: [String: ByteBuffer] = [:]
+    private var smallAnswers: [String: SmallBundleAnswer] = [:]
     private var smallBytes = 0
+    /// The bundle asked for last and what is kept for it: a run of requests for one bundle compares its digest's
+    /// bytes instead of hashing them for each table (bundles never change, so what is kept stays valid).
+    private var lastHandle: (digest: String, handle: NIOFileHandle)?
+    private var lastSmall: (digest: String, answer: SmallBundleAnswer)?
 
     /// The handle for a bundle file, opening it on first use.
     func handle(digest: String, path: String) throws -> NIOFileHandle {
-        if let handle = handles[digest] { return handle }
+        if let lastHandle, lastHandle.digest == digest { return lastHandle.handle }
+        if let handle = handles[digest] {
+            lastHandle = (digest, handle)
+            return handle
+        }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw IOError(errnoCode: errno, reason: "open") }
         let handle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: descriptor)
@@ -31,12 +39,18 @@ final class LoopFileCache {
         return handle
     }
 
-    /// The whole bytes of a small bundle, read once; nil for a larger bundle, a full cache or a read error.
+    /// The kept bytes of a small bundle and its last whole 200 answer; nil for a larger bundle, a full cache or a
+    /// read error. Looked up first: a small bundle's answer needs no descriptor.
     ///
-    /// Bundles never change, so the bytes stay valid; sending them with the head in one `writev` saves the
+    /// Bundles never change, so the bytes stay valid; sending them with the head in one write saves the
     /// separate segment and system call that a head followed by `sendfile` costs for small bodies.
-    func smallBody(digest: String, path: String, size: Int64, allocator: ByteBufferAllocator) -> ByteBuffer? {
-        if let body = smallBodies[digest] { return body }
+    func smallAnswer(digest: String, path: String, size: Int64, allocator: ByteBufferAllocator) -> SmallBundleAnswer? {
+        guard size <= Self.smallBundleLimit else { return nil }
+        if let lastSmall, lastSmall.digest == digest { return lastSmall.answer }
+        if let answer = smallAnswers[digest] {
+            lastSmall = (digest, answer)
+            return answer
+        }
         guard size <= Self.smallBundleLimit, smallBytes + Int(size) <= Self.smallBundleBudget,
             let handle = try? handle(digest: digest, path: path)
         else { return nil }
@@ -54,9 +68,10 @@ final class LoopFileCache {
             return buffer.readableBytes == Int(size)
         }
         guard complete == true else { return nil }
-        smallBodies[digest] = buffer
+        let answer = SmallBundleAnswer(body: buffer)
+        smallAnswers[digest] = answer
         smallBytes += Int(size)
-        return buffer
+        return answer
     }
 
     deinit {
@@ -69,6 +84,50 @@ final class LoopFileCache {
 
     /// Grants verified on this loop.
     var grantCache = GrantCache()
+
+    /// This loop's counters of byte-path answers.
+    var requestCounters = BytePathRequestCounters()
+}
+
+/// A small bundle's bytes, kept with its whole unconditional 200 answer (head and body in one buffer) as last
+/// built: for the common request (a keep-alive HTTP/1.1 `GET` with no conditional field) that buffer is written as
+/// it is; it is rebuilt when its `Date` changes (once a second at most), and the body is a view of it, so the
+/// bytes are kept once.
+final class SmallBundleAnswer {
+    /// The buffer: an answer's head (none before the first answer), then the bundle's bytes.
+    private var answer: ByteBuffer
+    /// Where the bundle's bytes start in `answer`, and how many there are.
+    private var bodyStart = 0
+    private let size: Int
+    /// The second whose `Date` the head carries; -1 while there is no head.
+    private var second: Int64 = -1
+
+    /// The answer for a bundle whose bytes are `body`.
+    init(body: ByteBuffer) {
+        answer = body
+        size = body.readableBytes
+    }
+
+    /// The bundle's bytes.
+    var body: ByteBuffer {
+        answer.getSlice(at: answer.readerIndex + bodyStart, length: size)!
+    }
+
+    /// The whole 200 answer: `headPrefix` (status line and fields), `Date: date`, the empty line, the body.
+    func keepAliveAnswer(headPrefix: [UInt8], date: String, second: Int64, allocator: ByteBufferAllocator) -> ByteBuffer {
+        if second == self.second { return answer }
+        var buffer = allocator.buffer(capacity: headPrefix.count + 40 + size)
+        ResponseHeadBytes.write(into: &buffer) { sink in
+            sink.add(headPrefix)
+            sink.field("Date", date)
+            sink.add("\r\n")
+        }
+        let start = buffer.readableBytes
+        var bytes = body
+        buffer.writeBuffer(&bytes)
+        (answer, bodyStart, self.second) = (buffer, start, second)
+        return buffer
+    }
 }
 
 /// The per-loop file caches of one server.

@@ -16,9 +16,15 @@ final class RecognizedBundleRequest {
     let authorization: String?
     /// The conditional and range fields (RFC 9110 §13.1, §14.2); nil when the request has none.
     let conditions: RequestConditions?
+    /// The request's `X-Request-Id` when it is a valid id (see ``RequestId``); nil otherwise.
+    let requestId: String?
 
     /// A request as read.
-    init(isHead: Bool, target: BundleRequestTarget, keepAlive: Bool, authorization: String?, conditions: RequestConditions?) {
+    init(
+        isHead: Bool, target: BundleRequestTarget, keepAlive: Bool, authorization: String?,
+        conditions: RequestConditions?, requestId: String? = nil
+    ) {
+        self.requestId = requestId
         self.isHead = isHead
         self.target = target
         self.keepAlive = keepAlive

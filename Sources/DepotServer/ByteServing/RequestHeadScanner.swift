@@ -159,7 +159,8 @@ struct RequestHeadScanner {
         }
         let request = RecognizedBundleRequest(
             isHead: !isGet, target: bundleTarget, keepAlive: fields.keepAlive,
-            authorization: fields.authorization.map { Self.string(bytes, $0) }, conditions: conditions)
+            authorization: fields.authorization.map { Self.string(bytes, $0) }, conditions: conditions,
+            requestId: fields.requestId.flatMap { RequestId.accepted(Self.string(bytes, $0)) })
         return .head(length: index, body: .none, bundle: request)
     }
 
@@ -181,6 +182,7 @@ struct RequestHeadScanner {
         var upgrade = false
         var keepAlive = true
         var connectionCount = 0
+        var requestId: Range<Int>?
         var conditionLines: [(name: Range<Int>, value: Range<Int>)] = []
     }
 
@@ -212,6 +214,9 @@ struct RequestHeadScanner {
                     facts.plain = false
                 }
             }
+        case 12:
+            // The first one names the request, as the routed path reads it.
+            if facts.requestId == nil, Self.equalsLowercase(bytes, name, "x-request-id") { facts.requestId = value }
         case 13:
             if Self.equalsLowercase(bytes, name, "authorization") {
                 facts.authorizationCount += 1

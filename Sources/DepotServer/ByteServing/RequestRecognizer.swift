@@ -11,9 +11,14 @@ import NIOCore
 /// After a request whose body it cannot frame (`Transfer-Encoding`, an upgrade, a head not in strict form), it
 /// hands every later byte of the connection to the decoder, whose own limits then apply.
 ///
-/// It also tells the bundle handler when request bytes arrive, so that a request's deadline runs from its first
-/// byte (a head trickled in is timed too). While the pipeline is being set up (its request decoder swapped, see
-/// ``BundleServingChannel``), it holds the bytes that arrive, and reads them once the new decoder is the only one.
+/// It also tells the bundle handler when the first bytes of a request arrive that do not make a whole recognized
+/// request in the same read, so that a request's deadline runs from its first byte (a head trickled in is timed
+/// too; one answered at once needs no deadline). While the pipeline is being set up (its request decoder swapped,
+/// see ``BundleServingChannel``), it holds the bytes that arrive, and reads them once the new decoder is the only one.
+///
+/// A read whose bytes were all answered here stays here: the read-complete event is not passed through the
+/// decoder and Hummingbird's handlers (nothing reached them), and the next read is asked of the socket from here,
+/// when the bundle handler allows one, instead of travelling from the pipeline's tail through every handler.
 final class RequestRecognizer: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -38,6 +43,8 @@ final class RequestRecognizer: ChannelInboundHandler, RemovableChannelHandler {
     /// Bytes held until the pipeline is ready for them; nil once it is.
     private var held: [ByteBuffer]?
     private var context: ChannelHandlerContext?
+    /// Whether bytes were handed on to the decoder since the last read-complete went on.
+    private var handedOn = false
 
     init(bundleHandler: BundleChannelHandler, scanner: RequestHeadScanner) {
         self.bundleHandler = bundleHandler
@@ -59,9 +66,9 @@ final class RequestRecognizer: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        bundleHandler.requestBytesArrived()
         let buffer = unwrapInboundIn(data)
         if held != nil {
+            bundleHandler.requestBytesArrived()
             held?.append(buffer)
             return
         }
@@ -69,7 +76,14 @@ final class RequestRecognizer: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
-        if held == nil { context.fireChannelReadComplete() }
+        guard held == nil else { return }
+        if handedOn {
+            handedOn = false
+            context.fireChannelReadComplete()
+        } else if bundleHandler.readRequestedByRecognizer() {
+            // The socket's read is asked for from here: NIO then sees a read pending and skips asking the pipeline.
+            context.read()
+        }
     }
 
     private func releaseBytes() {
@@ -77,6 +91,7 @@ final class RequestRecognizer: ChannelInboundHandler, RemovableChannelHandler {
         held = nil
         guard let context, !bytes.isEmpty else { return }
         for buffer in bytes { receive(buffer, context: context) }
+        handedOn = false
         context.fireChannelReadComplete()
     }
 
@@ -85,7 +100,7 @@ final class RequestRecognizer: ChannelInboundHandler, RemovableChannelHandler {
         var bytes: ByteBuffer
         switch mode {
         case .decoderOnly:
-            context.fireChannelRead(wrapInboundOut(buffer))
+            handOn(buffer, context: context)
             return
         case .refused:
             return
@@ -104,16 +119,18 @@ final class RequestRecognizer: ChannelInboundHandler, RemovableChannelHandler {
             case .refused:
                 return
             case .decoderOnly:
-                context.fireChannelRead(wrapInboundOut(bytes))
+                handOn(bytes, context: context)
                 return
             case .body(let remaining):
                 let part = bytes.readSlice(length: min(remaining, bytes.readableBytes))!
                 mode = remaining == part.readableBytes ? .heads : .body(remaining: remaining - part.readableBytes)
+                handedOn = true
                 context.fireChannelRead(wrapInboundOut(part))
             case .heads:
                 // RFC 9112 §2.2: an empty line before a request line is ignored, as the decoder does.
                 if bytes.readableBytesView.first == UInt8(ascii: "\r") {
                     guard bytes.readableBytes >= 2 else {
+                        bundleHandler.requestBytesArrived()
                         partial = bytes
                         return
                     }
@@ -125,6 +142,8 @@ final class RequestRecognizer: ChannelInboundHandler, RemovableChannelHandler {
                 let outcome = bytes.withUnsafeReadableBytes { scanner.scan($0) }
                 switch outcome {
                 case .needMore:
+                    // The request's first bytes are here, not all of it: its deadline starts.
+                    bundleHandler.requestBytesArrived()
                     partial = bytes
                     return
                 case .targetTooLong:
@@ -146,13 +165,18 @@ final class RequestRecognizer: ChannelInboundHandler, RemovableChannelHandler {
                         case .length(let count): mode = .body(remaining: count)
                         case .unknown: mode = .decoderOnly
                         }
-                        context.fireChannelRead(wrapInboundOut(head))
+                        handOn(head, context: context)
                     }
-                    // The next request's first bytes came with this one's: its deadline starts now.
-                    if bytes.readableBytes > 0, case .heads = mode { bundleHandler.requestBytesArrived() }
                 }
             }
         }
+    }
+
+    /// Hands bytes on to the decoder; they may start a request, whose deadline then starts.
+    private func handOn(_ bytes: ByteBuffer, context: ChannelHandlerContext) {
+        bundleHandler.requestBytesArrived()
+        handedOn = true
+        context.fireChannelRead(wrapInboundOut(bytes))
     }
 
     private func refuse(_ error: DepotError) {

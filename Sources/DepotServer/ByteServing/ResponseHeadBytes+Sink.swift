@@ -43,6 +43,25 @@ extension ResponseHeadBytes {
             count += 1
         }
 
+        /// Appends a non-negative number in decimal, with no `String` made for it.
+        mutating func add(decimal value: Int64) {
+            precondition(value >= 0, "only lengths and offsets are written")
+            var digits = 1
+            var rest = value / 10
+            while rest > 0 {
+                digits += 1
+                rest /= 10
+            }
+            if let out {
+                var number = value
+                for position in stride(from: count + digits - 1, through: count, by: -1) {
+                    out[position] = UInt8(truncatingIfNeeded: 0x30 + number % 10)
+                    number /= 10
+                }
+            }
+            count += digits
+        }
+
         /// Appends `name: value` and CRLF.
         mutating func field(_ name: String, _ value: String) {
             add(name)

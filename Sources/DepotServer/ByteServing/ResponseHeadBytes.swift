@@ -27,6 +27,13 @@ enum ResponseHeadBytes {
         buffer.writeStaticString("\r\n")
     }
 
+    /// Field lines, serialized.
+    static func fields(_ fields: [(String, String)]) -> [UInt8] {
+        var buffer = ByteBufferAllocator().buffer(capacity: 256)
+        for (name, value) in fields { writeField(name, value, into: &buffer) }
+        return Array(buffer.readableBytesView)
+    }
+
     /// The status line and fields of an HTTP/1.1 200 with `headers`, without the closing empty line.
     static func prefix(of headers: HTTPHeaders) -> [UInt8] {
         var buffer = ByteBufferAllocator().buffer(capacity: 512)

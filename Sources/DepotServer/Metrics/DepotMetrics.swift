@@ -9,7 +9,7 @@ import Prometheus
 ///
 /// | family | type | labels |
 /// |---|---|---|
-/// | `depot_http_requests_total` | counter | `route`, `method`, `status` |
+/// | `depot_http_requests_total` | counter | `route`, `method`, `status` (routed answers, and the byte path's through `BytePathRequestCounters`) |
 /// | `depot_http_request_duration_seconds` | histogram | `route`, `method` |
 /// | `depot_bundle_responses_total`, `depot_bundle_bytes_total` | counter | `via` (`grant`, `edge`) |
 /// | `depot_downloads_in_flight` | gauge | |

@@ -18,6 +18,8 @@ enum ConnectionStep: CustomStringConvertible {
     /// A head over the limits: 414 or 431.
     case rejected(Int)
     case read
+    /// The request recognizer asks to read itself, after a read it answered in full; logs whether it may.
+    case directRead
     /// An answer of ours finished writing.
     case answered(succeeded: Bool, inline: Bool)
     case resume
@@ -68,6 +70,7 @@ func runConnectionScript(
             let limits = RequestHeadLimits.defaults
             machine.requestRejected(status == 414 ? limits.targetTooLong : limits.headTooLarge)
         case .read: machine.readRequested(now: now)
+        case .directRead: log.append(machine.readRequestedDirectly(now: now) ? "read directly" : "no direct read")
         case .answered(let succeeded, let inline): machine.answerWritten(succeeded: succeeded, inline: inline, now: now)
         case .resume: machine.resume(now: now)
         case .responseHead(let status, let closes):

@@ -19,6 +19,8 @@ final class StandInRouter: ChannelInboundHandler {
     var holding = false
     /// Whether the graceful-shutdown event reached the router.
     private(set) var sawShutdown = false
+    /// How many read-complete events reached the router.
+    private(set) var readCompletes = 0
     private var current: HTTPRequestHead?
     private var due: [HTTPRequestHead] = []
     private var context: ChannelHandlerContext?
@@ -37,6 +39,11 @@ final class StandInRouter: ChannelInboundHandler {
             current = nil
             if holding { due.append(head) } else { answer(head, context: context) }
         }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        readCompletes += 1
+        context.fireChannelReadComplete()
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -71,6 +78,13 @@ final class HeldWrites: ChannelOutboundHandler {
 
     var holding = false
     private var held: [(NIOAny, EventLoopPromise<Void>?)] = []
+    /// How many reads were asked of the socket.
+    private(set) var reads = 0
+
+    func read(context: ChannelHandlerContext) {
+        reads += 1
+        context.read()
+    }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if holding { held.append((data, promise)) } else { context.write(data, promise: promise) }
