@@ -88,9 +88,12 @@ enum UploadRules {
     }
 
     /// Whether a Content-Type is tus's `application/offset+octet-stream` (parameters ignored, case-insensitive).
+    ///
+    /// The media type is what comes before the first `;` (RFC 9110 §8.3.1), even when that is empty: a value
+    /// such as `;application/offset+octet-stream` names no media type.
     static func isOffsetStream(_ contentType: String?) -> Bool {
         guard let contentType else { return false }
-        let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
+        let mediaType = String(contentType.prefix { $0 != ";" })
         return mediaType.trimmingSpaces.lowercased() == TusProtocol.offsetStreamType
     }
 
