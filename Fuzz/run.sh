@@ -2,17 +2,31 @@
 # libFuzzer campaigns over Depot's parsers, built with the toolchain's -sanitize=fuzzer (and AddressSanitizer).
 #
 #   bash Fuzz/run.sh [SECONDS] [TARGET]     # default: 60 seconds of every target
-#   bash Fuzz/run.sh 3600 http-fields       # a long campaign of one target
+#   bash Fuzz/run.sh 3600 jws               # a long campaign of one target
 #
-# Targets:
+# Targets (each harness lists the invariants it checks; the test suite replays its seeds and regressions):
 #   http-fields   Range, If-Range, If-Match, If-None-Match, If-Modified-Since and If-Unmodified-Since on a
-#                 bundle request: the planned answer keeps its status and body rules, and every field parser
-#                 takes any value (Tests/DepotHTTPTests/Fuzzing/HTTPFieldsFuzzHarness.swift)
+#                 bundle request (Tests/DepotHTTPTests/Fuzzing/HTTPFieldsFuzzHarness.swift)
+#   archives      zip, tar and tar.gz reading and extraction under tight ArchiveLimits
+#                 (Tests/DepotArchivesTests/Fuzzing/ArchiveFuzzHarness.swift)
+#   tus           Upload-Metadata, Upload-Checksum, Upload-Length, Upload-Defer-Length, Upload-Offset,
+#                 Tus-Resumable and Content-Type, and the creation and PATCH rules
+#                 (Tests/DepotServerTests/Fuzzing/TusFuzzHarness.swift)
+#   grants        grant tokens, finish tokens and sealed transaction fields
+#                 (Tests/DepotTrustTests/Fuzzing/GrantFuzzHarness.swift)
+#   jws           App Store signed data: compact JWS, x5c chains, verification and payload decoding
+#                 (Tests/DepotTrustTests/Fuzzing/JWSFuzzHarness.swift); seeded at run time with the genuine
+#                 tokens of ../shared/realworld when that folder exists (DEPOT_FUZZ_REALWORLD overrides)
+#
+# Only our own code is instrumented: each target compiles its sources and harness with swiftc into one
+# module. grants and jws link swift-crypto, swift-certificates and swift-asn1 as SwiftPM built them for the
+# debug configuration (`swift build --target DepotTrust`, a no-op after the test build); building those
+# packages again with the sanitizers costs more than ten minutes on two cores.
 #
 # Each target starts from its seeds (Fuzz/Corpus/TARGET) and what earlier campaigns on this machine found
 # (.build/fuzz/corpus-TARGET). An input that breaks an invariant or crashes is copied to
 # Fuzz/Regressions/TARGET/ and the run fails: commit the file with the fix; the test suite replays every
-# file there (FuzzRegressionTests).
+# file there (the FuzzRegressionTests suites).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SECONDS_PER_TARGET=${1:-60}
@@ -21,27 +35,115 @@ BUILD=$ROOT/.build/fuzz
 # A stopped target prints its message and libFuzzer's trace; Swift's own backtracer is not needed (and is
 # slow under AddressSanitizer).
 export SWIFT_BACKTRACE=enable=no
+# The archives target writes and extracts every input: in memory when the machine has /dev/shm.
+if [[ -d /dev/shm && -w /dev/shm ]]; then export TMPDIR=/dev/shm; fi
+REALWORLD=${DEPOT_FUZZ_REALWORLD:-$ROOT/../shared/realworld}
+if [[ -d $REALWORLD ]]; then export DEPOT_FUZZ_REALWORLD=$REALWORLD; else unset DEPOT_FUZZ_REALWORLD; fi
 mkdir -p "$BUILD"
 
-build_http_fields() {
-    local sources=("$ROOT"/Sources/DepotHTTP/*.swift "$ROOT"/Sources/DepotHTTP/Internal/*.swift
-        "$ROOT/Tests/DepotHTTPTests/Fuzzing/HTTPFieldsFuzzHarness.swift" "$ROOT/Fuzz/HTTPFieldsEntry.swift")
-    swiftc -O -sanitize=fuzzer,address -parse-as-library -package-name depot -module-name DepotHTTPFuzz \
-        -D DEPOT_FUZZ_SINGLE_MODULE -swift-version 6 "${sources[@]}" -o "$BUILD/http-fields" 2>&1 \
+# swiftc with the fuzzer and AddressSanitizer, every file given in one module named $1, to $BUILD/$2.
+compile() {
+    local module=$1 target=$2
+    shift 2
+    swiftc -O -sanitize=fuzzer,address -parse-as-library -package-name depot -module-name "$module" \
+        -D DEPOT_FUZZ_SINGLE_MODULE -swift-version 6 "$@" -o "$BUILD/$target" 2>&1 \
         | grep -v "ld.gold: warning: Cannot export local symbol" || true
-    [[ -x $BUILD/http-fields ]]
+    [[ -x $BUILD/$target ]]
+}
+
+build_http_fields() {
+    compile DepotHTTPFuzz http-fields "$ROOT"/Sources/DepotHTTP/*.swift "$ROOT"/Sources/DepotHTTP/Internal/*.swift \
+        "$ROOT/Tests/DepotHTTPTests/Fuzzing/HTTPFieldsFuzzHarness.swift" "$ROOT/Fuzz/HTTPFieldsEntry.swift"
+}
+
+build_archives() {
+    local sources
+    mapfile -t sources < <(find "$ROOT/Sources/DepotArchives" -name '*.swift' | sort)
+    compile DepotArchivesFuzz archives -I "$ROOT/Sources/CZlib" -lz "${sources[@]}" \
+        "$ROOT/Tests/DepotArchivesTests/Fuzzing/ArchiveFuzzHarness.swift" "$ROOT/Fuzz/ArchivesEntry.swift"
+}
+
+# The tus header parsers and rules import nothing but Foundation: the server's error table and these files
+# build without Hummingbird, NIO or the ledger.
+build_tus() {
+    local server=$ROOT/Sources/DepotServer
+    compile DepotTusFuzz tus "$server/Errors/DepotError.swift" "$server/Errors/ErrorCode.swift" \
+        "$server/Uploads/DepotError+Uploads.swift" "$server/Uploads/TusProtocol.swift" \
+        "$server/Uploads/UploadMetadata.swift" "$server/Uploads/UploadChecksum.swift" \
+        "$server/Uploads/UploadRules.swift" "$ROOT/Tests/DepotServerTests/Fuzzing/TusFuzzHarness.swift" \
+        "$ROOT/Fuzz/TusEntry.swift"
+}
+
+# DepotTrust's sources, instrumented, over the debug build of the packages it imports (not instrumented).
+build_trust() {
+    local target=$1 module=$2 harness=$3 entry=$4
+    (cd "$ROOT" && swift build --target DepotTrust 2>&1 | tail -1)
+    local debug
+    debug=$(cd "$ROOT" && swift build --show-bin-path)
+    local dependency objects=() sources
+    for dependency in SwiftASN1 X509 _CertificateInternals Crypto CryptoExtras _CryptoExtras CryptoBoringWrapper \
+        CCryptoBoringSSL CCryptoBoringSSLShims CXKCP CXKCPShims; do
+        [[ -d $debug/$dependency.build ]] || { echo "no $debug/$dependency.build: the package layout changed"; return 1; }
+        mapfile -t -O "${#objects[@]}" objects < <(find "$debug/$dependency.build" -name '*.o' | sort)
+    done
+    mapfile -t sources < <(find "$ROOT/Sources/DepotTrust" -name '*.swift' | sort)
+    compile "$module" "$target" -I "$debug/Modules" "${sources[@]}" "$harness" "$entry" "${objects[@]}"
+}
+
+build_grants() {
+    build_trust grants DepotGrantsFuzz "$ROOT/Tests/DepotTrustTests/Fuzzing/GrantFuzzHarness.swift" \
+        "$ROOT/Fuzz/GrantsEntry.swift"
+}
+
+build_jws() {
+    build_trust jws DepotJWSFuzz "$ROOT/Tests/DepotTrustTests/Fuzzing/JWSFuzzHarness.swift" "$ROOT/Fuzz/JWSEntry.swift"
+}
+
+# Seeds made at run time, never kept in the repository: the genuine App Store tokens, and Apple's
+# certificates standing in a development chain (harness mode 2).
+seeds_jws() {
+    local seeds=$1
+    [[ -n ${DEPOT_FUZZ_REALWORLD:-} ]] || return 0
+    cp "$DEPOT_FUZZ_REALWORLD"/apple-signed/*.jws "$seeds/" 2>/dev/null || true
+    local position certificate size
+    for position in 0 1 2; do
+        for certificate in "$DEPOT_FUZZ_REALWORLD"/certs/*.cer; do
+            [[ -f $certificate ]] || continue
+            size=$(stat -c %s "$certificate")
+            { printf "\\x02\\x$(printf %02x "$position")\\x$(printf %02x $((size >> 8)))\\x$(printf %02x $((size & 255)))"
+                cat "$certificate"; } >"$seeds/x5c-$position-$(basename "$certificate")"
+        done
+    done
+}
+
+# Per target: the longest input, and libFuzzer options of its own.
+options_for() {
+    case $1 in
+        archives) echo "-max_len=16384" ;;
+        # Genuine notifications carry two nested tokens (up to 19 KB). Verification runs on Swift
+        # concurrency, whose allocations outlive an input: leak checks after each input would report them
+        # and cost most of the time.
+        jws) echo "-max_len=20480 -detect_leaks=0" ;;
+        *) echo "-max_len=4096" ;;
+    esac
 }
 
 run_target() {
-    local target=$1 corpus="$BUILD/corpus-$1" found="$BUILD/found-$1"
+    local target=$1 corpus="$BUILD/corpus-$1" found="$BUILD/found-$1" seeds="$BUILD/seeds-$1"
     mkdir -p "$corpus" "$found" "$ROOT/Fuzz/Regressions/$target"
+    rm -rf "$seeds" && mkdir -p "$seeds"
+    if declare -F "seeds_${target//-/_}" >/dev/null; then "seeds_${target//-/_}" "$seeds"; fi
     echo "== $target: building"
     rm -f "$BUILD/$target"
+    local started=$SECONDS
     "build_${target//-/_}" || { echo "== $target: the build failed"; return 1; }
-    echo "== $target: fuzzing for $SECONDS_PER_TARGET s"
-    local status=0
+    echo "== $target: built in $((SECONDS - started)) s; fuzzing for $SECONDS_PER_TARGET s"
+    local status=0 log="$BUILD/log-$target"
+    # shellcheck disable=SC2046
     (cd "$found" && "$BUILD/$target" -max_total_time="$SECONDS_PER_TARGET" -timeout=10 -rss_limit_mb=2048 \
-        -max_len=4096 -print_final_stats=1 "$corpus" "$ROOT/Fuzz/Corpus/$target") || status=$?
+        $(options_for "$target") -print_final_stats=1 "$corpus" "$ROOT/Fuzz/Corpus/$target" "$seeds") >"$log" 2>&1 \
+        || status=$?
+    grep -vE '^(#[0-9]+[[:space:]]+(NEW|REDUCE|pulse|RELOAD|INITED)|"|[[:space:]]+NEW_FUNC)' "$log" | tail -n 40
     local crash
     for crash in "$found"/crash-* "$found"/leak-* "$found"/timeout-* "$found"/oom-*; do
         [[ -e $crash ]] || continue
@@ -54,10 +156,11 @@ run_target() {
     return "$status"
 }
 
-targets=(http-fields)
+targets=(http-fields archives tus grants jws)
 failed=0
 for target in "${targets[@]}"; do
     [[ -z $ONLY || $ONLY == "$target" ]] || continue
     run_target "$target" || failed=1
 done
+echo "== every target built and fuzzed in $SECONDS s"
 exit "$failed"

@@ -91,6 +91,9 @@ struct UploadRulesTests {
         PatchRow(
             name: "type with parameters and case", record: record(), contentType: "Application/Offset+Octet-Stream; x=1",
             expected: .write(.init(start: 100, setLength: nil, limit: 400))),
+        PatchRow(
+            name: "empty media type before the parameters", record: record(),
+            contentType: ";application/offset+octet-stream", expected: .status(415)),
         PatchRow(name: "no offset", record: record(), offset: nil, expected: .status(400)),
         PatchRow(name: "bad offset", record: record(), offset: "abc", expected: .status(400)),
         PatchRow(name: "offset behind", record: record(), offset: "99", expected: .status(409)),

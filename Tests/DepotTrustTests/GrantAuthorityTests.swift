@@ -40,6 +40,21 @@ struct GrantAuthorityTests {
         #expect(error?.code == .badSignature)
     }
 
+    @Test func respelledExpiryIsMalformed() throws {
+        // The MAC covers the expiry's value: with a leading zero the same grant would verify under a second
+        // spelling, so the parser takes only the one the server writes.
+        let authority = try Self.authority()
+        let grant = authority.issue(digest: Self.digest, expiresAt: 1_000)
+        var fields = grant.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        #expect(fields[2] == "1000")
+        fields[2] = "01000"
+        let respelled = fields.joined(separator: ".")
+        let error = #expect(throws: GrantError.self) { try authority.verify(respelled, digest: Self.digest, now: 1) }
+        #expect(error?.code == .malformed)
+        #expect(GrantToken.parse(respelled) == nil)
+        #expect(GrantToken.parse(authority.issue(digest: Self.digest, expiresAt: 0))?.expiresAt == 0)
+    }
+
     enum Alteration: CaseIterable { case expiry, transaction, mac }
 
     @Test(arguments: Alteration.allCases)

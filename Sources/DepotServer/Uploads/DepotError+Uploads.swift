@@ -1,5 +1,3 @@
-import DepotCore
-
 /// The errors of the tus upload routes; `ErrorCode`'s table gives each the status tus 1.0 gives it.
 extension DepotError {
     /// 400: the `Upload-Metadata` header is malformed.

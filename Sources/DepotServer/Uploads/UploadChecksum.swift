@@ -1,20 +1,18 @@
-import Crypto
-import DepotCore
 import Foundation
-import NIOCore
 
 /// A PATCH body's expected checksum (tus checksum extension, `Upload-Checksum: sha256 BASE64`) and the
-/// hash that runs over the bytes as they arrive.
+/// hash that runs over the bytes as they arrive (`UploadChecksum+Hasher.swift`).
 struct UploadChecksum {
     /// The algorithms served, as `Tus-Checksum-Algorithm` lists them.
     enum Algorithm: String, CaseIterable {
         case sha1
         case sha256
 
+        /// The digest's length in bytes (FIPS 180-4: SHA-1 160 bits, SHA-256 256 bits).
         var digestBytes: Int {
             switch self {
-            case .sha1: Insecure.SHA1.byteCount
-            case .sha256: SHA256.byteCount
+            case .sha1: 20
+            case .sha256: 32
             }
         }
     }
@@ -38,30 +36,5 @@ struct UploadChecksum {
         }
         self.algorithm = algorithm
         self.expected = Array(digest)
-    }
-
-    /// A running hash of the bytes of one PATCH.
-    struct Hasher {
-        private var sha1 = Insecure.SHA1()
-        private var sha256 = SHA256()
-        let algorithm: Algorithm
-
-        init(_ algorithm: Algorithm) { self.algorithm = algorithm }
-
-        mutating func update(_ buffer: ByteBuffer) {
-            buffer.withUnsafeReadableBytes { bytes in
-                switch algorithm {
-                case .sha1: sha1.update(bufferPointer: bytes)
-                case .sha256: sha256.update(bufferPointer: bytes)
-                }
-            }
-        }
-
-        func finalize() -> [UInt8] {
-            switch algorithm {
-            case .sha1: Array(sha1.finalize())
-            case .sha256: Array(sha256.finalize())
-            }
-        }
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import DepotCore
 
 /// A checked `Upload-Metadata` header (tus 1.0 "Upload-Metadata"): comma-separated pairs of a key and an
 /// optional base64 value, separated by one space.

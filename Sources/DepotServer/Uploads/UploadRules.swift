@@ -1,16 +1,11 @@
-import DepotCore
-import DepotLedger
-import HTTPTypes
-
-/// The tus 1.0 rules a request must pass before anything is written: pure, headers and records in,
-/// decisions out, so that every rule is tested without a socket.
+/// The tus 1.0 rules a request must pass before anything is written: pure, header values and numbers in,
+/// decisions out, so that every rule is tested (and fuzzed) without a socket, a ledger or an HTTP type.
+///
+/// `UploadRules+Request.swift` applies them to a request's method and to the ledger's `UploadRecord`.
 enum UploadRules {
-    /// Every request but OPTIONS must carry `Tus-Resumable: 1.0.0` (tus 1.0 "Tus-Resumable"; 412 otherwise).
-    static func checkVersion(method: HTTPRequest.Method, tusResumable: String?) throws(DepotError) {
-        guard method != .options else { return }
-        guard tusResumable?.trimmingSpaces == TusProtocol.version else {
-            throw .unsupportedTusVersion(tusResumable)
-        }
+    /// Whether a `Tus-Resumable` value names the version served (tus 1.0 "Tus-Resumable").
+    static func isServedVersion(_ tusResumable: String?) -> Bool {
+        tusResumable?.trimmingSpaces == TusProtocol.version
     }
 
     /// What a creation request (POST) asks for.
@@ -48,13 +43,6 @@ enum UploadRules {
         }
     }
 
-    /// Whether an upload may be answered at all: 404 when unknown, 410 once expired.
-    static func live(_ record: UploadRecord?, now: Int64) throws(DepotError) -> UploadRecord {
-        guard let record else { throw .uploadNotFound }
-        guard record.expiresAt > now else { throw .uploadExpired }
-        return record
-    }
-
     /// What a PATCH may write.
     struct Write: Equatable {
         /// The offset the bytes start at (the upload's offset).
@@ -65,26 +53,25 @@ enum UploadRules {
         var limit: Int64
     }
 
-    /// tus core PATCH: the upload lives, the body is `application/offset+octet-stream` (415), `Upload-Offset`
-    /// equals the upload's offset (409), a deferred length may be given once (creation-defer-length), and
-    /// the bytes may not pass the length or `maxSize` (413).
-    static func patch(
-        _ record: UploadRecord?, now: Int64, contentType: String?, uploadOffset: String?, uploadLength: String?,
+    /// tus core PATCH on a live upload holding `offset` bytes of `length` (nil while deferred): the body is
+    /// `application/offset+octet-stream` (415), `Upload-Offset` equals the upload's offset (409), a deferred
+    /// length may be given once (creation-defer-length), and the bytes may not pass the length or `maxSize` (413).
+    static func write(
+        offset: Int64, length: Int64?, contentType: String?, uploadOffset: String?, uploadLength: String?,
         contentLength: Int64?, maxSize: Int64
     ) throws(DepotError) -> Write {
-        let record = try live(record, now: now)
         guard isOffsetStream(contentType) else { throw .uploadMediaType }
         guard let uploadOffset else { throw .badUploadHeader("send Upload-Offset") }
-        let offset = try decimal(uploadOffset, header: "Upload-Offset")
-        guard offset == record.offset else { throw .offsetMismatch(expected: record.offset, given: offset) }
+        let given = try decimal(uploadOffset, header: "Upload-Offset")
+        guard given == offset else { throw .offsetMismatch(expected: offset, given: given) }
         var setLength: Int64?
         if let uploadLength {
             let value = try decimal(uploadLength, header: "Upload-Length")
-            if let known = record.length {
+            if let known = length {
                 guard value == known else { throw .badUploadHeader("Upload-Length \(value) differs from the upload's \(known)") }
             } else {
-                guard value >= record.offset else {
-                    throw .badUploadHeader("Upload-Length \(value) is less than the \(record.offset) bytes already received")
+                guard value >= offset else {
+                    throw .badUploadHeader("Upload-Length \(value) is less than the \(offset) bytes already received")
                 }
                 guard value <= maxSize else {
                     throw .uploadTooLarge("Upload-Length \(value) is larger than Tus-Max-Size \(maxSize)")
@@ -92,18 +79,21 @@ enum UploadRules {
                 setLength = value
             }
         }
-        let limit = (record.length ?? setLength ?? maxSize) - record.offset
+        let limit = (length ?? setLength ?? maxSize) - offset
         if let contentLength, contentLength > limit {
-            if record.isComplete { throw .uploadComplete }
+            if length == offset { throw .uploadComplete }
             throw .uploadTooLarge("\(contentLength) more bytes would pass the upload's length (\(limit) bytes remain)")
         }
-        return Write(start: record.offset, setLength: setLength, limit: limit)
+        return Write(start: offset, setLength: setLength, limit: limit)
     }
 
     /// Whether a Content-Type is tus's `application/offset+octet-stream` (parameters ignored, case-insensitive).
+    ///
+    /// The media type is what comes before the first `;` (RFC 9110 §8.3.1), even when that is empty: a value
+    /// such as `;application/offset+octet-stream` names no media type.
     static func isOffsetStream(_ contentType: String?) -> Bool {
         guard let contentType else { return false }
-        let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
+        let mediaType = String(contentType.prefix { $0 != ";" })
         return mediaType.trimmingSpaces.lowercased() == TusProtocol.offsetStreamType
     }
 

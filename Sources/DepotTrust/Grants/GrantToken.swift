@@ -62,8 +62,12 @@ package struct GrantToken: Sendable, Equatable {
         }
     }
 
+    /// The expiry as the server writes it: decimal digits, no leading zero, so that each grant has exactly
+    /// one spelling (the MAC covers the number, not its spelling: `02000000000` would verify as `2000000000`).
     private static func parseSeconds(_ field: Substring) -> Int64? {
-        guard !field.isEmpty, field.utf8.count <= 12, field.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+        guard !field.isEmpty, field.utf8.count <= 12, field.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+            field == "0" || field.utf8.first != 0x30
+        else {
             return nil
         }
         return Int64(field)
