@@ -48,6 +48,10 @@ extension BundleChannelHandler {
             context.close(promise: nil)
             return
         }
+        if case .buffers(let reader) = bodyWriter, body.contains(where: \.isFile) {
+            sendBuffered(responseHead, body, reader: reader, isDownload: isDownload, output: raw, context: context)
+            return
+        }
         var parts: [IOData] = [.byteBuffer(responseHead)]
         for part in body {
             switch part {

@@ -30,6 +30,8 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     let headLimits: RequestHeadLimits
     /// Bundle downloads being written, across connections (`depot_downloads_in_flight`), when metrics are kept.
     let downloadsInFlight: Meter?
+    /// How file parts go out: file regions, or buffers behind TLS.
+    let bodyWriter: BundleBodyWriter
 
     private var machine: BundleConnectionStateMachine
     /// The context of NIO's `HTTPResponseEncoder`: writing through it skips the encoder.
@@ -57,9 +59,10 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
         responder: BundleResponder, checker: GrantCheckResponder, recorder: ServedBytesRecorder?,
         edgeFills: EdgeFillCounter? = nil, files: LoopFileCache, idleTimeout: TimeAmount, requestTimeout: TimeAmount,
         shutdownGrace: TimeAmount, headLimits: RequestHeadLimits = .defaults, downloadsInFlight: Meter? = nil,
-        clock: @escaping @Sendable () -> Int64
+        bodyWriter: BundleBodyWriter = .fileRegions, clock: @escaping @Sendable () -> Int64
     ) {
         self.headLimits = headLimits
+        self.bodyWriter = bodyWriter
         self.downloadsInFlight = downloadsInFlight
         self.responder = responder
         self.checker = checker
