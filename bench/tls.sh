@@ -13,7 +13,8 @@
 #   BENCH_DURATION=10       seconds per measured run
 #   BENCH_WARMUP=3          seconds of warm-up before each measured run
 #   BENCH_SERVERS="depot depot-tls nginx nginx-tls"
-#   BENCH_SKIP_BUILD=1      use .build/release/depot as it is
+#   BENCH_SKIP_BUILD=1      use the release binary as it is
+#   DEPOT=path              another depot binary (with BENCH_SKIP_BUILD=1; default .build/release/depot)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -22,7 +23,7 @@ WARMUP=${BENCH_WARMUP:-3}
 SERVERS=${BENCH_SERVERS:-depot depot-tls nginx nginx-tls}
 NGINX=${NGINX:-/usr/sbin/nginx}
 WRK=${WRK:-/usr/bin/wrk}
-DEPOT=$ROOT/.build/release/depot
+DEPOT=${DEPOT:-$ROOT/.build/release/depot}
 LUA=$ROOT/bench/wrk-bench.lua
 LARGE_FILE_BYTES=$((256 * 1024 * 1024))
 SMALL_FILE_BYTES=15851 # as bench/byte-path.sh: a bundle of about 16 KiB
@@ -34,7 +35,7 @@ source "$ROOT/bench/lib.sh"
 for tool in "$NGINX" "$WRK" curl openssl python3 ss awk; do
     command -v "$tool" >/dev/null || die "$tool is not installed"
 done
-build_depot_release "$ROOT"
+[[ ${BENCH_SKIP_BUILD:-0} == 1 ]] || build_depot_release "$ROOT"
 [[ -x $DEPOT ]] || die "$DEPOT does not exist"
 
 TMP=$(mktemp -d /tmp/depot-tls.XXXXXX)
