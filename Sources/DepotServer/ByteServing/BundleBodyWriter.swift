@@ -25,8 +25,8 @@ enum BundleBodyWriter: Sendable {
 /// Reads ranges of open bundle files into buffers on a thread pool, so that a read that waits for the disk never
 /// holds up an event loop.
 struct FileChunkReader: Sendable {
-    /// The largest read: 128 KiB, two TLS records' worth of 64 KiB writes, few enough bytes per connection that a
-    /// thousand slow readers hold 128 MiB at most.
+    /// The largest read: 128 KiB. A slow reader holds one chunk (and what TLS made of it) in the server, so the
+    /// chunk bounds a connection's share of memory; larger chunks would cost thread-pool hops less often.
     static let defaultChunkBytes = 128 * 1024
 
     /// Where reads run.
