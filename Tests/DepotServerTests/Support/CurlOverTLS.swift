@@ -35,7 +35,9 @@ struct CurlOverTLS {
     var trust: [String] { ["-sS", "--cacert", TestCertificates.authorityPath(in: scratch)] }
 
     /// Runs curl with `options` on `path` (under the server's base URL) and reads the answer back.
-    func fetch(_ path: String, _ options: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) async throws
+    func fetch(
+        _ path: String, _ options: [String] = [], sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws
         -> Answer
     {
         let name = UUID().uuidString.prefix(8)
@@ -62,7 +64,9 @@ struct CurlOverTLS {
     }
 
     /// Posts `json` to `path`; returns the status and the decoded object.
-    func post(_ path: String, json: String, sourceLocation: SourceLocation = #_sourceLocation) async throws
+    func post(
+        _ path: String, json: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws
         -> (status: Int, object: [String: Any])
     {
         let answer = try await fetch(
