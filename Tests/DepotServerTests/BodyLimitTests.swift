@@ -22,7 +22,7 @@ struct BodyLimitTests {
     }
 
     @Test func aChunkedBodyThatGrowsPastTheLimitIsCutWithTheAnswer() async throws {
-        try await LiveServer.with { server in
+        try await LiveServer.with(serverSettings: #""requestTimeoutSeconds": 600"#) { server in
             let client = try RawHTTPClient(port: server.port)
             try await client.send(
                 "POST /v1/transactions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"

@@ -241,18 +241,22 @@ package struct DepotApplication: Sendable {
         let requestTimeout = TimeAmount.seconds(configuration.http.requestTimeoutSeconds)
         let connections = self.connections
         let headLimits = configuration.http.requestHeadLimits
+        let tls = configuration.tls?.context
+        let bodyWriter = BundleBodyWriter.forServer(tls: tls != nil)
         let server = HTTPServerBuilder { httpResponder in
-            ConnectionLimitedChannel(
-                base: BundleServingChannel(
-                    http1: HTTP1Channel(responder: httpResponder, configuration: .init(idleTimeout: nil)),
-                    makeHandler: { channel in
-                        BundleChannelHandler(
-                            responder: responder, checker: checker, recorder: recorder, edgeFills: edgeFills,
-                            files: registry.cache(for: channel.eventLoop), idleTimeout: idle,
-                            requestTimeout: requestTimeout, shutdownGrace: grace, headLimits: headLimits,
-                            metrics: metrics, clock: clock)
-                    }),
-                gate: connections, clock: clock)
+            TLSChannel(
+                base: ConnectionLimitedChannel(
+                    base: BundleServingChannel(
+                        http1: HTTP1Channel(responder: httpResponder, configuration: .init(idleTimeout: nil)),
+                        makeHandler: { channel in
+                            BundleChannelHandler(
+                                responder: responder, checker: checker, recorder: recorder, edgeFills: edgeFills,
+                                files: registry.cache(for: channel.eventLoop), idleTimeout: idle,
+                                requestTimeout: requestTimeout, shutdownGrace: grace, headLimits: headLimits,
+                                metrics: metrics, bodyWriter: bodyWriter, clock: clock)
+                        }),
+                    gate: connections, clock: clock),
+                context: tls)
         }
         let logger = self.logger
         var services: [any Service] = [
@@ -302,7 +306,9 @@ package struct DepotApplication: Sendable {
             services: services,
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
-                logger.info("listening", metadata: ["address": "http://\(channel.localAddress?.ipAddress ?? "?"):\(port)"])
+                let scheme = tls == nil ? "http" : "https"
+                logger.info(
+                    "listening", metadata: ["address": "\(scheme)://\(channel.localAddress?.ipAddress ?? "?"):\(port)"])
                 await onRunning(port)
             },
             logger: logger

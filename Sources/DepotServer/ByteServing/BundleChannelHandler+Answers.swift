@@ -63,6 +63,10 @@ extension BundleChannelHandler {
             context.close(promise: nil)
             return
         }
+        if case .buffers(let reader) = bodyWriter, body.contains(where: \.isFile) {
+            sendBuffered(responseHead, body, reader: reader, isDownload: isDownload, output: raw, context: context)
+            return
+        }
         // The last part is written with the flush, and tells when the answer went out.
         var last = IOData.byteBuffer(responseHead)
         for part in body {

@@ -32,6 +32,8 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     let downloadsInFlight: Meter?
     /// The server's metrics, where this handler's answers are counted (`depot_http_requests_total`), when kept.
     let metrics: DepotMetrics?
+    /// How file parts go out: file regions, or buffers behind TLS.
+    let bodyWriter: BundleBodyWriter
 
     private var machine: BundleConnectionStateMachine
     /// The context of NIO's `HTTPResponseEncoder`: writing through it skips the encoder.
@@ -61,11 +63,12 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
         responder: BundleResponder, checker: GrantCheckResponder, recorder: ServedBytesRecorder?,
         edgeFills: EdgeFillCounter? = nil, files: LoopFileCache, idleTimeout: TimeAmount, requestTimeout: TimeAmount,
         shutdownGrace: TimeAmount, headLimits: RequestHeadLimits = .defaults, metrics: DepotMetrics? = nil,
-        clock: @escaping @Sendable () -> Int64
+        bodyWriter: BundleBodyWriter = .fileRegions, clock: @escaping @Sendable () -> Int64
     ) {
         self.metrics = metrics
         downloadsInFlight = metrics?.downloadsInFlight
         self.headLimits = headLimits
+        self.bodyWriter = bodyWriter
         self.responder = responder
         self.checker = checker
         self.recorder = recorder

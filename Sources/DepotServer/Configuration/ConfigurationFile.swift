@@ -18,6 +18,16 @@ struct ConfigurationFile: Decodable {
         var maxRequestHeadBytes: Int?
         /// Most field lines in a request head (more: 431).
         var maxRequestHeaderFields: Int?
+        /// TLS on the server's own port; absent: plain HTTP.
+        var tls: TLS?
+
+        /// The `server.tls` section: PEM files, relative to the configuration directory.
+        struct TLS: Decodable {
+            /// The certificate chain, leaf first.
+            var certificateChainPath: String?
+            /// The leaf's private key, unencrypted.
+            var privateKeyPath: String?
+        }
     }
     struct Storage: Decodable {
         var dataDir: String?

@@ -74,6 +74,7 @@ package enum ConfigurationLoader {
                 versionJobStaleSeconds: min(86_400, max(2, file.catalog?.versionJobStaleSeconds ?? 60)))
         )
         configuration.edge = try edgeSettings(file.edge, in: mainFile)
+        configuration.tls = try tlsSettings(file.server?.tls, directory: directory, in: mainFile)
         configuration.logFormat = try logFormat(file.log, in: mainFile)
         configuration.metricsTokenDigests = try tokenDigests(file.metrics?.tokenSHA256, setting: "metrics.tokenSHA256", in: mainFile)
         configuration.appStoreServerAPI = try appStoreServerAPISettings(

@@ -21,6 +21,8 @@ package struct DepotConfiguration: Sendable {
     package var bundles: BundleSettings
     /// HTTP connection settings.
     package var http: HTTPSettings
+    /// TLS on the server's port (`server.tls`); nil: plain HTTP, for a deployment behind a proxy or edge.
+    package var tls: TLSSettings? = nil
     /// The products the app sells.
     package var products: [Product]
     /// Which App Store signed data is trusted.

@@ -6,7 +6,11 @@ import NIOHTTP1
 /// Answers a connection the gate refused with one complete HTTP/1.1 response, then closes it as
 /// `LingeringClose` does, dropping whatever the client sends meanwhile.
 ///
-/// It sits first in the pipeline, so nothing the client sends reaches a decoder or a route.
+/// It sits first in the pipeline, so nothing the client sends reaches a decoder or a route; with `server.tls` it
+/// sits just behind the TLS handler (see ``TLSChannel``), so the answer goes out once the handshake is done and the
+/// client can read it: a plaintext answer on a TLS port would reach the client as a malformed record, and it would
+/// never learn why it was turned away. The handshake this costs is bounded as an admitted one's is: the bundle
+/// handler behind it closes a connection idle for `server.idleTimeoutSeconds`.
 final class ConnectionRefusalHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
 

@@ -168,11 +168,12 @@ private final class LogSink: Sendable {
     }
 
     /// The port of `listening address=http://127.0.0.1:PORT` (swift-log's stream handler writes the
-    /// metadata before the message), or of the JSON line's `"address":"http://127.0.0.1:PORT"`.
+    /// metadata before the message), or of the JSON line's `"address":"http://127.0.0.1:PORT"`; `https` as well.
     static func listeningPort(in bytes: [UInt8]) -> Int? {
         let text = String(decoding: bytes, as: UTF8.self)
         for line in text.split(separator: "\n") where line.contains("listening") {
-            guard let range = line.range(of: "address=http://") ?? line.range(of: "\"address\":\"http://") else {
+            let prefixes = ["address=http://", "address=https://", "\"address\":\"http://", "\"address\":\"https://"]
+            guard let range = prefixes.lazy.compactMap({ line.range(of: $0) }).first else {
                 continue
             }
             let rest = line[range.upperBound...]

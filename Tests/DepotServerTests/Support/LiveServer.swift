@@ -15,8 +15,10 @@ struct LiveServer {
     let scratch: ScratchDirectory
     /// Starts a graceful shutdown, as SIGTERM would.
     let shutdown: @Sendable () async -> Void
+    /// `https` when the server speaks TLS.
+    var scheme = "http"
 
-    var base: String { "http://127.0.0.1:\(port)" }
+    var base: String { "\(scheme)://127.0.0.1:\(port)" }
 
     /// The operator token the test configuration accepts.
     static let adminToken = "test-admin"
@@ -52,17 +54,23 @@ struct LiveServer {
         ]
     }()
 
-    /// Starts a server over `packs`, runs `body`, then shuts the server down and removes the files.
+    /// Starts a server over `packs`, runs `body`, then shuts the server down and removes the files. With `tls`, the
+    /// server speaks HTTPS with those certificates (`base` says `https`).
     ///
     /// The idle timeout is generous by default: on a loaded machine (the whole suite runs in parallel) a test
     /// can pause for seconds between two requests on one connection; tests of the timeout set their own.
     static func with(
         _ name: String = #function, packs: [PackSpec] = standardPacks, idleTimeoutSeconds: Int = 120,
         requestTimeoutSeconds: Int = 30, settings: String = "", serverSettings: String = "",
-        body: (LiveServer) async throws -> Void
+        tls: TestCertificates? = nil, body: (LiveServer) async throws -> Void
     ) async throws {
         let scratch = try ScratchDirectory(name)
         defer { scratch.remove() }
+        var serverSettings = serverSettings
+        if let tls {
+            let members = try tls.write(into: scratch)
+            serverSettings = serverSettings.isEmpty ? members : serverSettings + ", " + members
+        }
         try writeConfiguration(
             in: scratch, idleTimeoutSeconds: idleTimeoutSeconds, requestTimeoutSeconds: requestTimeoutSeconds,
             settings: settings, serverSettings: serverSettings)
@@ -96,7 +104,7 @@ struct LiveServer {
             try await body(
                 LiveServer(
                     port: port, application: application, scratch: scratch,
-                    shutdown: { await group.triggerGracefulShutdown() }))
+                    shutdown: { await group.triggerGracefulShutdown() }, scheme: tls == nil ? "http" : "https"))
         } catch {
             await group.triggerGracefulShutdown()
             _ = try? await task.value
