@@ -313,7 +313,9 @@ struct UploadRouteTests {
             try await second.send(bytes: Array(data[..<sent]))
             try await eventually("writer holds the lock") { UploadLockProbe.isLocked(server.file(checkedId)) }
             second.cut()
-            try await eventually("the cut, checksummed PATCH releases the upload", within: 300) { !UploadLockProbe.isLocked(server.file(checkedId)) }
+            try await eventually("the cut, checksummed PATCH releases the upload", within: 300) {
+                !UploadLockProbe.isLocked(server.file(checkedId))
+            }
             #expect(try await server.offset(checked) == 0)
             #expect(Self.fileBytes(server.file(checkedId)) == [])
         }
