@@ -112,14 +112,6 @@ log "work directory $TMP"
 # ---------------------------------------------------------------------------------------------------
 # Bench packs: deterministic incompressible bytes (AES-128-CTR keystream under fixed keys), so the
 # bundles store them and every run serves identical bundles.
-keystream() { # bytes key-hex out
-    head -c "$1" /dev/zero | openssl enc -aes-128-ctr -nosalt -K "$2" -iv 00000000000000000000000000000000 >"$3"
-}
-make_pack() { # directory product-id bytes key-hex
-    mkdir -p "$1/Contents"
-    printf '{"productId": "%s", "version": "1.0", "publishedAt": "2026-03-01T09:00:00Z"}\n' "$2" >"$1/pack.json"
-    keystream "$3" "$4" "$1/Contents/payload.bin"
-}
 log "generating packs ($LARGE_FILE_BYTES and $SMALL_FILE_BYTES bytes of keystream)"
 make_pack "$TMP/content/large-1.0" bench.large "$LARGE_FILE_BYTES" 000102030405060708090a0b0c0d0e0f
 make_pack "$TMP/content/small-1.0" bench.small "$SMALL_FILE_BYTES" 101112131415161718191a1b1c1d1e1f

@@ -62,12 +62,6 @@ PIDS+=($!)
 
 TMP=$(mktemp -d /tmp/depot-edgebench.XXXXXX)
 chmod 755 "$TMP"
-keystream() { head -c "$1" /dev/zero | openssl enc -aes-128-ctr -nosalt -K "$2" -iv 00000000000000000000000000000000 >"$3"; }
-make_pack() { # directory product-id bytes key-hex
-    mkdir -p "$1/Contents"
-    printf '{"productId": "%s", "version": "1.0", "publishedAt": "2026-03-01T09:00:00Z"}\n' "$2" >"$1/pack.json"
-    keystream "$3" "$4" "$1/Contents/payload.bin"
-}
 make_pack "$TMP/content/small-1.0" bench.small "$SMALL_FILE_BYTES" 101112131415161718191a1b1c1d1e1f
 make_pack "$TMP/content/medium-1.0" bench.medium "$MEDIUM_FILE_BYTES" 202122232425262728292a2b2c2d2e2f
 cp -R "$ROOT/Config" "$TMP/config"

@@ -50,25 +50,8 @@ if [[ ${IPR_SKIP_BUILD:-0} != 1 ]]; then
 fi
 [[ -x $DEPOT ]] || die "$DEPOT does not exist"
 
-TMP=$(mktemp -d /tmp/depot-ipr.XXXXXX)
-chmod 755 "$TMP"
-PIDS=()
-cleanup() {
-    local rc=$?
-    trap - EXIT INT TERM
-    stop_processes "${PIDS[@]}"
-    rm -rf "$TMP"
-    exit "$rc"
-}
-trap cleanup EXIT
-trap 'log "interrupted"; exit 130' INT TERM
+start_scratch depot-ipr
 
-# Packs of deterministic incompressible bytes (AES-128-CTR keystream), as bench/byte-path.sh makes them.
-make_pack() { # directory product-id bytes key-hex
-    mkdir -p "$1/Contents"
-    printf '{"productId": "%s", "version": "1.0", "publishedAt": "2026-03-01T09:00:00Z"}\n' "$2" >"$1/pack.json"
-    head -c "$3" /dev/zero | openssl enc -aes-128-ctr -nosalt -K "$4" -iv 00000000000000000000000000000000 >"$1/Contents/payload.bin"
-}
 make_pack "$TMP/content/large-1.0" bench.large "$LARGE_BYTES" 000102030405060708090a0b0c0d0e0f
 make_pack "$TMP/content/small-1.0" bench.small "$SMALL_BYTES" 101112131415161718191a1b1c1d1e1f
 cp -R "$ROOT/Config" "$TMP/config"

@@ -60,3 +60,30 @@ nginx_temp_paths() {
         printf '    %s_temp_path %s/%s;\n' "$kind" "$dir" "$name"
     done
 }
+
+# $1 bytes of AES-128-CTR keystream under key $2 (hex) into file $3: deterministic, incompressible.
+keystream() { head -c "$1" /dev/zero | openssl enc -aes-128-ctr -nosalt -K "$2" -iv 00000000000000000000000000000000 >"$3"; }
+
+# A content pack in directory $1 for product $2 holding $3 bytes of keystream under key $4 (hex).
+make_pack() {
+    mkdir -p "$1/Contents"
+    printf '{"productId": "%s", "version": "1.0", "publishedAt": "2026-03-01T09:00:00Z"}\n' "$2" >"$1/pack.json"
+    keystream "$3" "$4" "$1/Contents/payload.bin"
+}
+
+# A scratch directory in TMP (named after $1) that goes, with every process recorded in PIDS, when the script
+# ends or is interrupted.
+start_scratch() {
+    TMP=$(mktemp -d "/tmp/$1.XXXXXX")
+    chmod 755 "$TMP"
+    PIDS=()
+    trap scratch_cleanup EXIT
+    trap 'log "interrupted"; exit 130' INT TERM
+}
+scratch_cleanup() {
+    local rc=$?
+    trap - EXIT INT TERM
+    ((${#PIDS[@]})) && stop_processes "${PIDS[@]}"
+    rm -rf "$TMP"
+    exit "$rc"
+}

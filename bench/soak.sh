@@ -46,12 +46,6 @@ build_depot_release "$ROOT"
 TMP=$(mktemp -d /tmp/depot-soak.XXXXXX)
 chmod 755 "$TMP"
 log "work directory $TMP"
-make_pack() { # directory product-id bytes key-hex
-    mkdir -p "$1/Contents"
-    printf '{"productId": "%s", "version": "1.0", "publishedAt": "2026-03-01T09:00:00Z"}\n' "$2" >"$1/pack.json"
-    head -c "$3" /dev/zero | openssl enc -aes-128-ctr -nosalt -K "$4" -iv 00000000000000000000000000000000 \
-        >"$1/Contents/payload.bin"
-}
 log "generating packs (64 KiB and $BIG_MIB MiB)"
 make_pack "$TMP/content/level-1.0" bench.level 65536 000102030405060708090a0b0c0d0e0f
 make_pack "$TMP/content/big-1.0" bench.big $((BIG_MIB << 20)) 101112131415161718191a1b1c1d1e1f
