@@ -11,11 +11,12 @@ struct ReadinessTests {
     @Test func readyUntilTheLedgerCannotBeRead() async throws {
         try await LiveServer.with { server in
             // A machine loaded enough to hold a ledger read past the probe's timeout is rightly not ready yet.
-            var ready = try await RawHTTPClient(port: server.port).request(RawHTTPClient.get("/readyz"))
+            var answer: RawHTTPClient.Response?
             try await eventually("the server is ready", within: 300) {
-                ready = try await RawHTTPClient(port: server.port).request(RawHTTPClient.get("/readyz"))
-                return ready.status == 200
+                answer = try await RawHTTPClient(port: server.port).request(RawHTTPClient.get("/readyz"))
+                return answer?.status == 200
             }
+            let ready = try #require(answer)
             #expect(ready.text == "ready\n")
             #expect(ready.value("Cache-Control") == "no-store")
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 /// A scratch directory named after the test, removed at the end.
@@ -69,22 +68,18 @@ enum ExternalTool {
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         let output = Pipe()
-        let error = Pipe()
+        // Standard error goes to a file: a child that filled one pipe while the other was read would never exit.
+        let errorPath = NSTemporaryDirectory() + "depot-tool-\(UUID().uuidString).err"
+        _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
+        defer { try? FileManager.default.removeItem(atPath: errorPath) }
+        let errorFile = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
+        defer { try? errorFile.close() }
         process.standardOutput = output
-        process.standardError = error
+        process.standardError = errorFile
         try process.run()
-        // Both pipes are drained at once: a child that fills one while the other is read would never exit.
-        let errorText = Mutex(Data())
-        let errorRead = DispatchSemaphore(value: 0)
-        let errorReader = Thread {
-            errorText.withLock { $0 = error.fileHandleForReading.readDataToEndOfFile() }
-            errorRead.signal()
-        }
-        errorReader.start()
         let outData = output.fileHandleForReading.readDataToEndOfFile()
-        errorRead.wait()
-        let errData = errorText.withLock { $0 }
         process.waitUntilExit()
+        let errData = FileManager.default.contents(atPath: errorPath) ?? Data()
         return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
     }
 }
