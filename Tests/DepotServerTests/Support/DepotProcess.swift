@@ -32,7 +32,7 @@ final class DepotProcess: Sendable {
     /// `timeout`) until it listens. A child that exits first, or never says where it listens, is killed and
     /// reported as a `Failure` carrying its log.
     static func start(
-        binary: String, arguments: [String], environment: [String: String], timeout: Duration = .seconds(60)
+        binary: String, arguments: [String], environment: [String: String], timeout: Duration = .seconds(300)
     ) async throws -> DepotProcess {
         let server = try launch(binary: binary, arguments: arguments, environment: environment)
         do {
@@ -78,7 +78,7 @@ final class DepotProcess: Sendable {
 
     /// The port the server listens on, once it says so; a `Failure` with the log when it exits first or
     /// does not say so within `timeout`.
-    func listeningPort(timeout: Duration = .seconds(60)) async throws -> Int {
+    func listeningPort(timeout: Duration = .seconds(300)) async throws -> Int {
         let started = ContinuousClock.now
         while true {
             if let port = log.port { return port }
