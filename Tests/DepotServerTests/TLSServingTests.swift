@@ -113,7 +113,10 @@ struct TLSServingTests {
 
     /// With TLS the gate's refusal is answered behind the handshake, so the client reads it.
     @Test func aRefusedConnectionReadsItsAnswerOverTLS() async throws {
-        try await LiveServer.with(serverSettings: "\"maxConnections\": 1", tls: try TestCertificates()) { server in
+        // The holder sends nothing: its place must outlast the request deadline however long curl takes to start.
+        try await LiveServer.with(
+            idleTimeoutSeconds: 600, requestTimeoutSeconds: 600, serverSettings: "\"maxConnections\": 1", tls: try TestCertificates()
+        ) { server in
             guard let curl = CurlOverTLS(server) else { return }
             // A connection that holds the only place (it never starts a handshake).
             let holder = try RawHTTPClient(port: server.port)
