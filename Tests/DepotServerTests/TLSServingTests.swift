@@ -120,6 +120,10 @@ struct TLSServingTests {
             guard let curl = CurlOverTLS(server) else { return }
             // A connection that holds the only place (it never starts a handshake).
             let holder = try RawHTTPClient(port: server.port)
+            // Connections are admitted on the loop that accepted them: curl starts only once the holder is counted.
+            try await eventually("the holder to be admitted", within: 300) {
+                server.application.connections.counts.open == 1
+            }
             let refused = try await curl.fetch("/healthz")
             #expect(refused.status == 503)
             #expect(String(decoding: refused.body, as: UTF8.self).contains("too-many-connections"))
