@@ -26,7 +26,7 @@ private func scan(_ text: String, limits: RequestHeadLimits = .defaults, edgeFie
         guard let request = recognized else { return "head \(length) \(framing)" }
         var text = "bundle \(request.isHead ? "HEAD" : "GET") \(length)"
         if !request.keepAlive { text += " close" }
-        if let authorization = request.authorization { text += " auth=\(authorization)" }
+        if let token = request.bearerToken { text += " bearer=\(token)" }
         if let conditions = request.conditions {
             text += " range=\(conditions.range) ifRange=\(conditions.ifRange) ifNoneMatch=\(conditions.ifNoneMatch)"
         }
@@ -56,7 +56,7 @@ struct RequestHeadScannerTests {
     static let cases: [ScannerCase] = [
         ScannerCase(
             name: "a plain bundle GET", text: plain(["Authorization: Bearer g1"]),
-            expected: "bundle GET \(plain(["Authorization: Bearer g1"]).utf8.count) auth=Bearer g1"),
+            expected: "bundle GET \(plain(["Authorization: Bearer g1"]).utf8.count) bearer=g1"),
         ScannerCase(
             name: "a plain bundle HEAD", text: plain(method: "HEAD"),
             expected: "bundle HEAD \(plain(method: "HEAD").utf8.count)"),
@@ -73,7 +73,7 @@ struct RequestHeadScannerTests {
             expected: "bundle GET \(plain(target: bundle + "?grant=g%2B1").utf8.count) query=grant=g%2B1"),
         ScannerCase(
             name: "tabs and spaces around a value", text: plain(["Authorization:\t Bearer g1"]),
-            expected: "bundle GET \(plain(["Authorization:\t Bearer g1"]).utf8.count) auth=Bearer g1"),
+            expected: "bundle GET \(plain(["Authorization:\t Bearer g1"]).utf8.count) bearer=g1"),
         ScannerCase(
             name: "other fields are ignored", text: plain(["User-Agent: curl/8", "Accept: */*"]),
             expected: "bundle GET \(plain(["User-Agent: curl/8", "Accept: */*"]).utf8.count)"),
@@ -182,7 +182,7 @@ struct RequestHeadScannerTests {
 
     @Test func bytesAfterTheHeadAreNotPartOfIt() {
         let first = plain(["Authorization: Bearer g1"])
-        #expect(scan(first + "GET /next HTTP/1.1\r\n") == "bundle GET \(first.utf8.count) auth=Bearer g1")
+        #expect(scan(first + "GET /next HTTP/1.1\r\n") == "bundle GET \(first.utf8.count) bearer=g1")
     }
 
     @Test func theEdgeSecretFieldSendsTheRequestToTheDecoder() {

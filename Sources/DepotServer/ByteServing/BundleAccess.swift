@@ -28,21 +28,22 @@ struct BundleAccess: Sendable {
 
     /// The request fields access is decided by.
     struct Fields {
-        /// The value of the request's one `Authorization` field; nil when it has none or several.
-        var authorization: String?
+        /// The token of the request's one `Authorization` field when it is a `Bearer` credential; nil when the
+        /// request has no such field, several, or one of another scheme.
+        var bearerToken: String?
         /// Every value of the edge secret's field.
         var edgeSecrets: [String]
 
         /// The fields as given.
-        init(authorization: String?, edgeSecrets: [String] = []) {
-            self.authorization = authorization
+        init(bearerToken: String?, edgeSecrets: [String] = []) {
+            self.bearerToken = bearerToken
             self.edgeSecrets = edgeSecrets
         }
 
         /// The fields of a decoded head; the edge secret's field is read when `edgeSecretField` names one.
         init(_ headers: HTTPHeaders, edgeSecretField: String?) {
             let authorization = headers["authorization"]
-            self.authorization = authorization.count == 1 ? authorization[0] : nil
+            bearerToken = authorization.count == 1 ? BundleResponder.bearerToken(authorization[0]) : nil
             edgeSecrets = edgeSecretField.map { headers[$0] } ?? []
         }
     }
@@ -88,9 +89,6 @@ struct BundleAccess: Sendable {
 
     /// The grant from a single `Authorization: Bearer` field, else from the query.
     static func grantToken(_ fields: Fields, grantParameter: @autoclosure () -> String?) -> String? {
-        if let authorization = fields.authorization, let token = BundleResponder.bearerToken(authorization) {
-            return token
-        }
-        return grantParameter()
+        fields.bearerToken ?? grantParameter()
     }
 }

@@ -11,7 +11,7 @@ extension BundleChannelHandler {
         _ fields: BundleRequestFields, framing: AnswerFraming, keepAlive: Bool, context: ChannelHandlerContext
     ) {
         let now = clock()
-        let decision = responder.answer(fields, now: now, grantCache: &files.grantCache)
+        let decision = responder.answer(fields, now: now, grantCache: &files.grantCache, bundleMemo: &files.bundleMemo)
         let served =
             fields.method == .GET && recorder != nil
             ? AnswerEvidence.servedEvent(decision, client: context.channel.remoteAddress, now: now) : nil

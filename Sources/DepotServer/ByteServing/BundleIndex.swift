@@ -2,26 +2,30 @@ import DepotCore
 import DepotHTTP
 import NIOConcurrencyHelpers
 import NIOHTTP1
+import Synchronization
 
 /// A bundle the server can send: its catalog entry, the file holding its bytes, and the header fields of
 /// its unconditional 200 answer, computed once (they never change).
-package struct ServedBundle: Sendable {
+///
+/// A class: an answer hands it along several times, and a copy then costs one reference count instead of one
+/// per string and array it holds.
+package final class ServedBundle: Sendable {
     /// The content version the bundle belongs to.
-    package var version: ContentVersion
+    package let version: ContentVersion
     /// Absolute path of the immutable bundle file.
-    package var path: String
+    package let path: String
     /// What RFC 9110 says about the bundle (validators, size, caching).
     let representation: RepresentationMetadata
     /// Header fields of the unconditional 200 (without Date and Connection).
-    private(set) var completeHeaders: HTTPHeaders
+    let completeHeaders: HTTPHeaders
     /// The HTTP/1.1 status line and `completeHeaders`, serialized once.
-    private(set) var completeHeadPrefix: [UInt8]
+    let completeHeadPrefix: [UInt8]
     /// The fields of a single-part 206 after its Content-Range and Content-Length, origin fields included,
     /// serialized once (`ResponsePlan.partialFieldsAfterLength`, then `originFields`).
-    private(set) var partialHeadSuffix: [UInt8] = []
+    let partialHeadSuffix: [UInt8]
     /// Fields added as a CDN's origin (edge lifetime, purge tags) to every answer that carries the bundle
     /// or its validators (200, 206, 304); already part of `completeHeaders`.
-    private(set) var originFields: [(name: String, value: String)] = []
+    let originFields: [(name: String, value: String)]
 
     /// Cache-Control of every bundle: bundles never change (DESIGN.md, "Grants, trust and the edge").
     static let cacheControl = "public, max-age=31536000, immutable"
@@ -29,26 +33,18 @@ package struct ServedBundle: Sendable {
     static let contentType = "application/zip"
 
     /// Creates a served bundle.
-    package init(version: ContentVersion, path: String) {
+    package convenience init(version: ContentVersion, path: String) {
+        self.init(version: version, path: path, originFields: [])
+    }
+
+    private init(version: ContentVersion, path: String, originFields: [(name: String, value: String)]) {
         self.version = version
         self.path = path
-        representation = RepresentationMetadata(
+        self.originFields = originFields
+        let representation = RepresentationMetadata(
             size: version.size, entityTag: version.digest, lastModified: version.publishedAt,
             contentType: Self.contentType, cacheControl: Self.cacheControl)
-        completeHeaders = HTTPHeaders()
-        completeHeadPrefix = []
-        prepareCompleteHead()
-    }
-
-    /// This bundle with the fields `headers` adds for it as a CDN's origin.
-    func adding(_ headers: OriginHeaders) -> ServedBundle {
-        var bundle = self
-        bundle.originFields = headers.bundleFields(for: version)
-        bundle.prepareCompleteHead()
-        return bundle
-    }
-
-    private mutating func prepareCompleteHead() {
+        self.representation = representation
         let plan = ConditionalEvaluator.plan(
             for: RequestConditions(method: .get, headers: [(name: String, value: String)]()),
             representation: representation, now: version.publishedAt + 1, boundary: "unused")
@@ -57,13 +53,28 @@ package struct ServedBundle: Sendable {
         let partialFields = ResponsePlan.partialFieldsAfterLength(representation).map { ($0.name, $0.value) } + originFields
         partialHeadSuffix = ResponseHeadBytes.fields(partialFields)
     }
+
+    /// This bundle with the fields `headers` adds for it as a CDN's origin.
+    func adding(_ headers: OriginHeaders) -> ServedBundle {
+        ServedBundle(version: version, path: path, originFields: headers.bundleFields(for: version))
+    }
 }
 
 /// The bundles currently served, by digest; swapped whole when the catalog changes.
 ///
-/// Read on every bundle request from every event loop, so a read is one lock and one dictionary lookup.
+/// Read on every bundle request from every event loop: a read is one lock and one dictionary lookup, or, for the
+/// bundle an event loop met last while the index has not changed since, one atomic load and one comparison.
 package final class BundleIndex: Sendable {
+    /// The bundle an event loop met last, and the index's generation it was read in.
+    struct Memo {
+        fileprivate var generation = -1
+        fileprivate var digest = ""
+        fileprivate var bundle: ServedBundle?
+    }
+
     private let bundles: NIOLockedValueBox<[String: ServedBundle]>
+    /// Counts the replacements; a memo from an older generation is not used.
+    private let generation = Atomic<Int>(0)
     private let originHeaders: OriginHeaders
 
     /// Creates an index of the given bundles, each answered with the fields `originHeaders` adds.
@@ -78,9 +89,22 @@ package final class BundleIndex: Sendable {
         bundles.withLockedValue { $0[digest] }
     }
 
+    /// The bundle with this digest, if served; `memo` answers when it holds this digest for the index as it is,
+    /// and keeps what a lookup found.
+    func bundle(digest: String, memo: inout Memo) -> ServedBundle? {
+        if memo.generation == generation.load(ordering: .acquiring), memo.digest == digest { return memo.bundle }
+        // Read under the lock with the table, so the memo's generation is the table's.
+        let (found, current) = bundles.withLockedValue { ($0[digest], generation.load(ordering: .relaxed)) }
+        memo = Memo(generation: current, digest: digest, bundle: found)
+        return found
+    }
+
     /// Replaces every entry.
     package func replace(with newBundles: [ServedBundle]) {
         let table = Dictionary(newBundles.map { ($0.version.digest, $0.adding(originHeaders)) }, uniquingKeysWith: { a, _ in a })
-        bundles.withLockedValue { $0 = table }
+        bundles.withLockedValue {
+            $0 = table
+            generation.add(1, ordering: .releasing)
+        }
     }
 }

@@ -87,11 +87,12 @@ struct BundleRequestTarget {
 
     /// Whether the digest is 64 lowercase hexadecimal characters.
     var hasWellFormedDigest: Bool {
-        let isLowerHex: (UInt8) -> Bool = { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
-        if let wellFormed = digest.utf8.withContiguousStorageIfAvailable({ $0.count == 64 && $0.allSatisfy(isLowerHex) }) {
-            return wellFormed
+        var digest = digest
+        return digest.withUTF8 { bytes in
+            guard bytes.count == 64 else { return false }
+            for byte in bytes where byte &- 0x30 >= 10 && byte &- 0x61 >= 6 { return false }
+            return true
         }
-        return digest.utf8.count == 64 && digest.utf8.allSatisfy(isLowerHex)
     }
 
     /// The first `grant` parameter of the query, percent-decoded; nil when absent or undecodable.

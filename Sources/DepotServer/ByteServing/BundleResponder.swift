@@ -46,7 +46,7 @@ struct BundleRequestFields {
     init(_ request: RecognizedBundleRequest) {
         method = request.isHead ? .HEAD : .GET
         target = request.target
-        access = BundleAccess.Fields(authorization: request.authorization)
+        access = BundleAccess.Fields(bearerToken: request.bearerToken)
         conditions = request.conditions
         requestId = request.requestId
     }
@@ -61,8 +61,10 @@ struct BundleResponder: Sendable {
     let access: BundleAccess
     let rangeLimits: RangeLimits
 
-    /// The answer to one bundle request at `now`.
-    func answer(_ request: BundleRequestFields, now: Int64, grantCache: inout GrantCache) -> BundleAnswer {
+    /// The answer to one bundle request at `now`; `grantCache` and `bundleMemo` are the event loop's.
+    func answer(
+        _ request: BundleRequestFields, now: Int64, grantCache: inout GrantCache, bundleMemo: inout BundleIndex.Memo
+    ) -> BundleAnswer {
         let method: RequestMethod
         switch request.method {
         case .GET: method = .get
@@ -84,7 +86,7 @@ struct BundleResponder: Sendable {
         case .admitted(let admitted): requester = admitted
         case .refused(let error, let extraHeaders): return .error(error, extraHeaders: extraHeaders)
         }
-        guard let bundle = index.bundle(digest: digest) else {
+        guard let bundle = index.bundle(digest: digest, memo: &bundleMemo) else {
             return .error(.notFound("no bundle with this digest"), extraHeaders: [])
         }
         guard var conditions = request.conditions else {
@@ -117,19 +119,25 @@ struct BundleResponder: Sendable {
     static func bearerToken(_ value: String) -> String? {
         var value = value
         return value.withUTF8 { bytes -> String? in
-            let count = bytes.count
-            var start = 0
-            while start < count, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
-            // "bearer" and one space, then at least one byte.
-            guard count - start > 7, bytes[start + 6] == 0x20 else { return nil }
-            let scheme: StaticString = "bearer"
-            for offset in 0..<6 where bytes[start + offset] | 0x20 != scheme.utf8Start[offset] { return nil }
-            var first = start + 7
-            while first < count, bytes[first] == 0x20 { first += 1 }
-            var end = first
-            while end < count, bytes[end] != 0x20, bytes[end] != 0x09 { end += 1 }
-            guard end > first else { return nil }
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[first..<end]), as: UTF8.self)
+            let raw = UnsafeRawBufferPointer(bytes)
+            return bearerTokenRange(raw).map { String(decoding: UnsafeRawBufferPointer(rebasing: raw[$0]), as: UTF8.self) }
         }
+    }
+
+    /// Where the token of a `Bearer` credential lies in a field value's bytes; nil when the value is not one.
+    static func bearerTokenRange(_ bytes: UnsafeRawBufferPointer) -> Range<Int>? {
+        let count = bytes.count
+        var start = 0
+        while start < count, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+        // "bearer" and one space, then at least one byte.
+        guard count - start > 7, bytes[start + 6] == 0x20 else { return nil }
+        let scheme: StaticString = "bearer"
+        for offset in 0..<6 where bytes[start + offset] | 0x20 != scheme.utf8Start[offset] { return nil }
+        var first = start + 7
+        while first < count, bytes[first] == 0x20 { first += 1 }
+        var end = first
+        while end < count, bytes[end] != 0x20, bytes[end] != 0x09 { end += 1 }
+        guard end > first else { return nil }
+        return first..<end
     }
 }

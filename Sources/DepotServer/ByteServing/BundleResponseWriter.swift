@@ -73,7 +73,7 @@ struct BundleResponseWriter {
                     sink.add(bundle.completeHeadPrefix)
                 } else {
                     sink.statusLine(version: request.version, status: .ok)
-                    for (name, value) in bundle.completeHeaders { sink.field(name, value) }
+                    for (name, value) in bundle.completeHeaders { sink.field(name: name, value: value) }
                 }
                 sink.field("Date", date)
                 if let requestId { sink.field("X-Request-Id", requestId) }
@@ -149,9 +149,9 @@ struct BundleResponseWriter {
             ResponseHeadBytes.write(into: &buffer) { sink in
                 sink.statusLine(version: request.version, status: HTTPResponseStatus(statusCode: plan.status))
                 sink.field("Date", date)
-                for field in plan.headers { sink.field(field.name, field.value) }
+                for field in plan.headers { sink.field(name: field.name, value: field.value) }
                 if plan.status == 200 || plan.status == 206 || plan.status == 304 {
-                    for field in bundle.originFields { sink.field(field.name, field.value) }
+                    for field in bundle.originFields { sink.field(name: field.name, value: field.value) }
                 }
                 if let errorLength {
                     sink.field("Content-Type", "application/json")

@@ -85,6 +85,9 @@ final class LoopFileCache {
     /// Grants verified on this loop.
     var grantCache = GrantCache()
 
+    /// The bundle this loop looked up last.
+    var bundleMemo = BundleIndex.Memo()
+
     /// This loop's counters of byte-path answers.
     var requestCounters = BytePathRequestCounters()
 }

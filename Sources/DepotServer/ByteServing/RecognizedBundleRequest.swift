@@ -12,8 +12,9 @@ final class RecognizedBundleRequest {
     let target: BundleRequestTarget
     /// Whether the connection stays open after the answer (no `Connection: close`).
     let keepAlive: Bool
-    /// The value of the request's one `Authorization` field; nil without one.
-    let authorization: String?
+    /// The token of the request's one `Authorization` field when it is a `Bearer` credential; nil without one, or
+    /// for another scheme (the query's grant is then read, as for a request without the field).
+    let bearerToken: String?
     /// The conditional and range fields (RFC 9110 §13.1, §14.2); nil when the request has none.
     let conditions: RequestConditions?
     /// The request's `X-Request-Id` when it is a valid id (see ``RequestId``); nil otherwise.
@@ -21,14 +22,14 @@ final class RecognizedBundleRequest {
 
     /// A request as read.
     init(
-        isHead: Bool, target: BundleRequestTarget, keepAlive: Bool, authorization: String?,
+        isHead: Bool, target: BundleRequestTarget, keepAlive: Bool, bearerToken: String?,
         conditions: RequestConditions?, requestId: String? = nil
     ) {
         self.requestId = requestId
         self.isHead = isHead
         self.target = target
         self.keepAlive = keepAlive
-        self.authorization = authorization
+        self.bearerToken = bearerToken
         self.conditions = conditions
     }
 }

@@ -159,7 +159,12 @@ struct RequestHeadScanner {
         }
         let request = RecognizedBundleRequest(
             isHead: !isGet, target: bundleTarget, keepAlive: fields.keepAlive,
-            authorization: fields.authorization.map { Self.string(bytes, $0) }, conditions: conditions,
+            bearerToken: fields.authorization.flatMap { value in
+                BundleResponder.bearerTokenRange(UnsafeRawBufferPointer(rebasing: bytes[value])).map {
+                    Self.string(bytes, value.lowerBound + $0.lowerBound..<value.lowerBound + $0.upperBound)
+                }
+            },
+            conditions: conditions,
             requestId: fields.requestId.flatMap { RequestId.accepted(Self.string(bytes, $0)) })
         return .head(length: index, body: .none, bundle: request)
     }

@@ -26,8 +26,8 @@ extension ResponseHeadBytes {
             add(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
         }
 
-        /// Appends a string's UTF-8.
-        mutating func add(_ text: String) {
+        /// Appends a string's UTF-8 (literals go to the `StaticString` form, which costs no reference count).
+        mutating func add(string text: String) {
             var text = text
             text.withUTF8 { add(UnsafeRawBufferPointer($0)) }
         }
@@ -62,11 +62,19 @@ extension ResponseHeadBytes {
             count += digits
         }
 
-        /// Appends `name: value` and CRLF.
-        mutating func field(_ name: String, _ value: String) {
+        /// Appends `name: value` and CRLF, for a name spelled in the code.
+        mutating func field(_ name: StaticString, _ value: String) {
             add(name)
             add(": ")
-            add(value)
+            add(string: value)
+            add("\r\n")
+        }
+
+        /// Appends `name: value` and CRLF.
+        mutating func field(name: String, value: String) {
+            add(string: name)
+            add(": ")
+            add(string: value)
             add("\r\n")
         }
 
@@ -77,7 +85,7 @@ extension ResponseHeadBytes {
             } else if version == .http1_0 {
                 add("HTTP/1.0 ")
             } else {
-                add("HTTP/\(version.major).\(version.minor) ")
+                add(string: "HTTP/\(version.major).\(version.minor) ")
             }
             let code = status.code
             if (100...999).contains(code) {
@@ -85,10 +93,10 @@ extension ResponseHeadBytes {
                 add(byte: UInt8(truncatingIfNeeded: 0x30 + code / 10 % 10))
                 add(byte: UInt8(truncatingIfNeeded: 0x30 + code % 10))
             } else {
-                add(String(code))
+                add(string: String(code))
             }
             add(" ")
-            add(status.reasonPhrase)
+            add(string: status.reasonPhrase)
             add("\r\n")
         }
     }

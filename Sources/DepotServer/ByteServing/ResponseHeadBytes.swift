@@ -9,7 +9,7 @@ enum ResponseHeadBytes {
     static func write(_ head: HTTPResponseHead, into buffer: inout ByteBuffer) {
         write(into: &buffer) { sink in
             sink.statusLine(version: head.version, status: head.status)
-            for (name, value) in head.headers { sink.field(name, value) }
+            for (name, value) in head.headers { sink.field(name: name, value: value) }
             sink.add("\r\n")
         }
     }

@@ -64,7 +64,7 @@ func runConnectionScript(
         case .end: machine.partReceived(.end(nil), now: now)
         case .recognized(let uri):
             let request = RecognizedBundleRequest(
-                isHead: false, target: BundleRequestTarget(uri: uri)!, keepAlive: true, authorization: nil, conditions: nil)
+                isHead: false, target: BundleRequestTarget(uri: uri)!, keepAlive: true, bearerToken: nil, conditions: nil)
             machine.requestRecognized(request, now: now)
         case .rejected(let status):
             let limits = RequestHeadLimits.defaults
