@@ -30,6 +30,7 @@ private func scan(_ text: String, limits: RequestHeadLimits = .defaults, edgeFie
         if let conditions = request.conditions {
             text += " range=\(conditions.range) ifRange=\(conditions.ifRange) ifNoneMatch=\(conditions.ifNoneMatch)"
         }
+        if let range = request.plainRange { text += " plainRange=\(range.first)-\(range.last)" }
         if let query = request.target.query { text += " query=\(query)" }
         return text
     }
@@ -64,6 +65,20 @@ struct RequestHeadScannerTests {
             name: "a range and If-Range are kept", text: plain(["range: bytes=0-3", "If-Range: \"x\""]),
             expected:
                 "bundle GET \(plain(["range: bytes=0-3", "If-Range: \"x\""]).utf8.count) range=[\"bytes=0-3\"] ifRange=[\"\\\"x\\\"\"] ifNoneMatch=[]"
+        ),
+        ScannerCase(
+            name: "one plain range is read as numbers", text: plain(["Range: bytes=10-4999"]),
+            expected: "bundle GET \(plain(["Range: bytes=10-4999"]).utf8.count) plainRange=10-4999"),
+        ScannerCase(
+            name: "a reversed range is kept as text", text: plain(["Range: bytes=5-3"]),
+            expected: "bundle GET \(plain(["Range: bytes=5-3"]).utf8.count) range=[\"bytes=5-3\"] ifRange=[] ifNoneMatch=[]"),
+        ScannerCase(
+            name: "an open range is kept as text", text: plain(["Range: bytes=5-"]),
+            expected: "bundle GET \(plain(["Range: bytes=5-"]).utf8.count) range=[\"bytes=5-\"] ifRange=[] ifNoneMatch=[]"),
+        ScannerCase(
+            name: "a range on a HEAD is kept as text", text: plain(["Range: bytes=0-3"], method: "HEAD"),
+            expected:
+                "bundle HEAD \(plain(["Range: bytes=0-3"], method: "HEAD").utf8.count) range=[\"bytes=0-3\"] ifRange=[] ifNoneMatch=[]"
         ),
         ScannerCase(
             name: "Connection: close", text: plain(["Connection: Close"]),

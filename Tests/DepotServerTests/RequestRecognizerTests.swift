@@ -88,6 +88,23 @@ struct RequestRecognizerTests {
                 + request("GET", "/v1/bundles/\(digest)", ["Authorization: Bearer \(grant)", "Range: bytes=0-3", "If-Range: \"x\""])
                 + request("GET", "/v1/bundles/\(digest)", ["Authorization: Bearer \(grant)", "Range: bytes=5000-"])
         },
+        // `Range: bytes=a-b` alone is read from the bytes: at the edges of the bundle and of the form it must answer alike.
+        RecognizerCase(
+            name: "one plain range: first byte, past the end, wholly past the end, reversed, leading zeros",
+            heads: [false, false, false, false, false]
+        ) { digest, grant in
+            ["bytes=0-0", "bytes=10-4999", "bytes=5000-5010", "bytes=5-3", "bytes=007-09"].map {
+                request("GET", "/v1/bundles/\(digest)", ["Authorization: Bearer \(grant)", "Range: \($0)"])
+            }.joined()
+        },
+        RecognizerCase(
+            name: "near-plain ranges: an uppercase unit, 20 digits, a HEAD, a space", heads: [false, false, true, false]
+        ) { digest, grant in
+            request("GET", "/v1/bundles/\(digest)", ["Authorization: Bearer \(grant)", "Range: Bytes=0-3"])
+                + request("GET", "/v1/bundles/\(digest)", ["Authorization: Bearer \(grant)", "Range: bytes=0-99999999999999999999"])
+                + request("HEAD", "/v1/bundles/\(digest)", ["Authorization: Bearer \(grant)", "Range: bytes=0-3"])
+                + request("GET", "/v1/bundles/\(digest)", ["Authorization: Bearer \(grant)", "Range: bytes=0 -3"])
+        },
         RecognizerCase(name: "the grant in the query, none, a forged one, a bad digest", heads: [false, false, false, false]) {
             digest, grant in
             request("GET", "/v1/bundles/\(digest)?grant=\(grant)") + request("GET", "/v1/bundles/\(digest)")

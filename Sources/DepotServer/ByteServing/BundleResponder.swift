@@ -28,6 +28,8 @@ struct BundleRequestFields {
     var conditions: RequestConditions?
     /// The request's `X-Request-Id` when valid (see ``RequestId``).
     var requestId: String?
+    /// A GET's one conditional field, `Range: bytes=first-last`, read from the bytes (see ``RecognizedBundleRequest``).
+    var plainRange: ByteRange?
 
     /// The fields of a decoded head.
     init(_ head: HTTPRequestHead, target: BundleRequestTarget, edgeSecretField: String?) {
@@ -49,6 +51,7 @@ struct BundleRequestFields {
         access = BundleAccess.Fields(bearerToken: request.bearerToken)
         conditions = request.conditions
         requestId = request.requestId
+        plainRange = request.plainRange
     }
 }
 
@@ -89,7 +92,14 @@ struct BundleResponder: Sendable {
         guard let bundle = index.bundle(digest: digest, memo: &bundleMemo) else {
             return .error(.notFound("no bundle with this digest"), extraHeaders: [])
         }
-        guard var conditions = request.conditions else {
+        if let asked = request.plainRange {
+            // What `singleRange` decides for this one field, without building it: a range starting inside the bundle.
+            let size = bundle.representation.size
+            if method == .get, asked.first < size {
+                return .range(ByteRange(first: asked.first, last: min(asked.last, size - 1)), bundle, requester: requester)
+            }
+        }
+        guard var conditions = request.conditions ?? request.plainRange.map(Self.conditions(asking:)) else {
             return .complete(bundle, requester: requester)
         }
         conditions.method = method
@@ -100,6 +110,13 @@ struct BundleResponder: Sendable {
             for: conditions, representation: bundle.representation, now: now, limits: rangeLimits,
             boundary: "depot-" + digest.prefix(32))
         return .bytes(plan, bundle, requester: requester)
+    }
+
+    /// The conditions of a request whose one field is `Range: bytes=first-last`.
+    private static func conditions(asking range: ByteRange) -> RequestConditions {
+        var conditions = RequestConditions(method: .get)
+        conditions.add(name: "Range", value: "bytes=\(range.first)-\(range.last)")
+        return conditions
     }
 
     /// Whether any field that can change the answer (RFC 9110 §13.1, §14.2) is present.

@@ -15,15 +15,18 @@ final class RecognizedBundleRequest {
     /// The token of the request's one `Authorization` field when it is a `Bearer` credential; nil without one, or
     /// for another scheme (the query's grant is then read, as for a request without the field).
     let bearerToken: String?
-    /// The conditional and range fields (RFC 9110 §13.1, §14.2); nil when the request has none.
+    /// The conditional and range fields (RFC 9110 §13.1, §14.2); nil when the request has none, or only `plainRange`.
     let conditions: RequestConditions?
+    /// The range of a GET whose one conditional field is `Range: bytes=first-last` (first ≤ last), not yet held
+    /// against the bundle's size.
+    let plainRange: ByteRange?
     /// The request's `X-Request-Id` when it is a valid id (see ``RequestId``); nil otherwise.
     let requestId: String?
 
     /// A request as read.
     init(
         isHead: Bool, target: BundleRequestTarget, keepAlive: Bool, bearerToken: String?,
-        conditions: RequestConditions?, requestId: String? = nil
+        conditions: RequestConditions?, plainRange: ByteRange? = nil, requestId: String? = nil
     ) {
         self.requestId = requestId
         self.isHead = isHead
@@ -31,5 +34,6 @@ final class RecognizedBundleRequest {
         self.keepAlive = keepAlive
         self.bearerToken = bearerToken
         self.conditions = conditions
+        self.plainRange = plainRange
     }
 }

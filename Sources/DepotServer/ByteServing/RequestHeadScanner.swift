@@ -150,12 +150,18 @@ struct RequestHeadScanner {
         let uri = Self.string(bytes, target)
         guard let bundleTarget = BundleRequestTarget(uri: uri) else { return .head(length: index, body: body, bundle: nil) }
         var conditions: RequestConditions?
-        if !fields.conditionLines.isEmpty {
-            var found = RequestConditions(method: isGet ? .get : .head)
-            for (name, value) in fields.conditionLines {
-                found.add(name: Self.string(bytes, name), value: Self.string(bytes, value))
+        var plainRange: ByteRange?
+        if let first = fields.firstConditionLine {
+            // The commonest conditional GET of all, one `Range: bytes=a-b`, is read here without building anything.
+            if isGet, fields.moreConditionLines.isEmpty, first.name.count == 5, let range = Self.plainRange(bytes, first.value) {
+                plainRange = range
+            } else {
+                var found = RequestConditions(method: isGet ? .get : .head)
+                for (name, value) in [first] + fields.moreConditionLines {
+                    found.add(name: Self.string(bytes, name), value: Self.string(bytes, value))
+                }
+                conditions = found
             }
-            conditions = found
         }
         let request = RecognizedBundleRequest(
             isHead: !isGet, target: bundleTarget, keepAlive: fields.keepAlive,
@@ -164,7 +170,7 @@ struct RequestHeadScanner {
                     Self.string(bytes, value.lowerBound + $0.lowerBound..<value.lowerBound + $0.upperBound)
                 }
             },
-            conditions: conditions,
+            conditions: conditions, plainRange: plainRange,
             requestId: fields.requestId.flatMap { RequestId.accepted(Self.string(bytes, $0)) })
         return .head(length: index, body: .none, bundle: request)
     }
@@ -188,7 +194,17 @@ struct RequestHeadScanner {
         var keepAlive = true
         var connectionCount = 0
         var requestId: Range<Int>?
-        var conditionLines: [(name: Range<Int>, value: Range<Int>)] = []
+        /// The first conditional or range field line, and any after it (kept apart: most requests have none or one).
+        var firstConditionLine: (name: Range<Int>, value: Range<Int>)?
+        var moreConditionLines: [(name: Range<Int>, value: Range<Int>)] = []
+
+        mutating func addConditionLine(_ name: Range<Int>, _ value: Range<Int>) {
+            if firstConditionLine == nil {
+                firstConditionLine = (name, value)
+            } else {
+                moreConditionLines.append((name, value))
+            }
+        }
     }
 
     /// Notes a field line that matters: framing fields, `Host`, `Authorization`, `Connection`, the conditional and
@@ -199,14 +215,14 @@ struct RequestHeadScanner {
         case 4:
             if Self.equalsLowercase(bytes, name, "host") { facts.hostCount += 1 }
         case 5:
-            if Self.equalsLowercase(bytes, name, "range") { facts.conditionLines.append((name, value)) }
+            if Self.equalsLowercase(bytes, name, "range") { facts.addConditionLine(name, value) }
         case 6:
             if Self.equalsLowercase(bytes, name, "expect") { facts.plain = false }
         case 7:
             if Self.equalsLowercase(bytes, name, "upgrade") { facts.upgrade = true }
         case 8:
             if Self.equalsLowercase(bytes, name, "if-match") || Self.equalsLowercase(bytes, name, "if-range") {
-                facts.conditionLines.append((name, value))
+                facts.addConditionLine(name, value)
             }
         case 10:
             if Self.equalsLowercase(bytes, name, "connection") {
@@ -227,7 +243,7 @@ struct RequestHeadScanner {
                 facts.authorizationCount += 1
                 facts.authorization = value
             } else if Self.equalsLowercase(bytes, name, "if-none-match") {
-                facts.conditionLines.append((name, value))
+                facts.addConditionLine(name, value)
             }
         case 14:
             if Self.equalsLowercase(bytes, name, "content-length") {
@@ -239,10 +255,10 @@ struct RequestHeadScanner {
             if Self.equalsLowercase(bytes, name, "transfer-encoding") {
                 facts.transferEncoding = true
             } else if Self.equalsLowercase(bytes, name, "if-modified-since") {
-                facts.conditionLines.append((name, value))
+                facts.addConditionLine(name, value)
             }
         case 19:
-            if Self.equalsLowercase(bytes, name, "if-unmodified-since") { facts.conditionLines.append((name, value)) }
+            if Self.equalsLowercase(bytes, name, "if-unmodified-since") { facts.addConditionLine(name, value) }
         default:
             break
         }
@@ -311,6 +327,21 @@ struct RequestHeadScanner {
             value = value * 10 + Int(digit)
         }
         return value
+    }
+
+    /// A `Range` value of the one form `bytes=first-last` (lowercase unit, 1-18 digits each, first ≤ last), as the
+    /// range it asks for; nil for any other value, which `RequestConditions` then reads.
+    private static func plainRange(_ bytes: UnsafeRawBufferPointer, _ value: Range<Int>) -> ByteRange? {
+        let unit: StaticString = "bytes="
+        guard value.count > unit.utf8CodeUnitCount + 2, equals(bytes, value.prefix(unit.utf8CodeUnitCount), unit) else {
+            return nil
+        }
+        let numbers = value.dropFirst(unit.utf8CodeUnitCount)
+        guard let hyphen = numbers.first(where: { bytes[$0] == UInt8(ascii: "-") }),
+            let first = decimal(bytes, numbers.lowerBound..<hyphen), let last = decimal(bytes, hyphen + 1..<numbers.upperBound),
+            first <= last
+        else { return nil }
+        return ByteRange(first: Int64(first), last: Int64(last))
     }
 
     private static func string(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> String {
