@@ -215,6 +215,34 @@ struct RequestHeadScannerTests {
         }
     }
 
+    /// Field values are read eight bytes at a time while every byte is visible ASCII or SP: one byte of each other class,
+    /// at every place in a long value, is still seen.
+    @Test func anOddByteAnywhereInALongValueIsSeen() {
+        let filler = Array("abcdefghijklmnopqrstuvwxyz0123456789 ~!".utf8)
+        for position in 0..<filler.count - 1 {
+            for (byte, expectation) in [
+                (UInt8(0x09), "bundle"), (0x00, "decoder"), (0x01, "decoder"), (0x0B, "decoder"), (0x1F, "decoder"),
+                (0x7F, "decoder"), (0x80, "head"), (0xC3, "head"), (0xFF, "head"),
+            ] {
+                var value = filler
+                value[position] = byte
+                let prefix = Array("GET \(bundle) HTTP/1.1\r\nHost: depot\r\nX-Pad: ".utf8)
+                let bytes = prefix + value + Array("\r\n\r\n".utf8)
+                let scanner = RequestHeadScanner(limits: .defaults, edgeSecretField: nil)
+                let outcome = bytes.withUnsafeBytes { scanner.scan($0) }
+                let seen: String
+                switch outcome {
+                case .head(let length, _, let request):
+                    #expect(length == bytes.count)
+                    seen = request == nil ? "head" : "bundle"
+                case .unframeable: seen = "decoder"
+                default: seen = "\(outcome)"
+                }
+                #expect(seen == expectation, "byte \(byte) at \(position)")
+            }
+        }
+    }
+
     @Test func limitsComeFromTheConfiguration() {
         let limits = RequestHeadLimits(maxTargetBytes: 100, maxHeadBytes: 1024, maxFields: 8)
         #expect(scan(plain(target: "/" + String(repeating: "a", count: 100)), limits: limits) == "414")

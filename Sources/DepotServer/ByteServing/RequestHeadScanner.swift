@@ -105,6 +105,15 @@ struct RequestHeadScanner {
             index += 1
             while index < count, bytes[index] == .space || bytes[index] == .tab { index += 1 }
             let valueStart = index
+            // Eight bytes at a time while every one is visible ASCII or SP (0x20-0x7E): subtracting 0x20 sets the high
+            // bit of a byte below 0x20 (and of 0xFF), adding 1 that of a byte from 0x7F to 0xFE. Borrows and carries
+            // start only at such bytes, so a word with no high bit set in either holds none.
+            while index + 8 <= count {
+                let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                let flagged = (word &- 0x2020_2020_2020_2020) | (word &+ 0x0101_0101_0101_0101)
+                if flagged & 0x8080_8080_8080_8080 != 0 { break }
+                index += 8
+            }
             while index < count {
                 let byte = bytes[index]
                 // One comparison for the common case, visible ASCII and SP (0x20-0x7E).
