@@ -4,6 +4,10 @@ import Metrics
 import NIOCore
 import NIOHTTP1
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Writing the answers the connection's state machine asks for: bundles, grant checks, and the 400 and 408.
 extension BundleChannelHandler {
     /// Answers a bundle request: the grant, the bundle and RFC 9110's rules decide, in memory.
@@ -67,6 +71,11 @@ extension BundleChannelHandler {
             sendBuffered(responseHead, body, reader: reader, isDownload: isDownload, output: raw, context: context)
             return
         }
+        // Corked, the head waits in the kernel for the file's first bytes and both leave in one segment, as nginx's
+        // `tcp_nopush` sends them; uncorking after the flush sends what is left at once. An answer of more than
+        // `corkedBytesLimit` file bytes is not corked: one segment more is nothing to it.
+        let corked = Self.shouldCork(body) && setCork(true)
+        defer { if corked { _ = setCork(false) } }
         // The last part is written with the flush, and tells when the answer went out.
         var last = IOData.byteBuffer(responseHead)
         for part in body {
@@ -87,6 +96,27 @@ extension BundleChannelHandler {
         raw.writeAndFlush(NIOAny(last), promise: promise)
         // The callback holds the handler only (no context of its own to allocate).
         promise.futureResult.assumeIsolated().whenComplete { result in self.answerSent(result) }
+    }
+
+    /// The most file bytes an answer may have to be corked.
+    static let corkedBytesLimit: Int64 = 1 << 20
+
+    /// Whether an answer with this body is worth corking: it has file parts, of `corkedBytesLimit` bytes at most.
+    private static func shouldCork(_ body: [BundleResponseWriter.BodyPart]) -> Bool {
+        var fileBytes: Int64 = 0
+        for case .file(_, _, let length) in body { fileBytes += length }
+        return fileBytes > 0 && fileBytes <= corkedBytesLimit
+    }
+
+    /// Sets `TCP_CORK` on the connection's socket; whether it was set (never, off Linux).
+    private func setCork(_ on: Bool) -> Bool {
+        #if os(Linux)
+        guard let socketOptions else { return false }
+        return (try? socketOptions.setOption(ChannelOptions.tcpOption(NIOBSDSocket.Option(rawValue: TCP_CORK)), value: on ? 1 : 0))
+            != nil
+        #else
+        return false
+        #endif
     }
 
     /// The answer being written went out, or failed.

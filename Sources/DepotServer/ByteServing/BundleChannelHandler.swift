@@ -40,6 +40,8 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     var rawOutput: ChannelHandlerContext?
     /// This handler's own context, for events that come from the request recognizer.
     var ownContext: ChannelHandlerContext?
+    /// The connection's socket options, looked up once (for `TCP_CORK` around an answer's head and file bytes).
+    var socketOptions: (any NIOSynchronousChannelOptions)?
     /// Set while an answer is being written, to tell a completion inside the write from a later one.
     var completingInline = false
     /// Whether the answer being written counts as a download in flight.
@@ -85,6 +87,7 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
         // Bundle answers are written as bytes from the response encoder's context (see `answer`).
         rawOutput = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self)
         ownContext = context
+        socketOptions = context.channel.syncOptions
         if context.channel.isActive {
             machine.connectionStarted(now: context.eventLoop.now)
             runActions(context: context)
@@ -92,7 +95,7 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        (ownContext, rawOutput) = (nil, nil)
+        (ownContext, rawOutput, socketOptions) = (nil, nil, nil)
     }
 
     func channelActive(context: ChannelHandlerContext) {

@@ -206,6 +206,16 @@ final class RawHTTPClient: @unchecked Sendable {
 
 extension RawHTTPClient {
     /// One GET request's text with the given extra header lines.
+    /// The port of this end of the connection.
+    var localPort: Int {
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
     static func get(_ path: String, _ headers: [String] = [], method: String = "GET") -> String {
         var text = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         for header in headers { text += header + "\r\n" }
