@@ -31,6 +31,10 @@ struct BundleServingChannel: ServerChildChannel {
             // the channel unwritable and writable again around every answer, two events through the whole pipeline.
             try channel.syncOptions?.setOption(
                 ChannelOptions.writeBufferWaterMark, value: .init(low: 128 * 1024, high: 256 * 1024))
+            // A write the socket took in part is not tried again at once: the socket's buffer is full, and the retry
+            // would only be told so (one wasted `sendfile` per buffer of a large bundle). NIO's default tries up to
+            // 16 more times; the next attempt now waits for the socket to become writable, as nginx's does.
+            try channel.syncOptions?.setOption(ChannelOptions.writeSpin, value: 0)
             try Self.install(handler, before: codec.handler, in: pipeline)
             return value
         }
