@@ -41,6 +41,19 @@ struct ClientResumeTests {
 
     @Test func anExpiredGrantIsRenewedByRedeemingAgainAndTheDownloadContinues() async throws {
         guard let python = ExternalTool.require("python3") else { return }
+        // The grant must still hold when the first request arrives, and expire while that request stalls. On a
+        // machine so loaded that the first request comes after the grant's end, the scenario runs again with a
+        // longer grant.
+        for lifetime: Int64 in [6, 30, 120] {
+            if try await Self.expiredGrantScenario(python, grantLifetime: lifetime) { return }
+        }
+        Issue.record("the first request never arrived within its grant's lifetime (120 s at the longest)")
+    }
+
+    /// The download of `anExpiredGrantIsRenewedByRedeemingAgainAndTheDownloadContinues` with a grant of
+    /// `grantLifetime` seconds; false, with nothing checked, when the first request came after the grant's end.
+    static func expiredGrantScenario(_ python: String, grantLifetime: Int64) async throws -> Bool {
+        var ran = false
         try await LiveServer.with { server in
             let proxy = try await CuttingProxy.start(
                 python, upstream: server.port, mode: .stall, limit: 1 << 20, logPath: server.scratch.path + "/proxy.log")
@@ -49,7 +62,7 @@ struct ClientResumeTests {
             let client = ClientTestSupport.client(port: proxy.port)
             var offered = try #require(try await client.redeem(signedTransaction: jws).downloads.first)
             // A grant that expires while the download is stalled half-way.
-            let expiresAt = DepotApplication.systemClock() + 6
+            let expiresAt = DepotApplication.systemClock() + grantLifetime
             offered.url =
                 "/v1/bundles/\(offered.digest)?grant="
                 + server.application.grants.issue(digest: offered.digest, expiresAt: expiresAt, transactionId: id)
@@ -65,6 +78,12 @@ struct ClientResumeTests {
             let run = Task { try await download.run() }
 
             try await eventually("the first bytes", within: 120) { download.current.bytesWritten > 0 }
+            if try ClientTestSupport.bundleRequests(proxy).first?["status"] as? Int == 403 {
+                // Refused already: the proxy's one stall is spent, and the renewed download runs to its end.
+                _ = try? await run.value
+                return
+            }
+            ran = true
             try await eventually("the grant to expire", within: 120) { DepotApplication.systemClock() > expiresAt }
             download.pause()
             try await eventually("the download to pause", within: 120) { download.current.state == .paused }
@@ -85,6 +104,7 @@ struct ClientResumeTests {
             #expect(seen.contains(.paused))
             #expect(seen.last == .finished(contentURL: folder))
         }
+        return ran
     }
 
     @Test func aChangedETagRestartsFromZeroInsteadOfSplicing() async throws {
