@@ -72,11 +72,10 @@ extension BundleChannelHandler {
             return
         }
         // Corked, the head waits in the kernel for the file's first bytes and both leave in one segment, as nginx's
-        // `tcp_nopush` sends them. The cork stands from one such answer to the next, each pushed out once written
-        // (`answerSent`); any other write takes it off first. An answer of more than `corkedBytesLimit` file bytes is
-        // not corked: one segment more is nothing to it.
-        let wantsCork = Self.shouldCork(body)
-        if wantsCork != socketCorked, setCork(wantsCork) { socketCorked = wantsCork }
+        // `tcp_nopush` sends them; uncorking after the flush sends what is left at once. An answer of more than
+        // `corkedBytesLimit` file bytes is not corked: one segment more is nothing to it.
+        let corked = Self.shouldCork(body) && setCork(true)
+        defer { if corked { _ = setCork(false) } }
         // The last part is written with the flush, and tells when the answer went out.
         var last = IOData.byteBuffer(responseHead)
         for part in body {
@@ -112,33 +111,16 @@ extension BundleChannelHandler {
     /// Sets `TCP_CORK` on the connection's socket; whether it was set (never, off Linux).
     private func setCork(_ on: Bool) -> Bool {
         #if os(Linux)
-        return setTCPOption(TCP_CORK, on ? 1 : 0)
+        guard let socketOptions else { return false }
+        return (try? socketOptions.setOption(ChannelOptions.tcpOption(NIOBSDSocket.Option(rawValue: TCP_CORK)), value: on ? 1 : 0))
+            != nil
         #else
         return false
         #endif
     }
 
-    /// Takes a standing cork off, sending what it holds, before a write that is not a corked answer's.
-    func uncork() {
-        if socketCorked, setCork(false) { socketCorked = false }
-    }
-
-    /// Sends what a standing cork holds: setting `TCP_NODELAY` flushes pending output even under `TCP_CORK`
-    /// (tcp(7)), with one call where uncorking and corking again take two.
-    private func pushCorked() {
-        if socketCorked { _ = setTCPOption(TCP_NODELAY, 1) }
-    }
-
-    /// Sets a TCP-level option on the connection's socket; whether it was set.
-    private func setTCPOption(_ name: Int32, _ value: Int) -> Bool {
-        guard let socketOptions else { return false }
-        return (try? socketOptions.setOption(ChannelOptions.tcpOption(NIOBSDSocket.Option(rawValue: name)), value: value)) != nil
-    }
-
     /// The answer being written went out, or failed.
     private func answerSent(_ result: Result<Void, any Error>) {
-        // Every byte of the answer is with the kernel: what the cork holds goes now.
-        pushCorked()
         if countedDownload {
             countedDownload = false
             downloadsInFlight?.decrement()
@@ -154,7 +136,6 @@ extension BundleChannelHandler {
 
     /// Depot's error answer outside any request (the request is unreadable or late), then close.
     func answerErrorAndClose(_ error: DepotError, context: ChannelHandlerContext) {
-        uncork()
         let (head, body) = BundleResponseWriter.renderError(
             error, extraHeaders: [], request: AnswerFraming(isHead: false),
             date: files.dateCache.value(now: clock()), keepAlive: false, requestId: RequestId.generate(),

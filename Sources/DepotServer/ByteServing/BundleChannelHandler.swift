@@ -42,9 +42,6 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     var ownContext: ChannelHandlerContext?
     /// The connection's socket options, looked up once (for `TCP_CORK` around an answer's head and file bytes).
     var socketOptions: (any NIOSynchronousChannelOptions)?
-    /// Whether `TCP_CORK` stands on the socket: set for answers with a little file data, taken off before any
-    /// other write (see ``BundleChannelHandler/send(_:_:isDownload:context:)``).
-    var socketCorked = false
     /// Set while an answer is being written, to tell a completion inside the write from a later one.
     var completingInline = false
     /// Whether the answer being written counts as a download in flight.
@@ -176,7 +173,6 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     // MARK: Hummingbird's answers
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        uncork()
         let part: BundleConnectionStateMachine.ResponsePart
         switch unwrapOutboundIn(data) {
         case .head(let head):
@@ -237,7 +233,6 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
                     BundleRequestFields(request), framing: AnswerFraming(isHead: request.isHead), keepAlive: keepAlive,
                     context: context)
             case .sendContinue:
-                uncork()
                 rawOutput?.writeAndFlush(NIOAny(IOData.byteBuffer(Self.continueBytes)), promise: nil)
             case .recordEvidence:
                 if let served = evidence.served { recorder?.record(served) }
