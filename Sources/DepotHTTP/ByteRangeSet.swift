@@ -33,6 +33,12 @@ package struct ByteRangeSet: Sendable, Hashable {
         case excessive
     }
 
+    /// Resolves one int-range `first-last` (first ≤ last) against a representation of `size` bytes: satisfiable when
+    /// first-pos < size, with last-pos past the end clipped to size - 1 (RFC 9110 §14.1.1); nil otherwise.
+    package static func resolve(first: Int64, last: Int64, size: Int64) -> ByteRange? {
+        first < size ? ByteRange(first: first, last: min(last, size - 1)) : nil
+    }
+
     /// Resolves `specs` against a representation of `size` bytes.
     ///
     /// RFC 9110 §14.1.1: an int-range is satisfiable when first-pos < size (last-pos past the end is
@@ -47,8 +53,8 @@ package struct ByteRangeSet: Sendable, Hashable {
             let range: ByteRange
             switch spec {
             case .closed(let first, let last):
-                guard first < size else { continue }
-                range = ByteRange(first: first, last: min(last, size - 1))
+                guard let resolved = resolve(first: first, last: last, size: size) else { continue }
+                range = resolved
             case .from(let first):
                 guard first < size else { continue }
                 range = ByteRange(first: first, last: size - 1)

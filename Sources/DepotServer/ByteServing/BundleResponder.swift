@@ -92,12 +92,11 @@ struct BundleResponder: Sendable {
         guard let bundle = index.bundle(digest: digest, memo: &bundleMemo) else {
             return .error(.notFound("no bundle with this digest"), extraHeaders: [])
         }
-        if let asked = request.plainRange {
-            // What `singleRange` decides for this one field, without building it: a range starting inside the bundle.
-            let size = bundle.representation.size
-            if method == .get, asked.first < size {
-                return .range(ByteRange(first: asked.first, last: min(asked.last, size - 1)), bundle, requester: requester)
-            }
+        // What `singleRange` decides for this one field, without building it: a range starting inside the bundle.
+        if method == .get, let asked = request.plainRange,
+            let range = ByteRangeSet.resolve(first: asked.first, last: asked.last, size: bundle.representation.size)
+        {
+            return .range(range, bundle, requester: requester)
         }
         guard var conditions = request.conditions ?? request.plainRange.map(Self.conditions(asking:)) else {
             return .complete(bundle, requester: requester)
