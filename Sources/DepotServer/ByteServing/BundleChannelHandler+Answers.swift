@@ -4,10 +4,6 @@ import Metrics
 import NIOCore
 import NIOHTTP1
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Writing the answers the connection's state machine asks for: bundles, grant checks, and the 400 and 408.
 extension BundleChannelHandler {
     /// Answers a bundle request: the grant, the bundle and RFC 9110's rules decide, in memory.
@@ -96,27 +92,6 @@ extension BundleChannelHandler {
         raw.writeAndFlush(NIOAny(last), promise: promise)
         // The callback holds the handler only (no context of its own to allocate).
         promise.futureResult.assumeIsolated().whenComplete { result in self.answerSent(result) }
-    }
-
-    /// The most file bytes an answer may have to be corked.
-    static let corkedBytesLimit: Int64 = 1 << 20
-
-    /// Whether an answer with this body is worth corking: it has file parts, of `corkedBytesLimit` bytes at most.
-    private static func shouldCork(_ body: [BundleResponseWriter.BodyPart]) -> Bool {
-        var fileBytes: Int64 = 0
-        for case .file(_, _, let length) in body { fileBytes += length }
-        return fileBytes > 0 && fileBytes <= corkedBytesLimit
-    }
-
-    /// Sets `TCP_CORK` on the connection's socket; whether it was set (never, off Linux).
-    private func setCork(_ on: Bool) -> Bool {
-        #if os(Linux)
-        guard let socketOptions else { return false }
-        return (try? socketOptions.setOption(ChannelOptions.tcpOption(NIOBSDSocket.Option(rawValue: TCP_CORK)), value: on ? 1 : 0))
-            != nil
-        #else
-        return false
-        #endif
     }
 
     /// The answer being written went out, or failed.
