@@ -155,12 +155,9 @@ for ((i = 0; i < 1200; i++)); do
 done
 grep -q 'listening' "$TMP/depot.log" || die "depot did not start listening within 120 s"
 
-digest_of() { # content id
-    grep " bundle" "$TMP/depot.log" | grep "content=$1 " | grep -o 'digest=[0-9a-f]\{64\}' | head -n1 | cut -d= -f2
-}
 size_of() { grep " bundle" "$TMP/depot.log" | grep "content=$1 " | grep -o 'size=[0-9]*' | head -n1 | cut -d= -f2; }
-LARGE_DIGEST=$(digest_of bench.large)
-SMALL_DIGEST=$(digest_of bench.small)
+LARGE_DIGEST=$(logged_digest "$TMP/depot.log" bench.large)
+SMALL_DIGEST=$(logged_digest "$TMP/depot.log" bench.small)
 [[ -n $LARGE_DIGEST && -n $SMALL_DIGEST ]] || {
     cat "$TMP/depot.log" >&2
     die "depot did not log both bench bundles"
@@ -175,9 +172,8 @@ SMALL_SIZE=$(stat -c %s "$SMALL_FILE")
 ((SMALL_SIZE >= 15360 && SMALL_SIZE <= 17408)) || die "small bundle is $SMALL_SIZE bytes, expected 16 KiB +/- 1 KiB"
 log "bundles: large $LARGE_DIGEST ($LARGE_SIZE bytes), small $SMALL_DIGEST ($SMALL_SIZE bytes)"
 
-grant() { "$DEPOT" dev grant --config "$TMP/config" --data-dir "$TMP/data" --digest "$1" --ttl 7200 2>/dev/null | tail -n1; }
-LARGE_GRANT=$(grant "$LARGE_DIGEST")
-SMALL_GRANT=$(grant "$SMALL_DIGEST")
+LARGE_GRANT=$(dev_grant "$LARGE_DIGEST")
+SMALL_GRANT=$(dev_grant "$SMALL_DIGEST")
 [[ -n $LARGE_GRANT && -n $SMALL_GRANT ]] || die "depot dev grant printed nothing"
 
 # Put both bundles in the page cache once, for every server alike.
@@ -200,18 +196,7 @@ events {
     worker_connections 4096;
 }
 http {
-    access_log off;
-    sendfile on;
-    tcp_nopush on;
-    tcp_nodelay on;
-    keepalive_requests 100000;
-    keepalive_timeout 65s;
-    # Depot keeps bundle descriptors open across requests; give nginx the same advantage.
-    open_file_cache max=64 inactive=600s;
-    open_file_cache_valid 600s;
-    server_tokens off;
-    types { }
-    default_type application/zip;
+$(nginx_bundle_settings)
 $(nginx_temp_paths "$dir/tmp")
     server {
         # reuseport: the kernel spreads connections over the workers, as Depot's acceptor spreads them

@@ -101,17 +101,15 @@ for ((i = 0; i < 1200; i++)); do
     sleep 0.1
 done
 grep -q 'listening' "$TMP/depot.log" || die "depot did not start listening"
-digest_of() { grep " bundle" "$TMP/depot.log" | grep "content=$1 " | grep -o 'digest=[0-9a-f]\{64\}' | head -n1 | cut -d= -f2; }
-SMALL_DIGEST=$(digest_of bench.small)
-MEDIUM_DIGEST=$(digest_of bench.medium)
+SMALL_DIGEST=$(logged_digest "$TMP/depot.log" bench.small)
+MEDIUM_DIGEST=$(logged_digest "$TMP/depot.log" bench.medium)
 [[ -n $SMALL_DIGEST && -n $MEDIUM_DIGEST ]] || die "depot did not log both bundles"
 SMALL_FILE=$TMP/data/bundles/${SMALL_DIGEST:0:2}/$SMALL_DIGEST.zip
 MEDIUM_FILE=$TMP/data/bundles/${MEDIUM_DIGEST:0:2}/$MEDIUM_DIGEST.zip
 SMALL_SIZE=$(stat -c %s "$SMALL_FILE")
 MEDIUM_SIZE=$(stat -c %s "$MEDIUM_FILE")
-grant() { "$DEPOT" dev grant --config "$TMP/config" --data-dir "$TMP/data" --digest "$1" --ttl 7200 2>/dev/null | tail -n1; }
-SMALL_GRANT=$(grant "$SMALL_DIGEST")
-MEDIUM_GRANT=$(grant "$MEDIUM_DIGEST")
+SMALL_GRANT=$(dev_grant "$SMALL_DIGEST")
+MEDIUM_GRANT=$(dev_grant "$MEDIUM_DIGEST")
 log "bundles: small $SMALL_SIZE bytes, medium $MEDIUM_SIZE bytes"
 
 # The edge, exactly as deploy/nginx/README.md runs it.

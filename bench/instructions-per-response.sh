@@ -100,15 +100,13 @@ serve_depot() { # log-file [valgrind args...]: starts depot (under the given com
 # A first start without valgrind imports the packs (builds the bundles); the measured one finds them built.
 log "importing the packs"
 serve_depot "$TMP/import.log"
-digest_of() { grep " bundle" "$TMP/import.log" | grep "content=$1 " | grep -o 'digest=[0-9a-f]\{64\}' | head -n1 | cut -d= -f2; }
-LARGE_DIGEST=$(digest_of bench.large)
-SMALL_DIGEST=$(digest_of bench.small)
+LARGE_DIGEST=$(logged_digest "$TMP/import.log" bench.large)
+SMALL_DIGEST=$(logged_digest "$TMP/import.log" bench.small)
 [[ -n $LARGE_DIGEST && -n $SMALL_DIGEST ]] || die "depot did not log both bundles"
 LARGE_SIZE=$(stat -c %s "$TMP/data/bundles/${LARGE_DIGEST:0:2}/$LARGE_DIGEST.zip")
 SMALL_SIZE=$(stat -c %s "$TMP/data/bundles/${SMALL_DIGEST:0:2}/$SMALL_DIGEST.zip")
-grant() { "$DEPOT" dev grant --config "$TMP/config" --data-dir "$TMP/data" --digest "$1" --ttl 7200 2>/dev/null | tail -n1; }
-LARGE_GRANT=$(grant "$LARGE_DIGEST")
-SMALL_GRANT=$(grant "$SMALL_DIGEST")
+LARGE_GRANT=$(dev_grant "$LARGE_DIGEST")
+SMALL_GRANT=$(dev_grant "$SMALL_DIGEST")
 stop_processes "$DEPOT_PID"
 log "bundles: large $LARGE_SIZE bytes, small $SMALL_SIZE bytes"
 
@@ -159,17 +157,7 @@ pid $TMP/nginx/nginx.pid;
 error_log $TMP/nginx/error.log warn;
 events { worker_connections 64; }
 http {
-    access_log off;
-    sendfile on;
-    tcp_nopush on;
-    tcp_nodelay on;
-    keepalive_requests 100000;
-    keepalive_timeout 65s;
-    open_file_cache max=64 inactive=600s;
-    open_file_cache_valid 600s;
-    server_tokens off;
-    types { }
-    default_type application/zip;
+$(nginx_bundle_settings)
 $(nginx_temp_paths "$TMP/nginx/tmp")
     server {
         listen 127.0.0.1:$PORT;

@@ -61,6 +61,31 @@ nginx_temp_paths() {
     done
 }
 
+# nginx's http-context settings for serving bundle files as the benchmarks compare it with Depot: sendfile with
+# tcp_nopush, long keep-alive, and open_file_cache (Depot keeps bundle descriptors open across requests; nginx gets
+# the same advantage).
+nginx_bundle_settings() {
+    cat <<'EOF_NGINX'
+    access_log off;
+    sendfile on;
+    tcp_nopush on;
+    tcp_nodelay on;
+    keepalive_requests 100000;
+    keepalive_timeout 65s;
+    open_file_cache max=64 inactive=600s;
+    open_file_cache_valid 600s;
+    server_tokens off;
+    types { }
+    default_type application/zip;
+EOF_NGINX
+}
+
+# The digest of content $2's bundle, from the `bundle` line depot serve wrote to its log $1.
+logged_digest() { grep " bundle" "$1" | grep "content=$2 " | grep -o 'digest=[0-9a-f]\{64\}' | head -n1 | cut -d= -f2; }
+
+# A grant for bundle $1, valid two hours, made by `$DEPOT dev grant` over $TMP/config and $TMP/data.
+dev_grant() { "$DEPOT" dev grant --config "$TMP/config" --data-dir "$TMP/data" --digest "$1" --ttl 7200 2>/dev/null | tail -n1; }
+
 # $1 bytes of AES-128-CTR keystream under key $2 (hex) into file $3: deterministic, incompressible.
 keystream() { head -c "$1" /dev/zero | openssl enc -aes-128-ctr -nosalt -K "$2" -iv 00000000000000000000000000000000 >"$3"; }
 

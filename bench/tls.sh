@@ -93,17 +93,15 @@ start_depot "$TMP/config-tls" "$PORT_DEPOT_TLS" "$TMP/depot-tls.log"
 PID_DEPOT_TLS=$DEPOT_STARTED_PID
 grep -q "address=https://" "$TMP/depot-tls.log" || die "depot with server.tls does not say https: $(grep listening "$TMP/depot-tls.log")"
 
-digest_of() { grep " bundle" "$TMP/depot.log" | grep "content=$1 " | grep -o 'digest=[0-9a-f]\{64\}' | head -n1 | cut -d= -f2; }
-LARGE_DIGEST=$(digest_of bench.large)
-SMALL_DIGEST=$(digest_of bench.small)
+LARGE_DIGEST=$(logged_digest "$TMP/depot.log" bench.large)
+SMALL_DIGEST=$(logged_digest "$TMP/depot.log" bench.small)
 [[ -n $LARGE_DIGEST && -n $SMALL_DIGEST ]] || die "depot did not log both bundles"
 LARGE_FILE=$TMP/data/bundles/${LARGE_DIGEST:0:2}/$LARGE_DIGEST.zip
 SMALL_FILE=$TMP/data/bundles/${SMALL_DIGEST:0:2}/$SMALL_DIGEST.zip
 LARGE_SIZE=$(stat -c %s "$LARGE_FILE")
 SMALL_SIZE=$(stat -c %s "$SMALL_FILE")
-grant() { "$DEPOT" dev grant --config "$TMP/config" --data-dir "$TMP/data" --digest "$1" --ttl 7200 2>/dev/null | tail -n1; }
-LARGE_GRANT=$(grant "$LARGE_DIGEST")
-SMALL_GRANT=$(grant "$SMALL_DIGEST")
+LARGE_GRANT=$(dev_grant "$LARGE_DIGEST")
+SMALL_GRANT=$(dev_grant "$SMALL_DIGEST")
 [[ -n $LARGE_GRANT && -n $SMALL_GRANT ]] || die "depot dev grant printed nothing"
 cat "$LARGE_FILE" "$SMALL_FILE" >/dev/null
 
@@ -119,17 +117,7 @@ pid $dir/nginx.pid;
 error_log $dir/error.log warn;
 events { worker_connections 4096; }
 http {
-    access_log off;
-    sendfile on;
-    tcp_nopush on;
-    tcp_nodelay on;
-    keepalive_requests 100000;
-    keepalive_timeout 65s;
-    open_file_cache max=64 inactive=600s;
-    open_file_cache_valid 600s;
-    server_tokens off;
-    types { }
-    default_type application/zip;
+$(nginx_bundle_settings)
 $(nginx_temp_paths "$dir/tmp")
     server {
         listen 127.0.0.1:$2 reuseport $3;
