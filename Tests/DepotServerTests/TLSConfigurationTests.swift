@@ -20,15 +20,27 @@ struct TLSConfigurationTests {
         return (result, scratch)
     }
 
+    /// `server.tls` naming the chain and key `TestCertificates.write(into:)` puts under `Config/tls/`.
+    static let chainAndKey = "{\"certificateChainPath\": \"tls/chain.pem\", \"privateKeyPath\": \"tls/key.pem\"}"
+
     static func message(_ result: Result<DepotConfiguration, ConfigurationError>) -> String? {
         if case .failure(let error) = result { return error.message }
         return nil
     }
 
+    /// The load was refused with a message holding every one of `parts`.
+    static func expectRefused(
+        _ result: Result<DepotConfiguration, ConfigurationError>, saying parts: [String],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let message = try #require(Self.message(result), sourceLocation: sourceLocation)
+        for part in parts { #expect(message.contains(part), "\(message)", sourceLocation: sourceLocation) }
+    }
+
     @Test func pathsAreTakenFromTheConfigurationDirectory() throws {
         let certificates = try TestCertificates()
         let (result, scratch) = try Self.load(
-            tls: "{\"certificateChainPath\": \"tls/chain.pem\", \"privateKeyPath\": \"tls/key.pem\"}"
+            tls: Self.chainAndKey
         ) { scratch in _ = try certificates.write(into: scratch) }
         defer { scratch.remove() }
         let tls = try #require(try result.get().tls)
@@ -48,8 +60,7 @@ struct TLSConfigurationTests {
     @Test func aMissingPathIsNamed() throws {
         let (result, scratch) = try Self.load(tls: "{\"certificateChainPath\": \"tls/chain.pem\"}")
         defer { scratch.remove() }
-        let message = try #require(Self.message(result))
-        #expect(message.contains("server.tls.privateKeyPath must name a PEM file"), "\(message)")
+        try Self.expectRefused(result, saying: ["server.tls.privateKeyPath must name a PEM file"])
     }
 
     @Test func anUnreadableFileIsNamed() throws {
@@ -58,52 +69,45 @@ struct TLSConfigurationTests {
             tls: "{\"certificateChainPath\": \"tls/absent.pem\", \"privateKeyPath\": \"tls/key.pem\"}"
         ) { scratch in _ = try certificates.write(into: scratch) }
         defer { scratch.remove() }
-        let message = try #require(Self.message(result))
-        #expect(message.contains("server.tls.certificateChainPath: cannot read"), "\(message)")
-        #expect(message.contains("tls/absent.pem"), "\(message)")
+        try Self.expectRefused(result, saying: ["server.tls.certificateChainPath: cannot read", "tls/absent.pem"])
     }
 
     @Test(arguments: ["not a certificate\n", "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n"])
     func aMalformedChainIsNamed(chain: String) throws {
         let certificates = try TestCertificates()
         let (result, scratch) = try Self.load(
-            tls: "{\"certificateChainPath\": \"tls/chain.pem\", \"privateKeyPath\": \"tls/key.pem\"}"
+            tls: Self.chainAndKey
         ) { scratch in
             _ = try certificates.write(into: scratch)
             try scratch.write("Config/tls/chain.pem", chain)
         }
         defer { scratch.remove() }
-        let message = try #require(Self.message(result))
-        #expect(message.contains("server.tls.certificateChainPath"), "\(message)")
-        #expect(message.contains("PEM certificate"), "\(message)")
+        try Self.expectRefused(result, saying: ["server.tls.certificateChainPath", "PEM certificate"])
     }
 
     @Test func aMalformedKeyIsNamed() throws {
         let certificates = try TestCertificates()
         let (result, scratch) = try Self.load(
-            tls: "{\"certificateChainPath\": \"tls/chain.pem\", \"privateKeyPath\": \"tls/key.pem\"}"
+            tls: Self.chainAndKey
         ) { scratch in
             _ = try certificates.write(into: scratch)
             try scratch.write("Config/tls/key.pem", "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n")
         }
         defer { scratch.remove() }
-        let message = try #require(Self.message(result))
-        #expect(message.contains("server.tls.privateKeyPath"), "\(message)")
-        #expect(message.contains("is not a PEM private key"), "\(message)")
+        try Self.expectRefused(result, saying: ["server.tls.privateKeyPath", "is not a PEM private key"])
     }
 
     @Test func aKeyOfAnotherCertificateIsRefused() throws {
         let certificates = try TestCertificates()
         let other = try TestCertificates()
         let (result, scratch) = try Self.load(
-            tls: "{\"certificateChainPath\": \"tls/chain.pem\", \"privateKeyPath\": \"tls/key.pem\"}"
+            tls: Self.chainAndKey
         ) { scratch in
             _ = try certificates.write(into: scratch)
             try scratch.write("Config/tls/key.pem", other.keyPEM)
         }
         defer { scratch.remove() }
-        let message = try #require(Self.message(result))
-        #expect(message.contains("does not belong to the first certificate"), "\(message)")
+        try Self.expectRefused(result, saying: ["does not belong to the first certificate"])
     }
 
     /// The real binary: a bad key stops `depot serve` with the message and a failing status, never a crash.
