@@ -162,9 +162,10 @@ struct UploadServer {
 
 /// Waits for a condition with a generous bound (a fallback, never a measure of speed), checking every few
 /// milliseconds: an event wait, never a sleep for correctness. When the bound passes, the wait is recorded
-/// as an issue at the caller and the test stops there.
+/// as an issue at the caller and the test stops there. The default bound is five minutes: full runs on a loaded
+/// machine have seen an upload's first bytes take over a minute to reach its file.
 func eventually(
-    _ what: String, within seconds: Double = 60, sourceLocation: SourceLocation = #_sourceLocation,
+    _ what: String, within seconds: Double = 300, sourceLocation: SourceLocation = #_sourceLocation,
     _ condition: () async throws -> Bool
 ) async throws {
     let deadline = ContinuousClock.now + .seconds(seconds)
