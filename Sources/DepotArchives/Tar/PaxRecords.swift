@@ -16,7 +16,7 @@ struct PaxRecords {
             if data[index...].allSatisfy({ $0 == 0 }) { break }
             guard let space = data[index...].firstIndex(of: 0x20),
                 let length = Int(String(decoding: data[index..<space], as: UTF8.self)),
-                length > space - index + 1, index + length <= data.count, data[index + length - 1] == 0x0A,
+                length > space - index + 1, length <= data.count - index, data[index + length - 1] == 0x0A,
                 let equals = data[(space + 1)..<(index + length)].firstIndex(of: 0x3D)
             else {
                 throw ArchiveError(.malformed, entry: shown, "a pax extended header record is malformed")

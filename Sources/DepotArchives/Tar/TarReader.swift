@@ -62,7 +62,7 @@ struct TarReader {
                 try sink.endFile()
             case UInt8(ascii: "5"):
                 try sink.directory(name.last == 0x2F ? name : name + [0x2F])
-                try skip(size + padding(size), buffer: &data, shown: shown)
+                try skip(try paddedLength(size, shown: shown), buffer: &data, shown: shown)
             case UInt8(ascii: "1"):
                 throw ArchiveError(.link, entry: shown, "the entry is a hard link")
             case UInt8(ascii: "2"):
@@ -88,7 +88,7 @@ struct TarReader {
 
     /// The data of an extended header (pax records, a GNU long name), bounded by `maxHeaderBytes`.
     private func readHeaderData(_ header: TarHeader, shown: String) throws(ArchiveError) -> [UInt8] {
-        guard header.size <= Int64(limits.maxHeaderBytes) else {
+        guard header.size >= 0, header.size <= Int64(limits.maxHeaderBytes) else {
             throw ArchiveError(.malformed, entry: shown, "an extended header is larger than \(limits.maxHeaderBytes) bytes")
         }
         let padded = (Int(header.size) + 511) / 512 * 512
@@ -127,4 +127,17 @@ struct TarReader {
     }
 
     private func padding(_ size: Int64) -> Int64 { (512 - size % 512) % 512 }
+
+    /// The bytes an entry's data takes in the stream (its size rounded up to whole blocks), for a size read
+    /// from a header: bounded by `maxEntryBytes` first, so that no declared size reaches the arithmetic.
+    private func paddedLength(_ size: Int64, shown: String) throws(ArchiveError) -> Int64 {
+        guard size >= 0, size <= limits.maxEntryBytes else {
+            throw ArchiveError(.entryTooLarge, entry: shown, "the entry declares \(size) bytes, more than \(limits.maxEntryBytes)")
+        }
+        let (padded, overflow) = size.addingReportingOverflow(padding(size))
+        guard !overflow else {
+            throw ArchiveError(.malformed, entry: shown, "the entry's declared size is out of range")
+        }
+        return padded
+    }
 }
