@@ -44,6 +44,27 @@ struct ArchiveLimitTests {
         }
     }
 
+    /// Many entries that each stay at the ratio-check threshold add up: 200 entries of 1 MiB of zeros (a
+    /// 229 KB zip, ratio about 900) are refused as a whole, as one gzip stream of them would be.
+    @Test func theRatioIsJudgedOverTheWholeZip() async throws {
+        guard Tool.require("python3") != nil else { return }
+        try await withScratch { scratch in
+            try Tool.python(
+                """
+                import sys, zipfile
+                with zipfile.ZipFile(sys.argv[1] + "/many.zip", "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+                    for i in range(200):
+                        z.writestr("Contents/zeros-%03d.bin" % i, bytes(1 << 20))
+                """, [scratch])
+            let refusal = try HostileArchiveTests.refusal(try readFile(scratch + "/many.zip"), scratch: scratch)
+            #expect(refusal?.code == .compressionRatio, "\(String(describing: refusal))")
+            #expect(refusal?.message.hasPrefix("the archive expands more than 200 times") == true, "\(String(describing: refusal))")
+            // With a generous ratio the same zip is read: the refusal was the ratio over the whole archive.
+            let generous = ArchiveLimits(maxCompressionRatio: 5000)
+            #expect(try Archive.entries(scratch + "/many.zip", limits: generous).count == 200)
+        }
+    }
+
     @Test func entryCountAndSizeLimits() async throws {
         var tar = TarBuilder()
         for index in 0..<20 { tar.file("Contents/f\(index).txt", Array(repeating: 0x61, count: 1000)) }

@@ -13,8 +13,7 @@ final class GzipStream: ByteStream {
     private var sourceEnded = false
     private var memberEnded = false
     private var finished = false
-    private(set) var consumed: Int64 = 0
-    private(set) var produced: Int64 = 0
+    private var tally = ExpansionTally(of: "the gzip stream")
 
     init(source: any ByteStream, limits: ArchiveLimits) throws(ArchiveError) {
         self.source = source
@@ -45,10 +44,8 @@ final class GzipStream: ByteStream {
                 try inflater.step(UnsafeRawBufferPointer(rebasing: raw[inputStart..<inputEnd]), into: buffer, entry: nil)
             }
             inputStart += step.consumed
-            consumed += Int64(step.consumed)
-            produced += Int64(step.produced)
             if step.ended { memberEnded = true }
-            try checkRatio()
+            try tally.add(consumed: step.consumed, produced: step.produced, limits: limits, entry: nil)
             if step.produced > 0 { return step.produced }
             if step.consumed == 0 && !step.ended && inputStart < inputEnd {
                 throw ArchiveError(.malformed, "the gzip stream makes no progress")
@@ -66,14 +63,5 @@ final class GzipStream: ByteStream {
         }
         if count == 0 { sourceEnded = true }
         inputEnd += count
-    }
-
-    private func checkRatio() throws(ArchiveError) {
-        guard produced > limits.ratioCheckAfterBytes else { return }
-        if produced > max(consumed, 1) * limits.maxCompressionRatio {
-            throw ArchiveError(
-                .compressionRatio,
-                "the gzip stream expands more than \(limits.maxCompressionRatio) times (\(produced) bytes from \(consumed))")
-        }
     }
 }

@@ -21,6 +21,8 @@ struct ZipReader {
         let records = directory.records.sorted { $0.localHeaderOffset < $1.localHeaderOffset }
         var previousEnd: UInt64 = 0
         var buffers = Buffers()
+        // Many entries that each stay under the ratio limit are judged together, as one gzip stream is.
+        var archive = ExpansionTally(of: "the archive")
         for record in records {
             let shown = EntryPath.display(record.name)
             guard record.localHeaderOffset >= previousEnd else {
@@ -44,7 +46,7 @@ struct ZipReader {
                     throw ArchiveError(.unsupported, entry: shown, "the entry is encrypted")
                 }
                 try sink.beginFile(record.name, declaredSize: Int64(clamping: record.uncompressedSize))
-                try copyData(record, from: dataStart, into: sink, buffers: &buffers, shown: shown)
+                try copyData(record, from: dataStart, into: sink, buffers: &buffers, archive: &archive, shown: shown)
                 try sink.endFile()
             }
         }
@@ -92,7 +94,8 @@ struct ZipReader {
     }
 
     private func copyData(
-        _ record: ZipDirectory.Record, from start: UInt64, into sink: EntrySink, buffers: inout Buffers, shown: String
+        _ record: ZipDirectory.Record, from start: UInt64, into sink: EntrySink, buffers: inout Buffers,
+        archive: inout ExpansionTally, shown: String
     ) throws(ArchiveError) {
         var crc = CRC32()
         var produced: UInt64 = 0
@@ -114,10 +117,12 @@ struct ZipReader {
                     try sink.write(UnsafeRawBufferPointer(chunk))
                 }
                 position += UInt64(count)
+                try archive.add(consumed: count, produced: count, limits: limits, entry: shown)
             }
             produced = record.compressedSize
         case 8:
-            produced = try inflate(record, from: start, into: sink, crc: &crc, buffers: &buffers, shown: shown)
+            produced = try inflate(
+                record, from: start, into: sink, crc: &crc, buffers: &buffers, archive: &archive, shown: shown)
         default:
             throw ArchiveError(.unsupported, entry: shown, "compression method \(record.method) is not read (only stored and deflate)")
         }
@@ -132,8 +137,9 @@ struct ZipReader {
 
     private func inflate(
         _ record: ZipDirectory.Record, from start: UInt64, into sink: EntrySink, crc: inout CRC32, buffers: inout Buffers,
-        shown: String
+        archive: inout ExpansionTally, shown: String
     ) throws(ArchiveError) -> UInt64 {
+        var entry = ExpansionTally(of: "the entry")
         let inflater = try Inflater(.raw)
         let end = start + record.compressedSize
         var position = start
@@ -172,11 +178,8 @@ struct ZipReader {
                 throw ArchiveError(
                     .checksumMismatch, entry: shown, "the entry expands past the \(record.uncompressedSize) bytes it declares")
             }
-            let consumed = position - start - UInt64(pendingEnd - pendingStart)
-            if Int64(produced) > limits.ratioCheckAfterBytes, produced > max(consumed, 1) * UInt64(limits.maxCompressionRatio) {
-                throw ArchiveError(
-                    .compressionRatio, entry: shown, "the entry expands more than \(limits.maxCompressionRatio) times")
-            }
+            try entry.add(consumed: step.consumed, produced: step.produced, limits: limits, entry: shown)
+            try archive.add(consumed: step.consumed, produced: step.produced, limits: limits, entry: shown)
             if step.consumed == 0 && step.produced == 0 && !ended {
                 throw ArchiveError(.malformed, entry: shown, "the compressed data makes no progress")
             }
