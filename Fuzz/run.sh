@@ -9,6 +9,10 @@
 #                 bundle request (Tests/DepotHTTPTests/Fuzzing/HTTPFieldsFuzzHarness.swift)
 #   archives      zip, tar and tar.gz reading and extraction under tight ArchiveLimits
 #                 (Tests/DepotArchivesTests/Fuzzing/ArchiveFuzzHarness.swift)
+#   archive-structures
+#                 the same harness over archives built from the input with right checksums and a consistent
+#                 zip central directory, every size and offset drawn from the extremes as often as from the
+#                 plausible (Tests/DepotArchivesTests/Fuzzing/ArchiveStructureGenerator.swift)
 #   tus           Upload-Metadata, Upload-Checksum, Upload-Length, Upload-Defer-Length, Upload-Offset,
 #                 Tus-Resumable and Content-Type, and the creation and PATCH rules
 #                 (Tests/DepotServerTests/Fuzzing/TusFuzzHarness.swift)
@@ -61,6 +65,14 @@ build_archives() {
     mapfile -t sources < <(find "$ROOT/Sources/DepotArchives" -name '*.swift' | sort)
     compile DepotArchivesFuzz archives -I "$ROOT/Sources/CZlib" -lz "${sources[@]}" \
         "$ROOT/Tests/DepotArchivesTests/Fuzzing/ArchiveFuzzHarness.swift" "$ROOT/Fuzz/ArchivesEntry.swift"
+}
+
+build_archive_structures() {
+    local sources
+    mapfile -t sources < <(find "$ROOT/Sources/DepotArchives" -name '*.swift' | sort)
+    compile DepotArchiveStructuresFuzz archive-structures -I "$ROOT/Sources/CZlib" -lz "${sources[@]}" \
+        "$ROOT/Tests/DepotArchivesTests/Fuzzing/ArchiveFuzzHarness.swift" \
+        "$ROOT/Tests/DepotArchivesTests/Fuzzing/ArchiveStructureGenerator.swift" "$ROOT/Fuzz/ArchiveStructuresEntry.swift"
 }
 
 # The tus header parsers and rules import nothing but Foundation: the server's error table and these files
@@ -120,6 +132,7 @@ seeds_jws() {
 options_for() {
     case $1 in
         archives) echo "-max_len=16384" ;;
+        archive-structures) echo "-max_len=256" ;;
         # Genuine notifications carry two nested tokens (up to 19 KB). Verification runs on Swift
         # concurrency, whose allocations outlive an input: leak checks after each input would report them
         # and cost most of the time.
@@ -156,7 +169,7 @@ run_target() {
     return "$status"
 }
 
-targets=(http-fields archives tus grants jws)
+targets=(http-fields archives archive-structures tus grants jws)
 failed=0
 for target in "${targets[@]}"; do
     [[ -z $ONLY || $ONLY == "$target" ]] || continue
