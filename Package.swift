@@ -130,6 +130,7 @@ let package = Package(
             name: "depot",
             dependencies: [
                 "DepotServer", "DepotClient", "DepotCore", "DepotTrust", "DepotLedger", "DepotBundles", "DepotAppStoreDouble",
+                "DepotArchives",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -182,7 +183,7 @@ let package = Package(
             name: "DepotServerTests",
             dependencies: [
                 "DepotServer", "DepotTrust", "DepotHTTP", "DepotCore", "DepotClient", "DepotAppStoreDouble", "DepotAppStore",
-                "DepotLedger", "DepotTestSupport",
+                "DepotLedger", "DepotTestSupport", "DepotArchives",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),

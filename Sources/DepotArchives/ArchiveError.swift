@@ -59,6 +59,12 @@ public struct ArchiveError: Error, Sendable, Equatable, CustomStringConvertible 
         /// Reading the archive or writing the extracted files failed.
         public static let io = Code(.io)
 
+        /// The code whose stable string form is `rawValue`; nil for a string that names no code.
+        public init?(rawValue: String) {
+            guard let base = Base(rawValue: rawValue) else { return nil }
+            self.base = base
+        }
+
         /// The stable string form, e.g. `"compression-ratio"`.
         public var rawValue: String { base.rawValue }
         /// The same as `rawValue`.

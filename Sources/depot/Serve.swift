@@ -44,7 +44,8 @@ struct Serve: AsyncParsableCommand {
                 "data-dir": "\(configuration.dataDirectory)", "content-dir": "\(configuration.contentDirectory)",
                 "environment": "\(configuration.environment.rawValue)",
             ])
-        let application = try await DepotApplication.prepare(configuration, logger: logger)
+        let application = try await DepotApplication.prepare(
+            configuration, logger: logger, unpacker: .childProcess(executable: SelfExecutable.path))
         logger.info(
             "content loaded",
             metadata: [

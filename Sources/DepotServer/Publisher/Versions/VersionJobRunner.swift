@@ -9,7 +9,8 @@ import Synchronization
 
 /// Turns uploads into staged versions in the background: for each version job, checks the upload against
 /// its declared SHA-256, unpacks it safely into a scratch folder (`DepotArchives`: no path escapes, no
-/// links or devices, bounded sizes, entries and compression ratio), stages the pack with `VersionStager`,
+/// links or devices, bounded sizes, entries and compression ratio; in a child process when `unpacker` says
+/// so, as `depot serve` does), stages the pack with `VersionStager`,
 /// and records each step in the ledger (`validating`, `bundling`, then `staged`, or `failed` with the
 /// reason). Nothing is staged unless every step succeeded; the scratch folder is removed either way.
 ///
@@ -22,6 +23,7 @@ package final class VersionJobRunner: Service, Sendable {
     let uploads: @Sendable (String) -> String
     let scratchRoot: String
     let archiveLimits: ArchiveLimits
+    let unpacker: ArchiveUnpacker
     let staleSeconds: Int64
     let clock: @Sendable () -> Int64
     let logger: Logger
@@ -38,7 +40,8 @@ package final class VersionJobRunner: Service, Sendable {
     /// `scratchRoot`.
     package init(
         ledger: any Ledger, stager: VersionStager, uploads: @escaping @Sendable (String) -> String, scratchRoot: String,
-        archiveLimits: ArchiveLimits, staleSeconds: Int64, clock: @escaping @Sendable () -> Int64, logger: Logger,
+        archiveLimits: ArchiveLimits, unpacker: ArchiveUnpacker = .inProcess, staleSeconds: Int64, clock: @escaping @Sendable () -> Int64,
+        logger: Logger,
         onStaged: @escaping @Sendable () async -> Void = {}
     ) {
         self.ledger = ledger
@@ -46,6 +49,7 @@ package final class VersionJobRunner: Service, Sendable {
         self.uploads = uploads
         self.scratchRoot = scratchRoot
         self.archiveLimits = archiveLimits
+        self.unpacker = unpacker
         self.staleSeconds = staleSeconds
         self.clock = clock
         self.logger = logger
@@ -153,6 +157,7 @@ package final class VersionJobRunner: Service, Sendable {
         }
         let path = uploads(job.uploadId)
         let limits = archiveLimits
+        let unpacker = unpacker
         let declared = job.sha256
         return try await OffLoop.run { () throws(StepFailure) -> String in
             let digest: String
@@ -163,10 +168,10 @@ package final class VersionJobRunner: Service, Sendable {
                 throw StepFailure(reason: "the upload's SHA-256 is \(digest), not the declared \(declared)")
             }
             try? FileManager.default.removeItem(atPath: scratch)
-            do throws(ArchiveError) {
-                try Archive.extract(path, into: scratch, limits: limits)
+            do throws(UnpackFailure) {
+                try unpacker.unpack(path, into: scratch, limits: limits)
             } catch {
-                throw StepFailure(reason: "the archive was refused: \(error.message)")
+                throw StepFailure(reason: error.reason)
             }
             return Self.packFolder(in: scratch)
         }
