@@ -64,7 +64,10 @@ package struct DepotApplication: Sendable {
 
     /// Loads everything the server needs before it listens: opens the ledger, imports the configured
     /// products and the content directory into its catalog, builds the missing deltas, and loads the catalog.
-    package static func prepare(_ configuration: DepotConfiguration, logger: Logger) async throws -> DepotApplication {
+    /// Uploaded archives are unpacked by `unpacker` (`depot serve` names its own binary: a child process).
+    package static func prepare(
+        _ configuration: DepotConfiguration, logger: Logger, unpacker: ArchiveUnpacker = .inProcess
+    ) async throws -> DepotApplication {
         try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
         let store = try LocalBundleStore(
             root: (configuration.dataDirectory as NSString).appendingPathComponent("bundles"))
@@ -115,7 +118,7 @@ package struct DepotApplication: Sendable {
             archiveLimits: ArchiveLimits(
                 maxEntries: packLimits.maxFileCount * 2 + 16, maxEntryBytes: packLimits.maxFileSize,
                 maxTotalBytes: packLimits.maxTotalSize),
-            staleSeconds: configuration.catalog.versionJobStaleSeconds, clock: systemClock, logger: logger,
+            unpacker: unpacker, staleSeconds: configuration.catalog.versionJobStaleSeconds, clock: systemClock, logger: logger,
             onStaged: { _ = try? await refresher.refresh() })
         var application = DepotApplication(
             configuration: configuration, catalogs: catalogs, index: index, grants: try grantAuthority(configuration.grants),
@@ -277,6 +280,11 @@ package struct DepotApplication: Sendable {
                 ledger: ledger, store: uploadStore, clock: uploadClock,
                 interval: .seconds(configuration.uploads.reaperIntervalSeconds), logger: logger),
             HeapTrimmer(logger: logger),
+            StorageCollector(
+                ledger: ledger, bundlesRoot: (configuration.dataDirectory as NSString).appendingPathComponent("bundles"),
+                packsRoot: (configuration.dataDirectory as NSString).appendingPathComponent("packs"),
+                graceSeconds: max(configuration.catalog.unreferencedGraceSeconds, configuration.grants.lifetimeSeconds),
+                intervalSeconds: configuration.catalog.collectIntervalSeconds, clock: Self.systemClock, logger: logger),
         ]
         if let hook = configuration.edge.purgeHook {
             services.append(PurgeWorker(queue: purges, settings: hook, logger: logger))

@@ -115,6 +115,8 @@ struct ConfigurationFile: Decodable {
         var pollIntervalMilliseconds: Int?
         var deltaBaseCount: Int?
         var versionJobStaleSeconds: Int64?
+        var unreferencedGraceSeconds: Int64?
+        var collectIntervalSeconds: Int64?
     }
 
     struct AppStoreServerAPI: Decodable {

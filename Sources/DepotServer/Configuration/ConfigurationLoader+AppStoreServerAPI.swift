@@ -43,7 +43,7 @@ extension ConfigurationLoader {
         let history = section.notificationHistory
         let notificationHistory = NotificationHistorySettings(
             intervalSeconds: history?.intervalSeconds ?? 3_600, overlapSeconds: history?.overlapSeconds ?? 3_600,
-            lookbackSeconds: (history?.lookbackDays ?? 7) * 86_400)
+            lookbackSeconds: Self.seconds(ofDays: history?.lookbackDays ?? 7))
         guard (0...86_400).contains(notificationHistory.intervalSeconds) else {
             throw ConfigurationError("\(file): \(name).notificationHistory.intervalSeconds must be from 0 (off) to 86400")
         }
@@ -115,5 +115,11 @@ extension ConfigurationLoader {
         }
         guard settings.retryPeriodSeconds >= 1 else { throw ConfigurationError(prefix + "retryPeriodSeconds must be positive") }
         return settings
+    }
+
+    /// `days` in seconds; `Int64.max` (out of every allowed range) when that does not fit.
+    static func seconds(ofDays days: Int64) -> Int64 {
+        let (seconds, overflow) = days.multipliedReportingOverflow(by: 86_400)
+        return overflow ? .max : seconds
     }
 }

@@ -71,7 +71,9 @@ package enum ConfigurationLoader {
             catalog: CatalogSettings(
                 pollIntervalMilliseconds: min(60_000, max(100, file.catalog?.pollIntervalMilliseconds ?? 1_000)),
                 deltaBaseCount: min(20, max(0, file.catalog?.deltaBaseCount ?? 3)),
-                versionJobStaleSeconds: min(86_400, max(2, file.catalog?.versionJobStaleSeconds ?? 60)))
+                versionJobStaleSeconds: min(86_400, max(2, file.catalog?.versionJobStaleSeconds ?? 60)),
+                unreferencedGraceSeconds: min(365 * 86_400, max(60, file.catalog?.unreferencedGraceSeconds ?? 86_400)),
+                collectIntervalSeconds: min(86_400, max(1, file.catalog?.collectIntervalSeconds ?? 3_600)))
         )
         configuration.edge = try edgeSettings(file.edge, in: mainFile)
         configuration.tls = try tlsSettings(file.server?.tls, directory: directory, in: mainFile)

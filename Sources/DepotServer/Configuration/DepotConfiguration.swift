@@ -58,6 +58,11 @@ package struct CatalogSettings: Sendable {
     /// Seconds after which a version job whose server stopped reporting on it (a stop or a kill) is failed;
     /// a working server reports four times in that span.
     package var versionJobStaleSeconds: Int64 = 60
+    /// Seconds a bundle or pack copy must stay unreferenced by any version or delta (a deleted version, a
+    /// failed staging) before it is removed; never less than the grant lifetime.
+    package var unreferencedGraceSeconds: Int64 = 86_400
+    /// Seconds between two looks for unreferenced files.
+    package var collectIntervalSeconds: Int64 = 3_600
 }
 
 /// Resumable (tus) uploads under `/v1/publisher/uploads`.
