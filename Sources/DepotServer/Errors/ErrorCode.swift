@@ -81,6 +81,7 @@ package enum ErrorCode: String, CaseIterable, Sendable {
     case invalidType = "invalid-type"
     case invalidTitle = "invalid-title"
     case invalidPeriod = "invalid-period"
+    case productTypeLocked = "product-type-locked"
     case invalidVersion = "invalid-version"
     case invalidContentId = "invalid-content-id"
     case invalidUploadId = "invalid-upload-id"
@@ -193,6 +194,8 @@ package enum ErrorCode: String, CaseIterable, Sendable {
         case .invalidType: (400, "`type` is not one of the product types.")
         case .invalidTitle: (400, "`title` is not 1-200 characters without control characters.")
         case .invalidPeriod: (400, "`periodDays` is missing for a nonRenewing product, out of 1-36500, or given for another type.")
+        case .productTypeLocked:
+            (409, "The product has a version or a transaction: its `type` and `periodDays` are fixed (the title may change).")
         case .invalidVersion: (400, "A version is 1-64 printable characters without spaces or '/'.")
         case .invalidContentId: (400, "A content id is 1-255 letters, digits, '.', '_' and '-'.")
         case .invalidUploadId: (400, "`upload` is not an upload id (32 hex digits).")
