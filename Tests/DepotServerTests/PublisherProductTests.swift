@@ -123,13 +123,20 @@ struct PublisherProductTests {
         try await LiveServer.with(packs: []) { server in
             let client = Endpoint(port: server.port)
             let (key, _) = try await PublisherRequests.makeKey(server.application.ledger)
-            for id in ["com%20example", "a%2Fb", String(repeating: "a", count: 256), "%FF", "caf%C3%A9"] {
+            let revision = try await server.application.ledger.catalogRevision()
+            for id in ["com%20example", "a%2Fb", String(repeating: "a", count: 256), "%FF", "caf%C3%A9", "%2E%2E", "%2E", ".hidden"] {
                 let response = try await client.request(
                     PublisherRequests.request(
                         "PUT", "/v1/publisher/products/\(id)", key: key, json: #"{"type": "consumable", "title": "X"}"#))
                 #expect(response.status == 400, "\(id): \(response.text)")
                 #expect(PublisherRequests.errorCode(response) == "invalid-product-id")
             }
+            #expect(try await server.application.ledger.catalogRevision() == revision)
+            // A content id in a version route is held to the same rule.
+            let dotted = try await client.request(
+                PublisherRequests.request("POST", "/v1/publisher/products/com.example.x/versions/1.0/publish?contentId=..", key: key))
+            #expect(dotted.status == 400, "\(dotted.text)")
+            #expect(PublisherRequests.errorCode(dotted) == "invalid-content-id")
         }
     }
 }

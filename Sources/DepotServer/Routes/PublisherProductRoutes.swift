@@ -105,7 +105,7 @@ struct PublisherProductRoutes: Sendable {
         let raw = try context.parameters.require("productId")
         guard let id = raw.removingPercentEncoding, ProductValidation.isValidProductId(id) else {
             throw DepotError(
-                .invalidProductId, "a product id is 1-255 characters: letters, digits, '.', '_' and '-'")
+                .invalidProductId, "a product id is \(Identifier.rule())")
         }
         guard let publisher = context.publisher, publisher.mayAct(on: id) else {
             throw DepotError(.productOutOfScope, "this publisher key may not act on product \(id)")
@@ -122,7 +122,7 @@ struct PublisherProductRoutes: Sendable {
         }
         if let contentId = request.uri.queryParameters.get("contentId") {
             guard ProductValidation.isValidProductId(contentId) else {
-                throw DepotError(.invalidContentId, "contentId is 1-255 letters, digits, '.', '_' and '-'")
+                throw DepotError(.invalidContentId, "contentId is \(Identifier.rule())")
             }
             return (contentId, version)
         }

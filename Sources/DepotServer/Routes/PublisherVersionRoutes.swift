@@ -86,7 +86,7 @@ struct PublisherVersionRoutes: Sendable {
             throw DepotError(.invalidSHA256, "\"sha256\" must be the upload's SHA-256 as 64 hex digits")
         }
         if let contentId = body.contentId, !ProductValidation.isValidProductId(contentId) {
-            throw DepotError(.invalidContentId, "\"contentId\" is 1-255 letters, digits, '.', '_' and '-'")
+            throw DepotError(.invalidContentId, "\"contentId\" is \(Identifier.rule())")
         }
         var publishedAt: Int64?
         if let text = body.publishedAt {
