@@ -77,6 +77,7 @@ package enum ErrorCode: String, CaseIterable, Sendable {
     case publisherKeyUnknown = "publisher-key-unknown"
     case publisherKeyRevoked = "publisher-key-revoked"
     case productOutOfScope = "product-out-of-scope"
+    case contentOutOfScope = "content-out-of-scope"
     case invalidProductId = "invalid-product-id"
     case invalidType = "invalid-type"
     case invalidTitle = "invalid-title"
@@ -190,6 +191,8 @@ package enum ErrorCode: String, CaseIterable, Sendable {
         case .publisherKeyUnknown: (401, "The publisher key is not known.")
         case .publisherKeyRevoked: (403, "The publisher key was revoked.")
         case .productOutOfScope: (403, "The publisher key may not act on this product.")
+        case .contentOutOfScope:
+            (403, "The content id (requested or in pack.json) lies outside the publisher key's scope; a pack's in `failureReason`.")
         case .invalidProductId: (400, "A product id is 1-255 ASCII letters, digits, '.', '_' and '-', not starting with '.'.")
         case .invalidType: (400, "`type` is not one of the product types.")
         case .invalidTitle: (400, "`title` is not 1-200 characters without control characters.")
