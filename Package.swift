@@ -45,7 +45,7 @@ let package = Package(
         .target(
             name: "DepotBundles",
             dependencies: [
-                "CZlib",
+                "DepotCore", "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
@@ -54,6 +54,7 @@ let package = Package(
         .target(
             name: "DepotTrust",
             dependencies: [
+                "DepotCore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),

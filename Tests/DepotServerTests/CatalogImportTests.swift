@@ -21,4 +21,20 @@ struct CatalogImportTests {
             #expect(server.application.catalog.deltas.isEmpty)
         }
     }
+
+    @Test func contentIdsThatAreNoIdentifiersAreRefusedWithTheirReason() async throws {
+        let unsafe = LiveServer.PackSpec(
+            directory: "unsafe/pack", productId: "com.example.level1", contentId: "../x y/Contents", files: ["a.txt": [1]])
+        let hidden = LiveServer.PackSpec(
+            directory: "hidden/pack", productId: "com.example.premium", contentId: ".premium", files: ["a.txt": [2]])
+        try await LiveServer.with(packs: [unsafe, hidden]) { server in
+            #expect(server.application.catalog.versions.isEmpty)
+            let refused = server.application.refusedPacks
+            #expect(refused.count == 2, "\(refused)")
+            for (pack, key) in [("unsafe/pack", "contentId"), ("hidden/pack", "contentId")] {
+                #expect(
+                    refused.contains { $0.contains(pack) && $0.contains("\"\(key)\" must be 1-255 ASCII letters") }, "\(refused)")
+            }
+        }
+    }
 }

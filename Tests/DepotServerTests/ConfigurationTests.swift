@@ -100,6 +100,20 @@ struct ConfigurationTests {
         #expect(error?.message.contains("products.json") == true, "\(error?.message ?? "")")
     }
 
+    @Test(arguments: ["..", ".hidden", "a/b", "com example", ""])
+    func productIdsThatAreNoIdentifiersAreRefused(id: String) throws {
+        let scratch = try ScratchDirectory(#function)
+        defer { scratch.remove() }
+        try scratch.write("Config/products.json", "{\"products\": [{\"id\": \"\(id)\", \"type\": \"consumable\", \"title\": \"A\"}]}")
+        try scratch.write(
+            "Config/depot.json",
+            "{\"grants\": {\"keys\": [{\"id\": \"k\", \"secret\": \"\(Data(repeating: 1, count: 32).base64EncodedString())\"}]}}")
+        let error = #expect(throws: ConfigurationError.self) {
+            try ConfigurationLoader.load(overrides: ConfigurationOverrides(configPath: scratch.path + "/Config"), environment: [:])
+        }
+        #expect(error?.message.contains("product id \"\(id)\" is not 1-255 ASCII letters") == true, "\(error?.message ?? "")")
+    }
+
     /// A production `depot.json` with a production grant key, a trusted root path and `appStore` entries.
     static func writeProduction(in scratch: ScratchDirectory, appStore: String) throws {
         try scratch.write("Config/products.json", "{\"products\": []}")

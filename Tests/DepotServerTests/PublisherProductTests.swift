@@ -78,17 +78,65 @@ struct PublisherProductTests {
         }
     }
 
+    @Test func aSoldProductKeepsItsTypeAndPeriod() async throws {
+        try await LiveServer.with { server in
+            let client = Endpoint(port: server.port)
+            let (key, _) = try await PublisherRequests.makeKey(server.application.ledger)
+            let revision = try await server.application.ledger.catalogRevision()
+
+            // com.example.level1 has a published version: turning it consumable would take its buyers' content.
+            let level = "/v1/publisher/products/com.example.level1"
+            let retyped = try await client.request(
+                PublisherRequests.request("PUT", level, key: key, json: #"{"type": "consumable", "title": "Level 1"}"#))
+            #expect(retyped.status == 409, "\(retyped.text)")
+            #expect(PublisherRequests.errorCode(retyped) == "product-type-locked")
+            #expect(server.application.catalog.product(id: "com.example.level1")?.type == .nonConsumable)
+            #expect(try await server.application.ledger.catalogRevision() == revision)
+            let renamed = try await client.request(
+                PublisherRequests.request("PUT", level, key: key, json: #"{"type": "nonConsumable", "title": "Level 1: Caves"}"#))
+            #expect(renamed.status == 200, "\(renamed.text)")
+
+            // com.example.season has no version, but a buyer: its period is fixed too.
+            let (jws, _) = try PurchaseFlowTests.sign(server, product: "com.example.season", type: "Non-Renewing Subscription")
+            _ = try await PurchaseFlowTests.post(
+                try RawHTTPClient(port: server.port), "/v1/transactions", "{\"signedTransaction\": \"\(jws)\"}")
+            let season = "/v1/publisher/products/com.example.season"
+            for json in [
+                #"{"type": "nonRenewing", "title": "Season pass", "periodDays": 365}"#,
+                #"{"type": "nonConsumable", "title": "Season pass"}"#,
+            ] {
+                let changed = try await client.request(PublisherRequests.request("PUT", season, key: key, json: json))
+                #expect(changed.status == 409, "\(json): \(changed.text)")
+                #expect(PublisherRequests.errorCode(changed) == "product-type-locked")
+            }
+            #expect(server.application.catalog.product(id: "com.example.season")?.periodSeconds == Int64(30 * 86_400))
+
+            // A product nobody bought and with no version may still change its terms.
+            let premium = try await client.request(
+                PublisherRequests.request(
+                    "PUT", "/v1/publisher/products/com.example.premium", key: key, json: #"{"type": "consumable", "title": "Premium"}"#))
+            #expect(premium.status == 200, "\(premium.text)")
+        }
+    }
+
     @Test func badProductIdsAreRefused() async throws {
         try await LiveServer.with(packs: []) { server in
             let client = Endpoint(port: server.port)
             let (key, _) = try await PublisherRequests.makeKey(server.application.ledger)
-            for id in ["com%20example", "a%2Fb", String(repeating: "a", count: 256), "%FF", "caf%C3%A9"] {
+            let revision = try await server.application.ledger.catalogRevision()
+            for id in ["com%20example", "a%2Fb", String(repeating: "a", count: 256), "%FF", "caf%C3%A9", "%2E%2E", "%2E", ".hidden"] {
                 let response = try await client.request(
                     PublisherRequests.request(
                         "PUT", "/v1/publisher/products/\(id)", key: key, json: #"{"type": "consumable", "title": "X"}"#))
                 #expect(response.status == 400, "\(id): \(response.text)")
                 #expect(PublisherRequests.errorCode(response) == "invalid-product-id")
             }
+            #expect(try await server.application.ledger.catalogRevision() == revision)
+            // A content id in a version route is held to the same rule.
+            let dotted = try await client.request(
+                PublisherRequests.request("POST", "/v1/publisher/products/com.example.x/versions/1.0/publish?contentId=..", key: key))
+            #expect(dotted.status == 400, "\(dotted.text)")
+            #expect(PublisherRequests.errorCode(dotted) == "invalid-content-id")
         }
     }
 }

@@ -141,6 +141,25 @@ struct PublisherVersionTests {
         }
     }
 
+    @Test func aKeysScopeBoundsThePacksContentId() async throws {
+        try await LiveServer.with { server in
+            let stager = server.application.stager
+            let revision = try await server.application.ledger.catalogRevision()
+            let studioA = AuthenticatedPublisher(keyId: "a", name: "studio-a", productPrefixes: ["com.example."])
+            let squat = try PublisherRequests.writePack(
+                in: server.scratch, at: "uploads/squat", productId: Self.level1, contentId: "com.studiob.app", version: "2.0",
+                files: ["a.txt": [1]])
+            let refusal = await Self.refusal(stager, squat, .init(productId: Self.level1, publisher: studioA))
+            #expect(refusal?.code == .contentOutOfScope, "\(String(describing: refusal))")
+            #expect(refusal?.depotError.status == 403)
+            #expect(try await server.application.ledger.catalogRevision() == revision)
+
+            // A key for every product, and the operator's own staging, may name any content id.
+            let everything = AuthenticatedPublisher(keyId: "b", name: "studio-b", productPrefixes: [])
+            #expect(await Self.refusal(stager, squat, .init(productId: Self.level1, publisher: everything)) == nil)
+        }
+    }
+
     /// The error staging fails with, or nil when it stages.
     static func refusal(_ stager: VersionStager, _ directory: String, _ request: VersionStager.Request) async -> StageError? {
         do {

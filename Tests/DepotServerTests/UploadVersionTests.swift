@@ -193,6 +193,69 @@ struct UploadVersionTests {
         }
     }
 
+    @Test func aScopedKeyCannotClaimContentIdsOutsideItsScopeNorUnsafeOnes() async throws {
+        guard let python = ExternalTool.require("python3") else { return }
+        try await UploadServer.with(engine: .sqlite) { server in
+            try await Self.createProduct(server)
+            // The same publisher, with a key for com.example. only (uploads belong to the publisher).
+            let (scoped, _) = try await PublisherRequests.makeKey(
+                server.application.ledger, publisher: "uploader", prefixes: ["com.example."])
+            func post(_ json: String) async throws -> RawHTTPClient.Response {
+                try await server.request(
+                    "POST", "/v1/publisher/products/\(Self.product)/versions",
+                    headers: ["Content-Type: application/json", "Authorization: Bearer \(scoped)"], body: Array(json.utf8), tus: false)
+            }
+            func zipped(contentId: String, name: String) async throws -> [UInt8] {
+                let folder = try PublisherRequests.writePack(
+                    in: server.scratch, at: "packs/\(name)", productId: Self.product, contentId: contentId, version: "1.0",
+                    files: ["a.txt": Array("squat".utf8)])
+                let made = try await ExternalTool.run(
+                    python, ["-c", "import shutil; shutil.make_archive('\(name)', 'zip', '\(folder)')"], in: server.scratch.path + "/packs")
+                #expect(made.status == 0, "\(made.error)")
+                return Array(try Data(contentsOf: URL(fileURLWithPath: server.scratch.path + "/packs/\(name).zip")))
+            }
+
+            // Declared in the request: refused at once.
+            let squat = try await zipped(contentId: "com.studiob.app", name: "squat")
+            let upload = try await Self.upload(server, squat)
+            let declared = try await post(
+                #"{"upload": "\#(upload)", "version": "1.0", "sha256": "\#(Self.sha256(squat))", "contentId": "com.studiob.app"}"#)
+            #expect(declared.status == 403, "\(declared.text)")
+            #expect(PublisherRequests.errorCode(declared) == "content-out-of-scope")
+            #expect(try await server.application.ledger.versionJobs(productId: Self.product).isEmpty)
+
+            // Named only by pack.json: the job fails with the reason, and nothing is staged.
+            let quiet = try await post(#"{"upload": "\#(upload)", "version": "1.0", "sha256": "\#(Self.sha256(squat))"}"#)
+            #expect(quiet.status == 202, "\(quiet.text)")
+            let failed = try await Self.finalState(server, job: try JSONAnswer(quiet)["version.job"]?.string)
+            #expect(failed?["state"]?.string == "failed")
+            let why = failed?["failureReason"]?.string ?? ""
+            #expect(why.contains("com.studiob.app") && why.contains("scope"), "\(why)")
+
+            // A content id that is no identifier (a path, a space) is refused however wide the key.
+            let unsafe = try await zipped(contentId: "../x y/Contents", name: "unsafe")
+            let unsafeUpload = try await Self.upload(server, unsafe)
+            let wide = try await Self.postVersion(
+                server, #"{"upload": "\#(unsafeUpload)", "version": "1.0", "sha256": "\#(Self.sha256(unsafe))"}"#)
+            #expect(wide.status == 202, "\(wide.text)")
+            let refused = try await Self.finalState(server, job: try JSONAnswer(wide)["version.job"]?.string)
+            #expect(refused?["state"]?.string == "failed")
+            #expect(refused?["failureReason"]?.string?.contains("\"contentId\" must be 1-255") == true, "\(String(describing: refused))")
+            #expect(try await server.application.ledger.catalogVersions(productId: Self.product).isEmpty)
+
+            // Within its scope, the same key stages.
+            let own = try await zipped(contentId: "com.example.mission.extra", name: "own")
+            let ownUpload = try await Self.upload(server, own)
+            let fine = try await post(#"{"upload": "\#(ownUpload)", "version": "1.0", "sha256": "\#(Self.sha256(own))"}"#)
+            #expect(fine.status == 202, "\(fine.text)")
+            #expect(try await Self.finalState(server, job: try JSONAnswer(fine)["version.job"]?.string) == nil)
+            #expect(
+                try await server.application.ledger.catalogVersions(productId: Self.product).map(\.content.contentId) == [
+                    "com.example.mission.extra"
+                ])
+        }
+    }
+
     @Test func requestsJudgedAtOnce() async throws {
         try await UploadServer.with(engine: .sqlite) { server in
             try await Self.createProduct(server)

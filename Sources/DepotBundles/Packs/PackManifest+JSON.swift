@@ -1,3 +1,4 @@
+import DepotCore
 import Foundation
 
 extension PackManifest {
@@ -37,9 +38,18 @@ extension PackManifest {
             return text
         }
 
-        let productId = try identifier("productId", required: true)!
+        // Product and content ids key ledger rows and URLs and name an app's folders: the one identifier rule.
+        func catalogIdentifier(_ key: String, required: Bool) throws(PackError) -> String? {
+            guard let text = try string(key, required: required) else { return nil }
+            guard Identifier.isAcceptable(text) else {
+                throw PackError(.badManifest, "pack.json \"\(key)\" must be \(Identifier.rule())")
+            }
+            return text
+        }
+
+        let productId = try catalogIdentifier("productId", required: true)!
         let version = try identifier("version", required: true)!
-        let contentId = try identifier("contentId", required: false)
+        let contentId = try catalogIdentifier("contentId", required: false)
         let title = try string("title", required: false)
         let published = try string("publishedAt", required: true)!
         guard let publishedAt = UTCTimestamp.parse(published) else {

@@ -15,7 +15,8 @@ package protocol CatalogLedger: Sendable {
 
     /// Creates or updates a product (a publisher's edit: the revision moves and `changedAt` becomes `now`
     /// when something changed). With `keepExisting`, an existing product is left as it is (`kept` when it
-    /// differs): the start-up import never overwrites a publisher's edit.
+    /// differs): the start-up import never overwrites a publisher's edit. Once a product has a version or a
+    /// transaction its type and period are fixed: a write changing them is `typeLocked` and changes nothing.
     func writeProduct(
         _ product: CatalogProduct, keepExisting: Bool, now: Int64
     ) async throws(LedgerError)

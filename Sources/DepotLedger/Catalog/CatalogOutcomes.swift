@@ -45,4 +45,7 @@ package enum ProductWriteOutcome: Sendable, Equatable {
     case unchanged
     /// (Import only) the ledger holds the product with other values; the ledger's record was kept.
     case kept(CatalogProduct)
+    /// The write would change the type or period of a product that has a version or a transaction: what was
+    /// sold keeps its terms (App Store Connect never changes a product's type either). Nothing changed.
+    case typeLocked(CatalogProduct)
 }

@@ -19,6 +19,11 @@ package struct CatalogProduct: Sendable, Equatable {
         self.periodDays = periodDays
     }
 
+    /// Whether `other` sells on other terms: another type or another period (a title is not a term).
+    package func hasOtherTerms(than other: CatalogProduct) -> Bool {
+        type != other.type || periodDays != other.periodDays
+    }
+
     /// The domain's product.
     package var product: Product {
         Product(id: id, type: type, title: title, periodSeconds: periodDays.map { Int64($0) * 86_400 })

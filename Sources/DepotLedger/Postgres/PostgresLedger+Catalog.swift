@@ -59,6 +59,9 @@ extension PostgresLedger {
             if let existing {
                 if existing == product { return .unchanged }
                 if keepExisting { return .kept(existing) }
+                if existing.hasOtherTerms(than: product), try await Self.isSold(c, logger, productId: product.id) {
+                    return .typeLocked(existing)
+                }
                 try await c.query(
                     """
                     UPDATE catalog_products SET type = \(product.type.rawValue), title = \(product.title),
@@ -209,6 +212,17 @@ extension PostgresLedger {
     /// Locks the revision row: catalog writers from every instance run one after the other.
     static func lockCatalog(_ c: PostgresConnection, _ logger: Logger) async throws {
         try await c.query("SELECT revision FROM catalog_revision WHERE id = 1 FOR UPDATE", logger: logger)
+    }
+
+    /// Whether the product has a version (in any state) or a transaction: then its type and period are fixed.
+    static func isSold(_ c: PostgresConnection, _ logger: Logger, productId: String) async throws -> Bool {
+        let rows = try await c.query(
+            """
+            SELECT EXISTS (SELECT 1 FROM catalog_versions WHERE product_id = \(productId))
+                OR EXISTS (SELECT 1 FROM transactions WHERE product_id = \(productId))
+            """, logger: logger
+        ).collect()
+        return try rows.first?.decode(Bool.self) ?? false
     }
 
     /// Increments the revision; `changedAt` (a change apps see) moves the lists' Last-Modified forward.

@@ -53,6 +53,9 @@ extension SQLiteLedger {
             if let existing {
                 if existing == product { return .unchanged }
                 if keepExisting { return .kept(existing) }
+                if existing.hasOtherTerms(than: product), try Self.isSold(db, productId: product.id) {
+                    return .typeLocked(existing)
+                }
                 try db.execute(
                     sql: "UPDATE catalog_products SET type = ?, title = ?, period_days = ?, updated_at = ? WHERE id = ?",
                     arguments: [product.type.rawValue, product.title, product.periodDays, now, product.id])
@@ -183,6 +186,17 @@ extension SQLiteLedger {
         try db.execute(
             sql: "UPDATE catalog_revision SET revision = revision + 1, changed_at = MAX(changed_at, COALESCE(?, 0)) WHERE id = 1",
             arguments: [changedAt])
+    }
+
+    /// Whether the product has a version (in any state) or a transaction: then its type and period are fixed.
+    static func isSold(_ db: Database, productId: String) throws -> Bool {
+        try Bool.fetchOne(
+            db,
+            sql: """
+                SELECT EXISTS (SELECT 1 FROM catalog_versions WHERE product_id = ?)
+                    OR EXISTS (SELECT 1 FROM transactions WHERE product_id = ?)
+                """,
+            arguments: [productId, productId]) ?? false
     }
 
     static func fetchVersion(_ db: Database, _ productId: String, _ contentId: String, _ version: String) throws -> CatalogVersion? {

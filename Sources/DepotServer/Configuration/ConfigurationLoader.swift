@@ -202,8 +202,11 @@ package enum ConfigurationLoader {
         var seen: Set<String> = []
         var products: [Product] = []
         for entry in file.products {
-            guard !entry.id.isEmpty, seen.insert(entry.id).inserted else {
-                throw ConfigurationError("\(path): product id \"\(entry.id)\" is empty or appears twice")
+            guard Identifier.isAcceptable(entry.id) else {
+                throw ConfigurationError("\(path): product id \"\(entry.id)\" is not \(Identifier.rule())")
+            }
+            guard seen.insert(entry.id).inserted else {
+                throw ConfigurationError("\(path): product id \"\(entry.id)\" appears twice")
             }
             var period: Int64?
             if entry.type == .nonRenewing {

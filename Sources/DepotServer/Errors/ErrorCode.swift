@@ -77,10 +77,12 @@ package enum ErrorCode: String, CaseIterable, Sendable {
     case publisherKeyUnknown = "publisher-key-unknown"
     case publisherKeyRevoked = "publisher-key-revoked"
     case productOutOfScope = "product-out-of-scope"
+    case contentOutOfScope = "content-out-of-scope"
     case invalidProductId = "invalid-product-id"
     case invalidType = "invalid-type"
     case invalidTitle = "invalid-title"
     case invalidPeriod = "invalid-period"
+    case productTypeLocked = "product-type-locked"
     case invalidVersion = "invalid-version"
     case invalidContentId = "invalid-content-id"
     case invalidUploadId = "invalid-upload-id"
@@ -189,12 +191,16 @@ package enum ErrorCode: String, CaseIterable, Sendable {
         case .publisherKeyUnknown: (401, "The publisher key is not known.")
         case .publisherKeyRevoked: (403, "The publisher key was revoked.")
         case .productOutOfScope: (403, "The publisher key may not act on this product.")
-        case .invalidProductId: (400, "A product id is 1-255 letters, digits, '.', '_' and '-'.")
+        case .contentOutOfScope:
+            (403, "The content id (requested or in pack.json) lies outside the publisher key's scope; a pack's in `failureReason`.")
+        case .invalidProductId: (400, "A product id is 1-255 ASCII letters, digits, '.', '_' and '-', not starting with '.'.")
         case .invalidType: (400, "`type` is not one of the product types.")
         case .invalidTitle: (400, "`title` is not 1-200 characters without control characters.")
         case .invalidPeriod: (400, "`periodDays` is missing for a nonRenewing product, out of 1-36500, or given for another type.")
+        case .productTypeLocked:
+            (409, "The product has a version or a transaction: its `type` and `periodDays` are fixed (the title may change).")
         case .invalidVersion: (400, "A version is 1-64 printable characters without spaces or '/'.")
-        case .invalidContentId: (400, "A content id is 1-255 letters, digits, '.', '_' and '-'.")
+        case .invalidContentId: (400, "A content id is 1-255 ASCII letters, digits, '.', '_' and '-', not starting with '.'.")
         case .invalidUploadId: (400, "`upload` is not an upload id (32 hex digits).")
         case .invalidSHA256: (400, "`sha256` is not 64 hex digits.")
         case .invalidPublishedAt: (400, "`publishedAt` is not an ISO 8601 UTC time.")

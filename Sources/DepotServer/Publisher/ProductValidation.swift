@@ -3,13 +3,10 @@ import DepotLedger
 
 /// The rules a publisher's product must follow, each with its own error code (400).
 enum ProductValidation {
-    /// 1-255 characters: ASCII letters, digits, `.`, `_`, `-` (App Store product identifiers).
+    /// The ``Identifier`` rule: 1-255 ASCII letters, digits, `.`, `_`, `-`, not starting with `.` (App Store
+    /// product identifiers; content ids name an app's folders).
     static func isValidProductId(_ id: String) -> Bool {
-        (1...255).contains(id.utf8.count)
-            && id.utf8.allSatisfy {
-                ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E || $0 == 0x5F
-                    || $0 == 0x2D
-            }
+        Identifier.isAcceptable(id)
     }
 
     /// 1-64 printable ASCII characters, no space or `/`.

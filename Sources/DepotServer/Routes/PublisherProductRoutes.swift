@@ -6,7 +6,8 @@ import HTTPTypes
 import Logging
 
 /// The publisher's product and version routes, behind `PublisherAuthMiddleware`:
-/// - `PUT /v1/publisher/products/{productId}` creates or updates a product (201 when created);
+/// - `PUT /v1/publisher/products/{productId}` creates or updates a product (201 when created; once it has a
+///   version or a transaction, its type and period are fixed: 409 `product-type-locked`);
 /// - `GET /v1/publisher/products/{productId}` reads it with its versions;
 /// - `GET /v1/publisher/products/{productId}/versions` lists the versions with their state;
 /// - `POST /v1/publisher/products/{productId}/versions/{version}/publish` publishes (or rolls back to) a version;
@@ -30,6 +31,7 @@ struct PublisherProductRoutes: Sendable {
             let outcome = try await self.call { () async throws(LedgerError) in
                 try await self.ledger.writeProduct(product, keepExisting: false, now: self.clock())
             }
+            if case .typeLocked(let existing) = outcome { throw Self.typeLocked(existing) }
             await self.refresh()
             var response = try TransactionRoutes.json(PublisherProductEnvelope(product: try await self.productBody(productId)))
             if outcome == .created { response.status = .created }
@@ -103,7 +105,7 @@ struct PublisherProductRoutes: Sendable {
         let raw = try context.parameters.require("productId")
         guard let id = raw.removingPercentEncoding, ProductValidation.isValidProductId(id) else {
             throw DepotError(
-                .invalidProductId, "a product id is 1-255 characters: letters, digits, '.', '_' and '-'")
+                .invalidProductId, "a product id is \(Identifier.rule())")
         }
         guard let publisher = context.publisher, publisher.mayAct(on: id) else {
             throw DepotError(.productOutOfScope, "this publisher key may not act on product \(id)")
@@ -120,7 +122,7 @@ struct PublisherProductRoutes: Sendable {
         }
         if let contentId = request.uri.queryParameters.get("contentId") {
             guard ProductValidation.isValidProductId(contentId) else {
-                throw DepotError(.invalidContentId, "contentId is 1-255 letters, digits, '.', '_' and '-'")
+                throw DepotError(.invalidContentId, "contentId is \(Identifier.rule())")
             }
             return (contentId, version)
         }
@@ -173,6 +175,15 @@ struct PublisherProductRoutes: Sendable {
             logger.error("publisher request failed in the ledger", metadata: ["error": "\(error)"])
             throw DepotError(.unavailable, "the catalog cannot be changed right now; try again")
         }
+    }
+
+    /// A change of type or period refused: buyers keep the terms they bought under.
+    static func typeLocked(_ existing: CatalogProduct) -> DepotError {
+        let terms = existing.type.rawValue + (existing.periodDays.map { " of \($0) days" } ?? "")
+        return DepotError(
+            .productTypeLocked,
+            "product \(existing.id) has versions or transactions, so it stays \(terms); "
+                + "only its title may change (create a new product for other terms)")
     }
 
     static func unknownProduct(_ productId: String) -> DepotError {

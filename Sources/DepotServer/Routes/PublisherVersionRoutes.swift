@@ -10,7 +10,8 @@ import Logging
 /// upload of the caller's (a zip, tar or tar.gz of a pack) into a version, in the background.
 ///
 /// Body: `{"upload": ID, "version": "1.1", "sha256": HEX, "contentId"?: ID, "publishedAt"?: ISO 8601}`.
-/// What can be judged at once is (400 on a malformed field, 403 out of scope, 404 for an unknown product or
+/// What can be judged at once is (400 on a malformed field, 403 for a product or content id out of the key's
+/// scope, 404 for an unknown product or
 /// upload, 409 for an incomplete upload or a version already on its way, 410 for an expired upload); the
 /// answer is then 202 with the job in state `received` and `Location` naming the versions list, where the
 /// job moves through `validating` and `bundling` to `staged`, or to `failed` with the reason.
@@ -29,6 +30,9 @@ struct PublisherVersionRoutes: Sendable {
             guard let publisher = context.publisher else {
                 throw DepotError(.publisherKeyRequired, "a publisher key is required")
             }
+            if let contentId = declared.contentId, !publisher.mayAct(on: contentId) {
+                throw DepotError(.contentOutOfScope, "this publisher key may not stage content \(contentId)")
+            }
             let logger = context.logger
             guard
                 try await PublisherProductRoutes.call(
@@ -46,7 +50,7 @@ struct PublisherVersionRoutes: Sendable {
                 uploadId: declared.upload, publisher: publisher.name, sha256: declared.sha256,
                 publishedAt: declared.publishedAt, state: .received, createdAt: now, updatedAt: now)
             let outcome = try await PublisherProductRoutes.call(logger) { () async throws(LedgerError) in
-                try await self.runner.submit(job)
+                try await self.runner.submit(job, publisher: publisher)
             }
             if case .inProgress(let live) = outcome {
                 throw DepotError(
@@ -86,7 +90,7 @@ struct PublisherVersionRoutes: Sendable {
             throw DepotError(.invalidSHA256, "\"sha256\" must be the upload's SHA-256 as 64 hex digits")
         }
         if let contentId = body.contentId, !ProductValidation.isValidProductId(contentId) {
-            throw DepotError(.invalidContentId, "\"contentId\" is 1-255 letters, digits, '.', '_' and '-'")
+            throw DepotError(.invalidContentId, "\"contentId\" is \(Identifier.rule())")
         }
         var publishedAt: Int64?
         if let text = body.publishedAt {

@@ -74,14 +74,12 @@ package struct SignedTransaction: Sendable, Equatable {
         guard TransactionIdentifier.isAcceptable(transactionId) else {
             throw AppStoreVerificationError(
                 .payloadInconsistent,
-                "the transaction's transactionId is empty, longer than \(TransactionIdentifier.maximumLength) characters or not made of letters, digits, '-', '_' and '.'"
-            )
+                "the transaction's transactionId is not \(TransactionIdentifier.rule)")
         }
         guard TransactionIdentifier.isAcceptable(originalTransactionId) else {
             throw AppStoreVerificationError(
                 .payloadInconsistent,
-                "the transaction's originalTransactionId is empty, longer than \(TransactionIdentifier.maximumLength) characters or not made of letters, digits, '-', '_' and '.'"
-            )
+                "the transaction's originalTransactionId is not \(TransactionIdentifier.rule)")
         }
         if let expiresDate, expiresDate < purchaseDate {
             throw AppStoreVerificationError(.payloadInconsistent, "the transaction expires before it was purchased")

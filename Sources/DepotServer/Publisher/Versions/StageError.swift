@@ -14,6 +14,8 @@ package struct StageError: Error, Sendable, CustomStringConvertible {
         case versionExists = "version-exists"
         /// The content id belongs to another product.
         case contentOwned = "content-owned-by-other-product"
+        /// The content id lies outside the scope of the publisher key that asked.
+        case contentOutOfScope = "content-out-of-scope"
         /// The bundle could not be built or kept, or the ledger could not be reached.
         case unavailable = "unavailable"
     }
@@ -41,6 +43,7 @@ package struct StageError: Error, Sendable, CustomStringConvertible {
             case .unknownProduct: .unknownProduct
             case .versionExists: .versionExists
             case .contentOwned: .contentOwnedByOtherProduct
+            case .contentOutOfScope: .contentOutOfScope
             case .unavailable: .unavailable
             }
         return DepotError(code, message)

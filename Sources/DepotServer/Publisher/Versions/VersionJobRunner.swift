@@ -29,8 +29,8 @@ package final class VersionJobRunner: Service, Sendable {
     let logger: Logger
     /// Called after a version was staged (the server refreshes its catalog).
     let onStaged: @Sendable () async -> Void
-    private let queue: AsyncStream<String>
-    private let sink: AsyncStream<String>.Continuation
+    private let queue: AsyncStream<Queued>
+    private let sink: AsyncStream<Queued>.Continuation
     /// The jobs this server holds, with the state last recorded for each.
     private let held = Mutex<[String: VersionJobState]>([:])
     /// Set when a graceful shutdown began: queued jobs are no longer started.
@@ -54,12 +54,18 @@ package final class VersionJobRunner: Service, Sendable {
         self.clock = clock
         self.logger = logger
         self.onStaged = onStaged
-        (queue, sink) = AsyncStream.makeStream(of: String.self)
+        (queue, sink) = AsyncStream.makeStream(of: Queued.self)
+    }
+
+    /// A job waiting for its turn, with the publisher whose key asked for it (its scope bounds the pack).
+    private struct Queued: Sendable {
+        var id: String
+        var publisher: AuthenticatedPublisher
     }
 
     /// Records a new job for `job`'s version and queues it; `.inProgress` when another job for the same
-    /// version is live.
-    package func submit(_ job: VersionJob) async throws(LedgerError) -> VersionJobCreation {
+    /// version is live. The pack's content id must lie within `publisher`'s key scope.
+    package func submit(_ job: VersionJob, publisher: AuthenticatedPublisher) async throws(LedgerError) -> VersionJobCreation {
         held.withLock { $0[job.id] = .received }
         let outcome: VersionJobCreation
         do {
@@ -69,7 +75,7 @@ package final class VersionJobRunner: Service, Sendable {
             throw error
         }
         switch outcome {
-        case .created: sink.yield(job.id)
+        case .created: sink.yield(Queued(id: job.id, publisher: publisher))
         case .inProgress: _ = held.withLock { $0.removeValue(forKey: job.id) }
         }
         return outcome
@@ -80,8 +86,8 @@ package final class VersionJobRunner: Service, Sendable {
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
                 group.addTask { await self.reportWhileHeld() }
-                for await id in self.queue where !self.stopping.withLock({ $0 }) {
-                    await self.process(id)
+                for await queued in self.queue where !self.stopping.withLock({ $0 }) {
+                    await self.process(queued.id, publisher: queued.publisher)
                 }
                 group.cancelAll()
             }
@@ -108,7 +114,7 @@ package final class VersionJobRunner: Service, Sendable {
         let reason: String
     }
 
-    func process(_ id: String) async {
+    func process(_ id: String, publisher: AuthenticatedPublisher) async {
         defer { _ = held.withLock { $0.removeValue(forKey: id) } }
         let scratch = (scratchRoot as NSString).appendingPathComponent(id)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
@@ -121,7 +127,9 @@ package final class VersionJobRunner: Service, Sendable {
             do {
                 staged = try await stager.stage(
                     directory: directory,
-                    .init(productId: job.productId, version: job.version, contentId: job.contentId, publishedAt: job.publishedAt))
+                    .init(
+                        productId: job.productId, version: job.version, contentId: job.contentId, publishedAt: job.publishedAt,
+                        publisher: publisher))
             } catch {
                 throw StepFailure(reason: error.message)
             }

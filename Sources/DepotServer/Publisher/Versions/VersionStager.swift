@@ -9,7 +9,8 @@ import Foundation
 /// it is published.
 ///
 /// Staging the same pack at the same version again returns the recorded version and changes nothing;
-/// another pack at a recorded version is refused (`version-exists`).
+/// another pack at a recorded version is refused (`version-exists`), and so is a content id outside the
+/// asking key's scope (`content-out-of-scope`).
 package struct VersionStager: Sendable {
     /// What the caller declares about the version; the pack's `pack.json` must agree.
     package struct Request: Sendable {
@@ -21,13 +22,20 @@ package struct VersionStager: Sendable {
         package var contentId: String?
         /// A publication time (seconds since 1970) replacing the manifest's, if given.
         package var publishedAt: Int64?
+        /// The publisher whose key asked for the version, if one did: the pack's content id must lie within
+        /// its key's scope. Nil for the operator's own staging (start-up import, `depot dev stage`).
+        package var publisher: AuthenticatedPublisher?
 
         /// Creates a request.
-        package init(productId: String, version: String? = nil, contentId: String? = nil, publishedAt: Int64? = nil) {
+        package init(
+            productId: String, version: String? = nil, contentId: String? = nil, publishedAt: Int64? = nil,
+            publisher: AuthenticatedPublisher? = nil
+        ) {
             self.productId = productId
             self.version = version
             self.contentId = contentId
             self.publishedAt = publishedAt
+            self.publisher = publisher
         }
     }
 
@@ -119,6 +127,12 @@ package struct VersionStager: Sendable {
         }
         if let contentId = request.contentId, contentId != manifest.contentId {
             throw StageError(.packMismatch, "the pack's pack.json names content \(manifest.contentId), not \(contentId)")
+        }
+        // A key scoped to some prefixes may not claim (or squat) a content id another publisher's scope holds.
+        if let publisher = request.publisher, !publisher.mayAct(on: manifest.contentId) {
+            throw StageError(
+                .contentOutOfScope,
+                "the pack's pack.json names content \(manifest.contentId), outside this publisher key's scope")
         }
     }
 
