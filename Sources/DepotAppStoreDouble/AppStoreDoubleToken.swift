@@ -4,9 +4,10 @@ import Foundation
 
 /// The double's check of an App Store Server API token, independent of the client that signs it: compact JWS
 /// with header `alg` ES256, `kid` the double's key id, `typ` JWT; an ES256 signature that verifies with the
-/// double's public key; claims `iss` the issuer id, `aud` `appstoreconnect-v1`, `bid` the bundle id, `iat` not
-/// in the future, `exp` after now and no more than 3600 seconds after `iat` (Apple's "Generating JSON Web
-/// Tokens for API requests").
+/// double's public key; claims `iss` the issuer id, `aud` `appstoreconnect-v1`, `bid` the bundle id, `exp` after
+/// now and no more than 3600 seconds after `iat` (Apple's "Generating JSON Web Tokens for API requests").
+/// `iat` is checked only when present (not in the future), as Apple does: its own App Store Server Library
+/// sends none. A token without it may end no more than 3600 seconds after now.
 package struct AppStoreDoubleToken: Sendable {
     /// The key id tokens must name.
     package var keyId: String
@@ -52,9 +53,13 @@ package struct AppStoreDoubleToken: Sendable {
         guard claims.iss == issuerId else { return "iss is not the issuer id" }
         guard claims.aud == "appstoreconnect-v1" else { return "aud is not appstoreconnect-v1" }
         guard claims.bid == bundleId else { return "bid is not \(bundleId)" }
-        guard claims.iat <= now + Self.clockSkewSeconds else { return "iat is in the future" }
         guard claims.exp > now else { return "expired" }
-        guard claims.exp - claims.iat <= 3600 else { return "exp is more than 60 minutes after iat" }
+        if let iat = claims.iat {
+            guard iat <= now + Self.clockSkewSeconds else { return "iat is in the future" }
+            guard claims.exp - iat <= 3600 else { return "exp is more than 60 minutes after iat" }
+        } else {
+            guard claims.exp - now <= 3600 + Self.clockSkewSeconds else { return "exp is more than 60 minutes from now" }
+        }
         return nil
     }
 
@@ -66,7 +71,7 @@ package struct AppStoreDoubleToken: Sendable {
 
     private struct Claims: Decodable {
         var iss: String?
-        var iat: Int64
+        var iat: Int64?
         var exp: Int64
         var aud: String?
         var bid: String?

@@ -46,18 +46,3 @@ public final class DepotClient: Sendable {
         return url
     }
 }
-
-/// How a download retries after a broken connection: at most `attempts` times in a row without new bytes,
-/// waiting `delaySeconds` more after each failure.
-public struct RetryPolicy: Sendable, Equatable {
-    /// Attempts in a row that made no progress before giving up.
-    public var attempts: Int
-    /// The wait after the first failure, growing by as much after each further one.
-    public var delaySeconds: Double
-
-    /// Five attempts, waiting half a second more each time.
-    public init(attempts: Int = 5, delaySeconds: Double = 0.5) {
-        self.attempts = attempts
-        self.delaySeconds = delaySeconds
-    }
-}

@@ -12,7 +12,8 @@ struct Fetch: AsyncParsableCommand {
         discussion: """
             Each content is installed in OUT/<content id> (ContentInfo.plist beside Contents/). An interrupted run \
             leaves OUT/<content id>.<digest>.partial behind; running the same command again resumes it.
-            Exit status: 0 delivered and finished; 3 the server cannot be reached; 4 the server refused; \
+            Exit status: 0 delivered and finished; 3 the server cannot be reached, or its answers keep ending \
+            before the bundle does; 4 the server refused (a 416 on every retry included); \
             5 a bundle's digest is wrong; 6 a bundle is unsafe or does not fit the installed version; \
             7 a local file error; 1 anything else.
             """

@@ -34,6 +34,17 @@ import Testing
         #expect(Self.check.refusal(authorization: "Bearer " + hour, now: Self.now + 3599) == nil)
     }
 
+    /// Apple's App Store Server Library sends no `iat` (`iss`, `aud`, `bid` and an `exp` five minutes ahead),
+    /// and Apple accepts that: so does the double, holding such a token to an hour from now.
+    @Test func aTokenWithoutIatIsAcceptedAsApplesLibrarySendsIt() throws {
+        let library = #"{"bid":"com.example.depot","iss":"issuer-1","aud":"appstoreconnect-v1","exp":\#(Self.now + 300)}"#
+        #expect(
+            Self.check.refusal(authorization: "Bearer " + (try Self.token(header: Self.goodHeader, claims: library)), now: Self.now) == nil)
+        let hour = #"{"iss":"issuer-1","exp":\#(Self.now + 3600),"aud":"appstoreconnect-v1","bid":"com.example.depot"}"#
+        #expect(
+            Self.check.refusal(authorization: "Bearer " + (try Self.token(header: Self.goodHeader, claims: hour)), now: Self.now) == nil)
+    }
+
     @Test(arguments: [
         (#"{"alg":"ES384","kid":"KEY1234567","typ":"JWT"}"#, claims(), "alg is not ES256"),
         (#"{"alg":"none","kid":"KEY1234567","typ":"JWT"}"#, claims(), "alg is not ES256"),
@@ -48,6 +59,12 @@ import Testing
         (goodHeader, claims(iat: now, exp: now + 3601), "exp is more than 60 minutes after iat"),
         (goodHeader, claims(iat: now + 600, exp: now + 1200), "iat is in the future"),
         (goodHeader, #"{"iss":"issuer-1","aud":"appstoreconnect-v1","bid":"com.example.depot"}"#, "unreadable claims"),
+        (
+            goodHeader, #"{"iss":"issuer-1","exp":\#(now + 7200),"aud":"appstoreconnect-v1","bid":"com.example.depot"}"#,
+            "exp is more than 60 minutes from now"
+        ),
+        (goodHeader, #"{"iss":"issuer-1","exp":\#(now),"aud":"appstoreconnect-v1","bid":"com.example.depot"}"#, "expired"),
+        (goodHeader, #"{"iss":"issuer-1","exp":\#(now + 300),"aud":"appstoreconnect-v1"}"#, "bid is not com.example.depot"),
         ("not json", claims(), "unreadable header"),
     ])
     func badHeadersAndClaimsAreRefused(header: String, claims: String, reason: String) throws {

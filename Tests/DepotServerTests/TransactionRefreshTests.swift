@@ -59,4 +59,46 @@ struct TransactionRefreshTests {
             }
         }
     }
+
+    /// A revocation the refresh records reaches the edges as a REFUND notification's does: the running server
+    /// finds it in the ledger, refuses the grants and purges the purchase's grant-check tag.
+    @Test func aRevocationLearntByRefreshPurgesTheGrantChecks() async throws {
+        let hookDirectory = try ScratchDirectory(#function)
+        defer { hookDirectory.remove() }
+        let script = try PurgeScript(in: hookDirectory)
+        try await AppStoreDoubleFixture.with { appStore in
+            let settings = appStore.settings() + ", \"edge\": {\"purge\": {\"command\": [\"\(script.path)\"], \"backoffMilliseconds\": 20}}"
+            try await SharedInstances.with(engine: .sqlite, count: 1, settings: settings) { shared in
+                let server = shared.servers[0]
+                let data = server.application.configuration.dataDirectory
+                let (id, _, urls) = try await PurchaseLoop.buy(port: server.port, dataDirectory: data)
+                let url = try #require(urls.first)
+                let client = try RawHTTPClient(port: server.port)
+                let check = try await client.request(RawHTTPClient.get("/v1/grants/check", ["X-Original-URI: \(url)"]))
+                #expect(check.status == 204)
+                let tag = try #require(check.value("Surrogate-Key"))
+                #expect(tag.hasPrefix("transaction:"))
+
+                let revokedAt = Int64(Date().timeIntervalSince1970 * 1000)
+                let refunded = try PurchaseRequests.sign(
+                    dataDirectory: data, bundleId: AppStoreDoubleFixture.bundleId, product: "com.example.level1", type: "Non-Consumable"
+                ) {
+                    $0.transactionId = id
+                    $0.revocationDate = revokedAt
+                    $0.signedDate = revokedAt + 1000
+                }
+                appStore.double.holdTransaction(id, signedTransactionInfo: refunded.jws)
+                let command = DepotCommand(scratch: shared.scratch, databaseURL: nil)
+                let line = try await command.lastLine(["transactions", "refresh", id])
+                #expect(line.hasPrefix("\(id) (Sandbox): revoked at "), "\(line)")
+
+                try await eventually("the revocation's purge") { try script.runs().contains { $0.purge.tags == [tag] } }
+                let purge = try #require(try script.runs().first { $0.purge.tags == [tag] }?.purge)
+                #expect(purge.reason == "revoked \(tag)")
+                #expect(purge.paths.isEmpty)
+                let refused = try await client.request(RawHTTPClient.get("/v1/grants/check", ["X-Original-URI: \(url)"]))
+                #expect(refused.status == 403)
+            }
+        }
+    }
 }

@@ -149,7 +149,10 @@ public final class BundleDownload: @unchecked Sendable {
 
     // MARK: the transfer loop
 
-    /// Requests the bundle until the partial file holds all of it.
+    /// Requests the bundle until the partial file holds all of it. An attempt that ends without the whole
+    /// bundle (a broken connection, a short body, a 416) is retried after a growing pause (`client.retry`);
+    /// after `retry.attempts` of them in a row that left the file no longer than it was before them, the
+    /// download fails: a `network` error, or the server's own refusal when it kept refusing.
     private func transfer() async throws(DepotClientError) {
         var failuresInRow = 0
         var renewals = 0
@@ -174,19 +177,23 @@ public final class BundleDownload: @unchecked Sendable {
             }
             let outcome = await transfer.run(try client.address(offered.url), configuration: client.session.configuration)
             lock.withLock { control.transfer = nil }
+            let failure: DepotClientError
             switch outcome {
             case .complete:
                 if partial.length == offered.size { return }
-                // A body shorter than promised: the connection ended early.
-                failuresInRow = partial.length > before ? 1 : failuresInRow + 1
+                failure = DepotClientError(
+                    .network,
+                    "the answers for \(offered.contentId) keep ending before its \(offered.size) bytes (the last ended at \(partial.length))"
+                )
             case .interrupted(let reason):
                 if lock.withLock({ control.paused || control.cancelled }) { continue }
-                failuresInRow = partial.length > before ? 1 : failuresInRow + 1
-                if failuresInRow >= client.retry.attempts {
-                    throw DepotClientError(.network, "the download of \(offered.contentId) keeps breaking off: \(reason)")
-                }
+                failure = DepotClientError(.network, "the download of \(offered.contentId) keeps breaking off: \(reason)")
+            case .refused(let error) where error.status == 416:
+                // The partial file was removed: starting again may help, a bounded number of times.
+                failure = DepotClientError(
+                    .server, "the server keeps answering the download of \(offered.contentId) with 416, even from its first byte",
+                    status: 416, serverCode: error.serverCode)
             case .refused(let error):
-                if error.status == 416 { continue }  // the partial file was removed: start again
                 guard error.isExpiredGrant, let renew, renewals < 3 else { throw error }
                 renewals += 1
                 let fresh = try await renew(offered)
@@ -198,12 +205,16 @@ public final class BundleDownload: @unchecked Sendable {
             case .invalid(let error):
                 throw error
             }
-            if failuresInRow > 0 {
-                broadcaster.send {
-                    $0.state = .waiting; $0.bytesPerSecond = nil; $0.timeRemaining = nil
-                }
-                try? await Task.sleep(for: .seconds(client.retry.delaySeconds * Double(failuresInRow)))
+            if partial.length > before {
+                failuresInRow = 0
+            } else {
+                failuresInRow += 1
+                if failuresInRow >= client.retry.attempts { throw failure }
             }
+            broadcaster.send {
+                $0.state = .waiting; $0.bytesPerSecond = nil; $0.timeRemaining = nil
+            }
+            try? await Task.sleep(for: .seconds(client.retry.delay(afterFailures: max(1, failuresInRow))))
         }
     }
 

@@ -273,7 +273,7 @@ package struct DepotApplication: Sendable {
                 grantLifetime: configuration.grants.lifetimeSeconds, clock: Self.systemClock, interval: .seconds(5),
                 logger: logger,
                 onNewlyRevoked: { ids in
-                    for id in ids { await service.refuseSiblingGrants(of: id) }
+                    for id in ids { await service.purchaseRevoked(id) }
                 }),
             recorder,
             UploadReaper(

@@ -13,7 +13,8 @@ struct RevocationRefresh: Service {
     let clock: @Sendable () -> Int64
     let interval: Duration
     let logger: Logger
-    /// Called with transactions found revoked since the last refresh (by another instance sharing the ledger).
+    /// Called with transactions found revoked since the last refresh (by another instance sharing the ledger, or
+    /// by `depot transactions refresh`); not with consumables found finished.
     var onNewlyRevoked: @Sendable (Set<String>) async -> Void = { _ in }
 
     /// Refunded or revoked transactions, and consumables finished within the grant lifetime (a consumable's
@@ -21,9 +22,17 @@ struct RevocationRefresh: Service {
     static func refusedTransactionIds(
         ledger: any Ledger, catalog: Catalog, grantLifetime: Int64, now: Int64
     ) async throws(LedgerError) -> Set<String> {
+        let (revoked, finished) = try await refused(ledger: ledger, catalog: catalog, grantLifetime: grantLifetime, now: now)
+        return revoked.union(finished)
+    }
+
+    /// The refunded or revoked transactions, and apart from them the consumables finished within the grant lifetime.
+    static func refused(
+        ledger: any Ledger, catalog: Catalog, grantLifetime: Int64, now: Int64
+    ) async throws(LedgerError) -> (revoked: Set<String>, finished: Set<String>) {
         let consumables = catalog.products.filter { $0.type == .consumable }.map(\.id)
         let finished = try await ledger.finishedTransactionIds(productIds: consumables, finishedSince: now - grantLifetime)
-        return try await ledger.revokedTransactionIds().union(finished)
+        return (try await ledger.revokedTransactionIds(), finished)
     }
 
     func run() async throws {
@@ -34,10 +43,12 @@ struct RevocationRefresh: Service {
                 do {
                     let now = clock()
                     let mark = revocations.mark()
-                    let refused = try await Self.refusedTransactionIds(
+                    let (revoked, finished) = try await Self.refused(
                         ledger: ledger, catalog: catalogs.current, grantLifetime: grantLifetime, now: now)
-                    let newlyRevoked = revocations.replace(with: refused, readSince: mark)
+                    let newlyRefused = revocations.replace(with: revoked.union(finished), readSince: mark)
                     revocations.forgetBundleRefusals(before: now - grantLifetime)
+                    // A finished consumable is refused too, but it was not revoked: nothing more to do for it.
+                    let newlyRevoked = newlyRefused.intersection(revoked)
                     if !newlyRevoked.isEmpty { await onNewlyRevoked(newlyRevoked) }
                 } catch {
                     logger.warning("revocations not refreshed", metadata: ["error": "\(error)"])

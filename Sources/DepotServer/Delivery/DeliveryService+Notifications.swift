@@ -44,11 +44,11 @@ extension DeliveryService {
                     return try await ledger.transaction(id: transaction.id)
                 }
                 if stored?.transaction.isRevoked == true {
-                    revocations.revoke(transaction.id)
                     effect = reversed ? "stale-ignored" : "revoked"
-                    if !reversed {
-                        await refuseSiblingGrants(of: transaction.id)
-                        purges.submit(PurgeTags.revoked([transaction.id]))
+                    if reversed {
+                        revocations.revoke(transaction.id)
+                    } else {
+                        await purchaseRevoked(transaction.id)
                     }
                 } else {
                     revocations.reinstate(transaction.id)

@@ -199,9 +199,7 @@ struct DeliveryService: Sendable {
             return (try await ledger.recordTransaction(Self.purchase(signed), now: now), previous)
         }
         if stored.transaction.isRevoked, !revocations.isRevoked(transactionId: stored.transaction.id) {
-            revocations.revoke(stored.transaction.id)
-            await refuseSiblingGrants(of: stored.transaction.id)
-            purges.submit(PurgeTags.revoked([stored.transaction.id]))
+            await purchaseRevoked(stored.transaction.id)
         }
         try await checkActivity(transactionId: signed.transactionId, previousAttempt: previousAttempt, now: now)
         return stored

@@ -39,12 +39,13 @@ struct PublisherAPI: Sendable {
     let server: String
     let key: String
 
-    /// Sends one request; a transport failure is a `PublishError` naming the server.
+    /// Sends one request to a path or an upload address on the server's origin (`url(for:)`); a transport
+    /// failure is a `PublishError` naming the server.
     func send(
         _ method: HTTPMethod, _ path: String, headers: [(String, String)] = [], body: HTTPClientRequest.Body? = nil,
         timeout: TimeAmount = .seconds(60)
     ) async throws(PublishError) -> Answer {
-        var request = HTTPClientRequest(url: path.hasPrefix("http") ? path : server + path)
+        var request = HTTPClientRequest(url: try url(for: path))
         request.method = method
         request.headers.add(name: "Authorization", value: "Bearer \(key)")
         request.headers.add(name: "Tus-Resumable", value: "1.0.0")
@@ -70,6 +71,8 @@ struct PublisherAPI: Sendable {
         guard answer.status == 201, let location = answer.headers.first(name: "Location") else {
             throw PublishError("the server refused the upload: \(answer.errorText)")
         }
+        // Checked before the address is remembered for a rerun or given the key.
+        _ = try url(for: location)
         return location
     }
 

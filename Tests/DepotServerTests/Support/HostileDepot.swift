@@ -2,19 +2,21 @@ import Foundation
 
 /// A tiny stand-in for a Depot server that answers a redeem with one download of a bundle the test made
 /// (possibly hostile, possibly under a digest that is not its own), serves it, and records every finish
-/// along with whether the content was already installed when the finish arrived.
+/// along with whether the content was already installed when the finish arrived. `serving` says how it
+/// answers the bundle's GET: `whole` (the bundle), `416` (always Range Not Satisfiable), `short` (a 200
+/// of half the bundle, its Content-Length true to what is sent) or `empty` (a 200 with no body).
 enum HostileDepot {
     /// The content identifier and version of the one download.
     static let contentId = "com.example.hostile"
     static let version = "1.0"
 
     static func start(
-        _ python: String, bundle: String, advertisedDigest: String, out: String, logPath: String
+        _ python: String, bundle: String, advertisedDigest: String, out: String, logPath: String, serving: String = "whole"
     ) async throws
         -> PythonService
     {
         try await PythonService.start(
-            python, script: script, arguments: [bundle, advertisedDigest, contentId, version, out, logPath], logPath: logPath)
+            python, script: script, arguments: [bundle, advertisedDigest, contentId, version, out, logPath, serving], logPath: logPath)
     }
 
     /// Writes a bundle to `path`: a `ContentInfo.plist` for `contentId` 1.0, `Contents/readme.txt`, and the
@@ -48,7 +50,7 @@ enum HostileDepot {
     static let script = #"""
         import json, os, sys
         from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-        bundle, digest, content_id, version, out, log_path = sys.argv[1:7]
+        bundle, digest, content_id, version, out, log_path, serving = sys.argv[1:8]
         transaction = {"id": "1000", "originalId": "1000", "productId": content_id, "state": "pending", "finishToken": "token"}
 
         class Handler(BaseHTTPRequestHandler):
@@ -83,10 +85,18 @@ enum HostileDepot {
                 else:
                     self.answer(404, b'{"error": {"code": "not-found", "message": "no such route"}}')
             def do_GET(self):
-                self.record({"method": "GET"})
+                self.record({"method": "GET", "range": self.headers.get("Range")})
                 with open(bundle, "rb") as f:
                     data = f.read()
-                self.answer(200, data, "application/zip", [("ETag", '"' + digest + '"')])
+                etag = [("ETag", '"' + digest + '"')]
+                if serving == "416":
+                    self.answer(416, b"", "application/zip", [("Content-Range", "bytes */%d" % len(data))])
+                elif serving == "short":
+                    self.answer(200, data[: len(data) // 2], "application/zip", etag)
+                elif serving == "empty":
+                    self.answer(200, b"", "application/zip", etag)
+                else:
+                    self.answer(200, data, "application/zip", etag)
 
         server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         print(server.server_address[1], flush=True)
