@@ -164,8 +164,10 @@ package struct HTTPSettings: Sendable {
     package var trustedProxies: TrustedProxies = .none
     /// Most connections open at once; more are answered 503 and closed.
     package var maxConnections = 10_000
-    /// Most connections open at once from one client address; more are answered 429 and closed.
-    package var maxConnectionsPerAddress = 256
+    /// Most connections open at once from one client address; more are answered 429 and closed. Nil (the
+    /// default): no limit per address, since many real buyers share one address behind a carrier's or an
+    /// office's NAT; only the total holds.
+    package var maxConnectionsPerAddress: Int? = nil
     /// How large a request head may be: a longer target is answered 414, a larger head 431.
     package var requestHeadLimits: RequestHeadLimits = .defaults
 }
