@@ -219,6 +219,7 @@ package struct DepotApplication: Sendable {
         let uploadGroup = router.group(RouterPath(UploadRoutes.path))
             .add(middleware: TusMiddleware())
             .add(middleware: publisherAuth)
+            .add(middleware: UploadKeyAcceptedMiddleware())
         UploadRoutes(
             service: uploads,
             origin: RequestOrigin(tls: configuration.tls != nil, trustedProxies: configuration.http.trustedProxies),
