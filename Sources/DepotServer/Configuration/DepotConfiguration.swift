@@ -68,6 +68,11 @@ package struct UploadSettings: Sendable {
     package var expirySeconds: Int64
     /// Seconds between two runs of the reaper that removes expired uploads.
     package var reaperIntervalSeconds: Int64
+    /// Most live (unexpired, unfinished) uploads one publisher may hold; one more is refused with 403.
+    package var maxLivePerPublisher: Int = 20
+    /// Most bytes one publisher's live uploads may declare together (a deferred length counts as `maxSize`); past
+    /// it, a new upload is refused with 403.
+    package var maxLiveBytesPerPublisher: Int64 = 64 << 30
 }
 
 /// Which App Store signed data Depot accepts.
