@@ -95,7 +95,7 @@ depot_round() { # version -> seconds from the PATCH's answer to staged
     location=$(curl -fsS -o /dev/null -D - -X POST "${AUTH[@]}" -H "Tus-Resumable: 1.0.0" -H "Upload-Length: $size" \
         "$BASE/v1/publisher/uploads" | tr -d '\r' | awk 'tolower($1) == "location:" {print $2}')
     curl -fsS -o /dev/null -X PATCH "${AUTH[@]}" -H "Tus-Resumable: 1.0.0" -H "Upload-Offset: 0" -H "Expect:" \
-        -H "Content-Type: application/offset+octet-stream" -T "$tarball" "$BASE$location"
+        -H "Content-Type: application/offset+octet-stream" -T "$tarball" "$location"
     start=$(now)
     id=${location##*/}
     job=$(curl -fsS -X POST "${AUTH[@]}" -H 'Content-Type: application/json' \

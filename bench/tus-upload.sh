@@ -133,7 +133,7 @@ run_depot() {
     before=$(cpu_ticks "$DEPOT_PID")
     timing=$(curl -sS -o /dev/null -D "$TMP/depot.head" -w '%{http_code} %{time_total}' -X PATCH -T "$PAYLOAD" \
         -H "Tus-Resumable: 1.0.0" -H "Authorization: Bearer $TOKEN" -H "Upload-Offset: 0" \
-        -H "Content-Type: application/offset+octet-stream" -H "Expect:" "http://127.0.0.1:$DEPOT_PORT$location")
+        -H "Content-Type: application/offset+octet-stream" -H "Expect:" "$location")
     after=$(cpu_ticks "$DEPOT_PID")
     hwm=$(status_kib "$DEPOT_PID" VmHWM)
     rss_after=$(status_kib "$DEPOT_PID" VmRSS)
@@ -142,7 +142,7 @@ run_depot() {
     [[ "$status" == 204 && "$offset" == "$SIZE" ]] || die "depot answered $status with Upload-Offset $offset"
     [[ $(sha256sum "$TMP/data/uploads/$id" | cut -d' ' -f1) == "$EXPECTED" ]] || die "depot stored other bytes"
     curl -fsS -o /dev/null -X DELETE -H "Tus-Resumable: 1.0.0" -H "Authorization: Bearer $TOKEN" \
-        "http://127.0.0.1:$DEPOT_PORT$location"
+        "$location"
     RESULTS+=("depot ${timing#* } $((after - before)) $rss_before $hwm $rss_after")
 }
 run_nginx() {

@@ -6,6 +6,14 @@ package protocol UploadLedger: Sendable {
     /// Records a new upload. Ids are random; a clash is an error.
     func createUpload(_ upload: UploadRecord) async throws(LedgerError)
 
+    /// Records a new upload only when its publisher's live uploads (unexpired at `now`, not complete) leave room for
+    /// it under `quota` (a deferred length counts as `quota.deferredBytes`); the count and the write are one
+    /// transaction, so uploads created at once cannot pass the quota together. Ids are random; a clash is an error.
+    func createUpload(
+        _ upload: UploadRecord, within quota: UploadQuota, now: Int64
+    ) async throws(LedgerError)
+        -> UploadQuotaOutcome
+
     /// One upload, if recorded (expired or not).
     func upload(id: String) async throws(LedgerError) -> UploadRecord?
 

@@ -122,13 +122,28 @@ struct BundleConnectionStateMachineTests {
                 "write end(belowEncoder: false, thenClose: false)", "resume later",
             ]),
         ConnectionCase(
-            name: "an upload sent with Expect: 100-continue gets its interim answer before the route sees it",
-            steps: { [.head(.POST, upload, [("Expect", "100-continue"), ("Content-Length", "3")])] },
-            expected: ["deadline 30s", "100-continue", "forward POST /v1/publisher/uploads"]),
+            name: "an upload sent with Expect: 100-continue gets its interim answer once its key was accepted",
+            steps: { [.head(.POST, upload, [("Expect", "100-continue"), ("Content-Length", "3")]), .keyAccepted] },
+            expected: ["deadline 30s", "forward POST /v1/publisher/uploads", "100-continue"]),
+        ConnectionCase(
+            name: "an upload refused before its key was accepted gets no 100-continue, and its answer closes",
+            steps: {
+                [
+                    .head(.POST, upload, [("Expect", "100-continue"), ("Content-Length", "3")]),
+                    .responseHead(401, closes: true), .responseEnd, .keyAccepted,
+                ]
+            },
+            expected: [
+                "deadline 30s", "forward POST /v1/publisher/uploads", "write passOn",
+                "write end(belowEncoder: false, thenClose: true)",
+            ]),
         ConnectionCase(
             name: "no 100-continue while an earlier answer is due: it may not overtake it",
             steps: {
-                [.head(.GET, "/v1/products"), .end, .head(.POST, upload, [("Expect", "100-continue"), ("Content-Length", "3")])]
+                [
+                    .head(.GET, "/v1/products"), .end, .head(.POST, upload, [("Expect", "100-continue"), ("Content-Length", "3")]),
+                    .keyAccepted,
+                ]
             },
             expected: [
                 "deadline 30s", "forward GET /v1/products", "cancel deadline", "forward end", "deadline 30s",
@@ -197,7 +212,10 @@ struct BundleConnectionStateMachineTests {
         ConnectionCase(
             name: "an upload's body is timed from its last progress while reads are asked",
             steps: {
-                [.head(.PATCH, upload + "/u1"), .read, .at(20), .body, .read, .at(30), .deadlineFired, .at(50), .deadlineFired]
+                [
+                    .head(.PATCH, upload + "/u1"), .keyAccepted, .read, .at(20), .body, .read, .at(30), .deadlineFired, .at(50),
+                    .deadlineFired,
+                ]
             },
             expected: [
                 "deadline 30s", "forward PATCH /v1/publisher/uploads/u1", "read", "forward body", "read", "deadline 20s",
@@ -205,8 +223,31 @@ struct BundleConnectionStateMachineTests {
             ]),
         ConnectionCase(
             name: "an upload is not timed while the server asks for no bytes",
-            steps: { [.head(.PATCH, upload + "/u1"), .at(30), .deadlineFired] },
+            steps: { [.head(.PATCH, upload + "/u1"), .keyAccepted, .at(30), .deadlineFired] },
             expected: ["deadline 30s", "forward PATCH /v1/publisher/uploads/u1", "deadline 30s"]),
+        ConnectionCase(
+            name: "an upload whose key is accepted while a read waits is timed from then",
+            steps: { [.head(.PATCH, upload + "/u1"), .read, .at(5), .keyAccepted, .at(30), .deadlineFired, .at(35), .deadlineFired] },
+            expected: ["deadline 30s", "forward PATCH /v1/publisher/uploads/u1", "read", "deadline 5s", "answer 408 and close"]),
+        ConnectionCase(
+            name: "an upload whose key was not accepted is held to the whole-request deadline, bytes or not",
+            steps: { [.head(.PATCH, upload + "/u1"), .read, .at(20), .body, .read, .at(30), .deadlineFired] },
+            expected: [
+                "deadline 30s", "forward PATCH /v1/publisher/uploads/u1", "read", "forward body", "read",
+                "answer 408 and close",
+            ]),
+        ConnectionCase(
+            name: "a key accepted for an earlier request never gives a later one the progress deadline",
+            steps: {
+                [
+                    .head(.PATCH, upload + "/u1"), .body, .end, .head(.PATCH, upload + "/u2"), .keyAccepted, .read, .at(20),
+                    .body, .read, .at(30), .deadlineFired,
+                ]
+            },
+            expected: [
+                "deadline 30s", "forward PATCH /v1/publisher/uploads/u1", "forward body", "cancel deadline", "forward end",
+                "deadline 30s", "forward PATCH /v1/publisher/uploads/u2", "read", "forward body", "read",
+            ]),
         ConnectionCase(
             name: "a deadline after the request arrived in full does nothing",
             steps: { [.head(.GET, "/v1/products"), .end, .at(30), .deadlineFired] },

@@ -68,27 +68,9 @@ struct TuspyResumeTests {
         print("DONE " + str(uploader.offset), flush=True)
         """#
 
-    /// A `python3` that can import tuspy (the one on PATH first, as `pip install` put it there), or nil:
-    /// a failure in CI, a skip with a message elsewhere.
-    static func pythonWithTuspy() async throws -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-        var seen: Set<String> = []
-        for directory in path.split(separator: ":").map(String.init) + ["/usr/local/bin", "/usr/bin"] {
-            let candidate = directory + "/python3"
-            guard seen.insert(candidate).inserted, FileManager.default.isExecutableFile(atPath: candidate) else { continue }
-            if try await ExternalTool.run(candidate, ["-c", "import tusclient"]).status == 0 { return candidate }
-        }
-        if ProcessInfo.processInfo.environment["CI"] != nil {
-            Issue.record("tuspy is required in CI (python3 -m pip install tuspy)")
-        } else {
-            print("skipping: tuspy not installed (python3 -m pip install tuspy)")
-        }
-        return nil
-    }
-
     @Test(arguments: LedgerEngine.allCases)
     func tuspyResumesAfterTheConnectionIsCut(engine: LedgerEngine) async throws {
-        guard let python = try await Self.pythonWithTuspy() else { return }
+        guard let python = try await PythonModule.python(importing: "tusclient", package: "tuspy") else { return }
         try await UploadServer.with(engine: engine) { server in
             // A pack zipped: 12 MiB, mostly incompressible.
             var random = SeededBytes(seed: 21)

@@ -58,6 +58,50 @@ struct UploadDeadlineTests {
     }
 }
 
+/// An upload refused before its body is read (no key, an unknown key, another tus version) cannot hold its
+/// connection: the refusal closes it, however the client keeps sending, and the body never earned the deadline that
+/// runs on progress.
+@Suite("Refused uploads")
+struct RefusedUploadTests {
+    static let unknownKey = "dpk_" + String(repeating: "z", count: 43)
+
+    @Test(
+        arguments: [
+            ([String](), 412), (["Tus-Resumable: 1.0.0"], 401),
+            (["Tus-Resumable: 1.0.0", "Authorization: Bearer \(unknownKey)"], 401),
+            (["Tus-Resumable: 0.2.2", "Authorization: Bearer \(UploadServer.token)"], 412),
+        ])
+    func aRefusedTricklingUploadLosesItsConnection(headers: [String], status: Int) async throws {
+        // The request timeout stays long (a loaded machine may take seconds to check a key): what cuts the connection
+        // here is the refusal itself.
+        try await UploadServer.with(engine: .sqlite) { server in
+            let client = try RawHTTPClient(port: server.port)
+            var head = "PATCH \(UploadRoutes.path)/\(String(repeating: "a", count: 32)) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            for line in headers { head += line + "\r\n" }
+            head += "Content-Type: application/offset+octet-stream\r\nUpload-Offset: 0\r\nContent-Length: 100000000\r\n\r\n"
+            try await client.send(head)
+            try await client.send(bytes: [UInt8](repeating: 7, count: 1024))
+            let answer = try await client.readResponse()
+            #expect(answer.status == status, "\(answer.text)")
+            #expect(answer.value("Connection") == "close")
+            // The client goes on sending a little at a time, from a thread of its own, until the server cuts it (the
+            // bound is a fallback only: before, such a connection stayed open as long as bytes kept coming).
+            let cut = try await OffPool.run { () -> Bool in
+                for _ in 0..<2400 {
+                    do {
+                        try client.sendNow(bytes: [UInt8](repeating: 7, count: 1024))
+                    } catch {
+                        return true
+                    }
+                    usleep(250_000)
+                }
+                return false
+            }
+            #expect(cut, "the connection stayed open while the refused body trickled in")
+        }
+    }
+}
+
 /// `Expect: 100-continue` on an upload is answered at once, so a client such as `curl -T` does not wait.
 @Suite("Upload 100-continue")
 struct UploadContinueTests {
@@ -76,6 +120,19 @@ struct UploadContinueTests {
             let answer = try await client.readResponse()
             #expect(answer.status == 204)
             #expect(answer.value("Upload-Offset") == String(body.count))
+        }
+    }
+
+    @Test func anUploadWithoutAKeyGetsItsRefusalInsteadOfContinue() async throws {
+        try await UploadServer.with(engine: .sqlite) { server in
+            let client = try RawHTTPClient(port: server.port)
+            try await client.send(
+                "PATCH \(UploadRoutes.path)/\(String(repeating: "b", count: 32)) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    + "Tus-Resumable: 1.0.0\r\nContent-Type: application/offset+octet-stream\r\nUpload-Offset: 0\r\n"
+                    + "Content-Length: 5\r\nExpect: 100-continue\r\n\r\n")
+            let answer = try await client.readResponse()
+            #expect(answer.status == 401)
+            #expect(await client.isClosedByPeer())
         }
     }
 

@@ -129,7 +129,7 @@ struct UploadRouteTests {
                 body: Array(data[..<50_000]))
             #expect(created.status == 201)
             #expect(created.value("Upload-Offset") == "50000")
-            let path = try #require(created.value("Location"))
+            let path = try UploadServer.path(ofLocation: try #require(created.value("Location")))
             #expect(try await server.offset(path) == 50_000)
 
             let deferred = try await server.create(length: nil)
@@ -339,7 +339,7 @@ struct UploadRouteTests {
                 "POST \(UploadRoutes.path) HTTP/1.1\r\nHost: x\r\nTus-Resumable: 1.0.0\r\n\(auth)\r\nUpload-Length: 10\r\nContent-Length: 0\r\n\r\n"
             )
             #expect(created.status == 201)
-            let path = try #require(created.value("Location"))
+            let path = try UploadServer.path(ofLocation: try #require(created.value("Location")))
             let patched = try await send(
                 1,
                 "PATCH \(path) HTTP/1.1\r\nHost: x\r\nTus-Resumable: 1.0.0\r\n\(auth)\r\nUpload-Offset: 0\r\n"

@@ -105,7 +105,7 @@ struct UploadVersionKillNineTests {
             PublisherRequests.request(
                 "POST", "/v1/publisher/uploads", key: key, headers: ["Tus-Resumable: 1.0.0", "Upload-Length: \(bytes.count)"]))
         #expect(create.status == 201, "\(create.text)")
-        let location = try #require(create.value("Location"))
+        let location = try UploadServer.path(ofLocation: try #require(create.value("Location")))
         let client = try RawHTTPClient(port: port)
         try await client.send(
             "PATCH \(location) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(key)\r\nTus-Resumable: 1.0.0\r\n"

@@ -222,7 +222,12 @@ package struct DepotApplication: Sendable {
         let uploadGroup = router.group(RouterPath(UploadRoutes.path))
             .add(middleware: TusMiddleware())
             .add(middleware: publisherAuth)
-        UploadRoutes(service: uploads, publisher: { _, context in context.publisher?.name ?? "unknown" }).register(on: uploadGroup)
+            .add(middleware: UploadKeyAcceptedMiddleware())
+        UploadRoutes(
+            service: uploads,
+            origin: RequestOrigin(tls: configuration.tls != nil, trustedProxies: configuration.http.trustedProxies),
+            publisher: { _, context in context.publisher?.name ?? "unknown" }
+        ).register(on: uploadGroup)
         router.get("/healthz") { _, _ in "ok\n" }
         ReadinessRoute(
             readLedger: { [ledger] () async throws(LedgerError) in _ = try await ledger.catalogRevision() },

@@ -149,6 +149,16 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
         runActions(context: context)
     }
 
+    func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
+        guard event is UploadAuthorizedEvent else {
+            context.triggerUserOutboundEvent(event, promise: promise)
+            return
+        }
+        machine.uploadAuthorized(now: context.eventLoop.now)
+        runActions(context: context)
+        promise?.succeed(())
+    }
+
     /// Called by the ``RequestRecognizer`` when bytes arrive: the first bytes of a request start its deadline.
     func requestBytesArrived() {
         guard let ownContext else { return }

@@ -59,6 +59,13 @@ struct BundleConnectionStateMachine {
     /// (while no read is asked, a stalled upload is the server's doing, not the client's).
     private var lastProgress: NIODeadline
     private var readAskedSince: NIODeadline?
+    /// Whether a read was asked of the socket and nothing arrived since (kept under every policy, so that an upload
+    /// whose key is accepted while its read waits is timed from then).
+    private var readOutstanding = false
+    /// Whether the arriving request is a body for the upload routes, which earns the progress policy once its route
+    /// accepted the publisher key (``uploadAuthorized(now:)``), and whether it waits for `100 Continue`.
+    private var uploadAwaitingKey = false
+    private var awaitsContinue = false
 
     /// A connection that opened at `now`.
     init(timeouts: Timeouts, now: NIODeadline) {
@@ -115,6 +122,7 @@ struct BundleConnectionStateMachine {
     /// Since when a read asked of the socket has brought nothing: only an upload's body, whose deadline runs on
     /// progress, needs it (a new part clears it), so the clock is read only then.
     private mutating func noteReadAsked(now: @autoclosure () -> NIODeadline) {
+        readOutstanding = true
         if readAskedSince == nil && arriving && deadlinePolicy == .progress { readAskedSince = now() }
     }
 
@@ -130,11 +138,15 @@ struct BundleConnectionStateMachine {
         // What is still in the decoder when the connection closes is nobody's request.
         guard !closing else { return }
         idleSince = now
-        readAskedSince = nil
+        (readAskedSince, readOutstanding) = (nil, false)
         switch part {
         case .head(let head):
             startDeadline()
-            deadlinePolicy = RequestDeadline.policy(method: head.method, uri: head.uri)
+            // Every request starts on the whole-request deadline: an upload's body earns the progress policy only once
+            // its key was accepted, so that a client without one cannot hold the connection by trickling bytes.
+            deadlinePolicy = .wholeRequest
+            uploadAwaitingKey = RequestDeadline.policy(method: head.method, uri: head.uri) == .progress
+            awaitsContinue = RequestDeadline.sendsContinue(head, earlierAnswersPending: false)
             lastProgress = now
         case .body:
             if deadlinePolicy == .progress { lastProgress = now }
@@ -149,9 +161,23 @@ struct BundleConnectionStateMachine {
     mutating func requestRecognized(_ request: RecognizedBundleRequest, now: NIODeadline) {
         guard !closing else { return }
         idleSince = now
-        readAskedSince = nil
+        (readAskedSince, readOutstanding) = (nil, false)
         requestEnded()
         arrived(.recognized(request))
+    }
+
+    /// The upload route of the request arriving accepted its publisher key: its body's deadline now runs on progress,
+    /// and a client waiting for `100 Continue` gets it (RFC 9110 §10.1.1), unless an earlier answer is still due.
+    /// Only while that request is the only one handed on and its body is still arriving: a late word from an earlier
+    /// request never reaches a later one.
+    mutating func uploadAuthorized(now: NIODeadline) {
+        guard !closing, arriving, uploadAwaitingKey, owner == .forwarded, forwardedInFlight == 1 else { return }
+        uploadAwaitingKey = false
+        deadlinePolicy = .progress
+        lastProgress = now
+        if readOutstanding && readAskedSince == nil { readAskedSince = now }
+        if awaitsContinue && !answering && !forwardedResponseStarted { actions.append(.sendContinue) }
+        awaitsContinue = false
     }
 
     /// A request head broke the limits (414, 431): answered once every earlier answer went out, then the
@@ -304,6 +330,7 @@ struct BundleConnectionStateMachine {
         guard arriving else { return }
         arriving = false
         deadlinePolicy = .wholeRequest
+        (uploadAwaitingKey, awaitsContinue) = (false, false)
         actions.append(.cancelDeadline)
     }
 
@@ -369,9 +396,6 @@ struct BundleConnectionStateMachine {
                 answerKeepsAlive = head.isKeepAlive && !quiescing
                 actions.append(.answer(answer, head, keepAlive: answerKeepsAlive))
                 return false
-            }
-            if RequestDeadline.sendsContinue(head, earlierAnswersPending: answering || forwardedInFlight > 0) {
-                actions.append(.sendContinue)
             }
             owner = .forwarded
             forwardedInFlight += 1

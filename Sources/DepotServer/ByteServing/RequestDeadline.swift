@@ -2,7 +2,7 @@ import NIOHTTP1
 
 /// The rule for a request that has not fully arrived when its deadline passes: a whole request (head and
 /// body) must arrive within `server.requestTimeoutSeconds` of its first byte; an upload's body instead
-/// within that time of its previous bytes (see ``Policy``).
+/// within that time of its previous bytes (see ``Policy``), once its route accepted the publisher key.
 ///
 /// Pure: the bundle handler describes the connection and carries out the decision.
 enum RequestDeadline {
@@ -18,7 +18,8 @@ enum RequestDeadline {
     /// The paths whose bodies may take longer than the timeout as long as they keep arriving.
     static let progressPrefixes = ["/v1/publisher/uploads"]
 
-    /// The policy for a request: `progress` for bodies sent to the upload routes (PATCH, POST).
+    /// The policy a request may earn: `progress` for bodies sent to the upload routes (PATCH, POST), applied only
+    /// once the route accepted the request's publisher key (until then, and for every other request, `wholeRequest`).
     static func policy(method: HTTPMethod, uri: String) -> Policy {
         guard method == .PATCH || method == .POST else { return .wholeRequest }
         let path = BundleRequestTarget.pathAndQuery(of: Substring(uri).utf8)
@@ -29,9 +30,9 @@ enum RequestDeadline {
         return .wholeRequest
     }
 
-    /// Whether to answer `100 Continue` at once (RFC 9110 §10.1.1): for an HTTP/1.1 upload body (the progress
-    /// policy) sent with `Expect: 100-continue`, when no earlier answer on the connection is still due (an
-    /// interim answer may not overtake one). The route's own answer follows as usual.
+    /// Whether to answer `100 Continue` (RFC 9110 §10.1.1): for an HTTP/1.1 upload body (the progress policy) sent
+    /// with `Expect: 100-continue`, when no earlier answer on the connection is still due (an interim answer may not
+    /// overtake one). It is sent once the route accepted the key; a request refused before gets only its final answer.
     static func sendsContinue(_ head: HTTPRequestHead, earlierAnswersPending: Bool) -> Bool {
         guard head.version == .http1_1, !earlierAnswersPending, policy(method: head.method, uri: head.uri) == .progress
         else { return false }

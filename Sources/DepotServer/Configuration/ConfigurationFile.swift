@@ -168,6 +168,10 @@ struct ConfigurationFile: Decodable {
         var maxSize: Int64?
         var expirySeconds: Int64?
         var reaperIntervalSeconds: Int64?
+        /// Most live (unfinished, unexpired) uploads one publisher may hold.
+        var maxLivePerPublisher: Int?
+        /// Most bytes one publisher's live uploads may declare together.
+        var maxLiveBytesPerPublisher: Int64?
     }
 }
 

@@ -1,7 +1,7 @@
 extension ConfigurationLoader {
     /// The `server` section's connection settings: timeouts (idle at least 1 s, default 60; whole request at least
     /// 1 s, default 30; shutdown grace, default 30), trusted proxies, connection limits (`maxConnections` 1 to
-    /// 1,000,000, default 10,000; `maxConnectionsPerAddress` the same range, default 256) and head limits.
+    /// 1,000,000, default 10,000; `maxConnectionsPerAddress` the same range, default none: off) and head limits.
     static func httpSettings(
         _ server: ConfigurationFile.Server?, productListCacheControl: String, in file: String
     ) throws(ConfigurationError) -> HTTPSettings {
@@ -13,9 +13,9 @@ extension ConfigurationLoader {
             trustedProxies: try TrustedProxies(server?.trustedProxies ?? []),
             maxConnections: try ConfigurationError.inRange(
                 server?.maxConnections ?? 10_000, 1...1_000_000, setting: "server.maxConnections", in: file),
-            maxConnectionsPerAddress: try ConfigurationError.inRange(
-                server?.maxConnectionsPerAddress ?? 256, 1...1_000_000, setting: "server.maxConnectionsPerAddress",
-                in: file),
+            maxConnectionsPerAddress: try server?.maxConnectionsPerAddress.map { limit throws(ConfigurationError) in
+                try ConfigurationError.inRange(limit, 1...1_000_000, setting: "server.maxConnectionsPerAddress", in: file)
+            },
             requestHeadLimits: try requestHeadLimits(server, in: file))
     }
 

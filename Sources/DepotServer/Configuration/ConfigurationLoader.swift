@@ -64,10 +64,7 @@ package enum ConfigurationLoader {
                 restoresPerClient: max(1, file.irregularActivity?.restoresPerClient ?? 20),
                 restoreWindowSeconds: max(1, file.irregularActivity?.restoreWindowSeconds ?? 60)),
             adminTokenDigests: try adminDigests(file.admin, in: mainFile),
-            uploads: UploadSettings(
-                maxSize: max(1, file.uploads?.maxSize ?? 8 << 30),
-                expirySeconds: max(1, file.uploads?.expirySeconds ?? 86_400),
-                reaperIntervalSeconds: max(1, file.uploads?.reaperIntervalSeconds ?? 60)),
+            uploads: try uploadSettings(file.uploads, in: mainFile),
             catalog: CatalogSettings(
                 pollIntervalMilliseconds: min(60_000, max(100, file.catalog?.pollIntervalMilliseconds ?? 1_000)),
                 deltaBaseCount: min(20, max(0, file.catalog?.deltaBaseCount ?? 3)),

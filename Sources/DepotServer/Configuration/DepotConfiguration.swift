@@ -73,6 +73,11 @@ package struct UploadSettings: Sendable {
     package var expirySeconds: Int64
     /// Seconds between two runs of the reaper that removes expired uploads.
     package var reaperIntervalSeconds: Int64
+    /// Most live (unexpired, unfinished) uploads one publisher may hold; one more is refused with 403.
+    package var maxLivePerPublisher: Int = 20
+    /// Most bytes one publisher's live uploads may declare together (a deferred length counts as `maxSize`); past
+    /// it, a new upload is refused with 403.
+    package var maxLiveBytesPerPublisher: Int64 = 64 << 30
 }
 
 /// Which App Store signed data Depot accepts.
@@ -169,8 +174,10 @@ package struct HTTPSettings: Sendable {
     package var trustedProxies: TrustedProxies = .none
     /// Most connections open at once; more are answered 503 and closed.
     package var maxConnections = 10_000
-    /// Most connections open at once from one client address; more are answered 429 and closed.
-    package var maxConnectionsPerAddress = 256
+    /// Most connections open at once from one client address; more are answered 429 and closed. Nil (the
+    /// default): no limit per address, since many real buyers share one address behind a carrier's or an
+    /// office's NAT; only the total holds.
+    package var maxConnectionsPerAddress: Int? = nil
     /// How large a request head may be: a longer target is answered 414, a larger head 431.
     package var requestHeadLimits: RequestHeadLimits = .defaults
 }

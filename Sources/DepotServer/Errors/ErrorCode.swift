@@ -110,6 +110,8 @@ package enum ErrorCode: String, CaseIterable, Sendable {
     case uploadExpired = "upload-expired"
     case tusVersionUnsupported = "tus-version-unsupported"
     case uploadTooLarge = "upload-too-large"
+    case uploadCountQuotaExceeded = "upload-count-quota-exceeded"
+    case uploadBytesQuotaExceeded = "upload-bytes-quota-exceeded"
     case uploadMediaType = "upload-media-type"
     case uploadLocked = "upload-locked"
     case uploadChecksumMismatch = "upload-checksum-mismatch"
@@ -224,6 +226,10 @@ package enum ErrorCode: String, CaseIterable, Sendable {
         case .uploadExpired: (410, "The upload expired; upload the pack again.")
         case .tusVersionUnsupported: (412, "`Tus-Resumable` is missing or not 1.0.0; `Tus-Version` lists what is served.")
         case .uploadTooLarge: (413, "Larger than `Tus-Max-Size` or than the upload's own length.")
+        case .uploadCountQuotaExceeded:
+            (403, "The publisher already holds as many unfinished uploads as it may (`uploads.maxLivePerPublisher`).")
+        case .uploadBytesQuotaExceeded:
+            (403, "The publisher's unfinished uploads would declare more bytes than it may (`uploads.maxLiveBytesPerPublisher`).")
         case .uploadMediaType: (415, "Upload bytes must be sent as `Content-Type: application/offset+octet-stream`.")
         case .uploadLocked: (423, "Another request is writing to this upload; retry once it ends.")
         case .uploadChecksumMismatch: (460, "The chunk's checksum does not match `Upload-Checksum`; the chunk was discarded.")

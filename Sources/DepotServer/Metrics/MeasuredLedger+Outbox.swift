@@ -67,6 +67,14 @@ extension MeasuredLedger {
         try await timed("createUpload") { () async throws(LedgerError) in try await base.createUpload(upload) }
     }
 
+    func createUpload(
+        _ upload: UploadRecord, within quota: UploadQuota, now: Int64
+    ) async throws(LedgerError) -> UploadQuotaOutcome {
+        try await timed("createUploadWithinQuota") { () async throws(LedgerError) in
+            try await base.createUpload(upload, within: quota, now: now)
+        }
+    }
+
     func upload(id: String) async throws(LedgerError) -> UploadRecord? {
         try await timed("upload") { () async throws(LedgerError) in try await base.upload(id: id) }
     }

@@ -9,14 +9,20 @@ struct DepotRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     /// The peer's IP address, or `unknown`.
     let clientAddress: String
+    /// The request's connection: the address it was accepted on, and the events the upload routes send down it.
+    let channel: any Channel
     /// The publisher `PublisherAuthMiddleware` authenticated, on `/v1/publisher/...` routes.
     var publisher: AuthenticatedPublisher?
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         clientAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
+        channel = source.channel
         publisher = nil
     }
+
+    /// The address the connection was accepted on (the origin an absolute URL falls back to).
+    var localAddress: SocketAddress? { channel.localAddress }
 
     /// JSON requests are small; a restore of many transactions is the largest.
     var maxUploadSize: Int { 4 << 20 }

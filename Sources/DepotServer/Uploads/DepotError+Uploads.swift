@@ -31,6 +31,21 @@ extension DepotError {
             .tusVersionUnsupported, given.map { "Tus-Resumable \($0) is not served; use 1.0.0" } ?? "send Tus-Resumable: 1.0.0")
     }
 
+    /// 403: the publisher already holds as many live uploads as it may.
+    static func uploadCountQuota(_ limit: Int) -> DepotError {
+        DepotError(
+            .uploadCountQuotaExceeded,
+            "this publisher already has \(limit) unfinished uploads (uploads.maxLivePerPublisher); finish or terminate one first")
+    }
+
+    /// 403: the publisher's live uploads and this one would declare more bytes than it may hold.
+    static func uploadBytesQuota(_ limit: Int64) -> DepotError {
+        DepotError(
+            .uploadBytesQuotaExceeded,
+            "this publisher's unfinished uploads would declare more than \(limit) bytes (uploads.maxLiveBytesPerPublisher); "
+                + "finish or terminate one first")
+    }
+
     /// 413: bigger than `Tus-Max-Size` or than the upload's own length.
     static func uploadTooLarge(_ message: String) -> DepotError {
         DepotError(.uploadTooLarge, message)

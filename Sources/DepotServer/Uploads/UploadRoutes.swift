@@ -14,7 +14,9 @@ import NIOCore
 /// | `PATCH /{id}` (`Upload-Offset`, optional `Upload-Checksum`, `Upload-Length`) | 204, `Upload-Offset`, `Upload-Expires` |
 /// | `DELETE /{id}` | 204 |
 ///
-/// The group carries the authentication and the `TusMiddleware`; bodies are streamed, never collected.
+/// The group carries the authentication and the `TusMiddleware`; bodies are streamed, never collected. `Location`
+/// is absolute, on the origin the client reached (see ``RequestOrigin``), as tusd answers: clients are written
+/// against it.
 struct UploadRoutes: Sendable {
     /// Where the group is mounted.
     static let path = "/v1/publisher/uploads"
@@ -22,12 +24,15 @@ struct UploadRoutes: Sendable {
     let service: UploadService
     /// The name uploads are recorded under for a request (the authenticated publisher).
     let publisher: @Sendable (Request, DepotRequestContext) -> String
+    /// How the origin of `Location` is found.
+    let origin: RequestOrigin
 
     init(
-        service: UploadService,
+        service: UploadService, origin: RequestOrigin = RequestOrigin(tls: false, trustedProxies: .none),
         publisher: @escaping @Sendable (Request, DepotRequestContext) -> String = { _, _ in "operator" }
     ) {
         self.service = service
+        self.origin = origin
         self.publisher = publisher
     }
 
@@ -79,7 +84,10 @@ struct UploadRoutes: Sendable {
         }
         if let checksum = request.headers[.uploadChecksum] { _ = try UploadChecksum(header: checksum) }
         var state = try await service.create(creation, publisher: publisher(request, context))
-        let location = Self.path + "/" + state.id
+        let location =
+            origin.origin(
+                authority: request.head.authority, headers: request.headers, peer: context.clientAddress,
+                local: context.localAddress) + Self.path + "/" + state.id
         if withBody {
             do {
                 state = try await append(request, context: context, id: state.id, offset: "0")

@@ -29,7 +29,16 @@ struct UploadService: Sendable {
         var expiresAt: Int64
     }
 
-    /// tus creation: records a new upload and makes its empty file.
+    /// The quota each publisher's live uploads are held to (a deferred length counts as `Tus-Max-Size`).
+    var quota: UploadQuota {
+        UploadQuota(
+            maxCount: settings.maxLivePerPublisher, maxBytes: settings.maxLiveBytesPerPublisher,
+            deferredBytes: settings.maxSize)
+    }
+
+    /// tus creation: records a new upload and makes its empty file, within the publisher's quota of live uploads
+    /// (403 `upload-count-quota-exceeded` or `upload-bytes-quota-exceeded` past it). The ledger counts the uploads
+    /// that exist, so the quota holds across restarts and instances.
     func create(_ creation: UploadRules.Creation, publisher: String) async throws(DepotError) -> State {
         let id = Self.newId()
         let now = clock()
@@ -41,11 +50,17 @@ struct UploadService: Sendable {
         } catch {
             throw failure(error)
         }
+        let outcome: UploadQuotaOutcome
         do {
-            try await ledger.createUpload(record)
+            outcome = try await ledger.createUpload(record, within: quota, now: now)
         } catch {
             try? await store.remove(id)
             throw unavailable(error)
+        }
+        guard outcome == .created else {
+            try? await store.remove(id)
+            throw outcome == .overCount
+                ? .uploadCountQuota(settings.maxLivePerPublisher) : .uploadBytesQuota(settings.maxLiveBytesPerPublisher)
         }
         return State(record)
     }

@@ -40,6 +40,15 @@ struct ConnectionGateTests {
         #expect(gate.counts.open == 1)
     }
 
+    @Test func withoutALimitPerAddressOneAddressIsHeldToTheTotalOnly() {
+        let gate = ConnectionGate(maxConnections: 1000, maxPerAddress: nil)
+        for _ in 0..<1000 { #expect(gate.admit(address: "10.0.0.1") == .admitted) }
+        #expect(gate.admit(address: "10.0.0.1") == .overTotal)
+        gate.release(address: "10.0.0.1")
+        #expect(gate.admit(address: "10.0.0.2") == .admitted)
+        #expect(gate.counts == .init(open: 1000, admitted: 1001, refusedTotal: 1, refusedPerAddress: 0))
+    }
+
     @Test func refusalsAreCompleteHTTPAnswersThatClose() {
         for (admission, status, code) in [
             (ConnectionGate.Admission.overTotal, "503", "too-many-connections"),

@@ -45,6 +45,23 @@ struct ConnectionLimitTests {
         }
     }
 
+    /// Behind a carrier's NAT many buyers share one address: by default no limit per address applies (the old
+    /// default of 256 refused the 257th).
+    @Test func byDefaultManyConnectionsFromOneAddressAreAllServed() async throws {
+        try await LiveServer.with { server in
+            #expect(server.application.configuration.http.maxConnectionsPerAddress == nil)
+            var held: [RawHTTPClient] = []
+            for index in 0..<300 {
+                let client = try RawHTTPClient(port: server.port, source: "127.0.0.2")
+                try await Self.expectServed(client, "connection \(index)")
+                held.append(client)
+            }
+            #expect(held.count == 300)
+            #expect(server.application.connections.counts.open >= 300)
+            #expect(server.application.connections.counts.refusedPerAddress == 0)
+        }
+    }
+
     @Test func aFullServerRefusesEveryNewConnectionUntilOneCloses() async throws {
         try await LiveServer.with(serverSettings: #""maxConnections": 3"#) { server in
             var held: [RawHTTPClient] = []

@@ -31,6 +31,8 @@ enum ConnectionStep: CustomStringConvertible {
     case graceOver
     case idleFired
     case deadlineFired
+    /// The upload route accepted the arriving request's publisher key.
+    case keyAccepted
     case gone
 
     var description: String {
@@ -82,6 +84,7 @@ func runConnectionScript(
         case .graceOver: machine.graceExpired()
         case .idleFired: machine.idleTimerFired(now: now)
         case .deadlineFired: machine.deadlinePassed(now: now)
+        case .keyAccepted: machine.uploadAuthorized(now: now)
         case .gone: machine.connectionEnded()
         }
         while let action = machine.nextAction() { log.append(describe(action)) }

@@ -44,20 +44,23 @@ struct UploadServer {
     /// server's 30 s between two steps of one request); tests of the timeout set their own.
     static func with(
         _ name: String = #function, engine: LedgerEngine, requestTimeoutSeconds: Int = 300,
-        body: (UploadServer) async throws -> Void
+        serverSettings: String = "", uploadSettings: String = "", body: (UploadServer) async throws -> Void
     ) async throws {
+        let settings = (server: serverSettings, uploads: uploadSettings)
         switch engine {
         case .postgres:
             try await PostgresTestDatabase.with(name) { database in
-                try await run(name, ledgerURL: database.url, requestTimeoutSeconds: requestTimeoutSeconds, body: body)
+                try await run(
+                    name, ledgerURL: database.url, requestTimeoutSeconds: requestTimeoutSeconds, settings: settings, body: body)
             }
         case .sqlite:
-            try await run(name, ledgerURL: nil, requestTimeoutSeconds: requestTimeoutSeconds, body: body)
+            try await run(name, ledgerURL: nil, requestTimeoutSeconds: requestTimeoutSeconds, settings: settings, body: body)
         }
     }
 
     private static func run(
-        _ name: String, ledgerURL: String?, requestTimeoutSeconds: Int, body: (UploadServer) async throws -> Void
+        _ name: String, ledgerURL: String?, requestTimeoutSeconds: Int, settings: (server: String, uploads: String),
+        body: (UploadServer) async throws -> Void
     ) async throws {
         let scratch = try ScratchDirectory(name)
         defer { scratch.remove() }
@@ -68,8 +71,10 @@ struct UploadServer {
             {"grants": {"activeKeyId": "test", "lifetimeSeconds": 600, "keys": [{"id": "test", "secret": "\(secret)"}]},
              "app": {"bundleId": "com.example.depot.test"}, "appStore": {"trustDevelopmentRoot": true},
              "admin": {"tokenSHA256": ["\(SharedInstances.hexSHA256(token))"]},
-             "server": {"idleTimeoutSeconds": 120, "requestTimeoutSeconds": \(requestTimeoutSeconds), "shutdownGraceSeconds": 5},
-             "uploads": {"maxSize": \(maxSize), "expirySeconds": \(expirySeconds), "reaperIntervalSeconds": 3600}}
+             "server": {"idleTimeoutSeconds": 120, "requestTimeoutSeconds": \(requestTimeoutSeconds), "shutdownGraceSeconds": 5\(
+                settings.server.isEmpty ? "" : ", " + settings.server)},
+             "uploads": {"maxSize": \(maxSize), "expirySeconds": \(expirySeconds), "reaperIntervalSeconds": 3600\(
+                settings.uploads.isEmpty ? "" : ", " + settings.uploads)}}
             """)
         try scratch.write(
             "Config/products.json", "{\"products\": [{\"id\": \"com.example.coins\", \"type\": \"consumable\", \"title\": \"Coins\"}]}")
@@ -127,7 +132,7 @@ struct UploadServer {
         _ method: String, _ path: String, headers: [String] = [], body: [UInt8] = [], tus: Bool = true
     ) async throws -> RawHTTPClient.Response {
         let client = try RawHTTPClient(port: port)
-        var text = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        var text = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
         for line in (tus ? Self.tusHeaders : []) + headers { text += line + "\r\n" }
         if !body.isEmpty || method == "PATCH" || method == "POST" { text += "Content-Length: \(body.count)\r\n" }
         text += "\r\n"
@@ -142,7 +147,14 @@ struct UploadServer {
         if let metadata { headers.append("Upload-Metadata: \(metadata)") }
         let response = try await request("POST", UploadRoutes.path, headers: headers)
         #expect(response.status == 201, "\(response.status) \(response.text)")
-        return try #require(response.value("Location"))
+        return try Self.path(ofLocation: try #require(response.value("Location")))
+    }
+
+    /// The path of a creation's `Location` (an absolute URL, `http://host:port/v1/publisher/uploads/ID`).
+    static func path(ofLocation location: String) throws -> String {
+        let url = try #require(URL(string: location), "\(location)")
+        #expect(url.scheme == "http" && url.host != nil, "\(location)")
+        return url.path
     }
 
     /// `PATCH` bytes at `offset`.
