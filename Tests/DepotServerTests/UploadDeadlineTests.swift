@@ -53,7 +53,14 @@ struct UploadDeadlineTests {
             #expect(answer.status == 408)
             #expect(await client.isClosedByPeer())
             try await eventually("the stalled PATCH's bytes are counted", within: 300) { try await server.offset(path) == 100_000 }
-            #expect(try await server.patch(path, offset: 100_000, Array(data[100_000...])).status == 204)
+            // The stalled PATCH's handler may still hold the upload's lock a moment after its bytes are counted
+            // (a loaded machine showed it): a 423 changes nothing and is retried, as a tus client does.
+            var status = 0
+            try await eventually("the resumed PATCH is taken") {
+                status = try await server.patch(path, offset: 100_000, Array(data[100_000...])).status
+                return status != 423
+            }
+            #expect(status == 204)
         }
     }
 }
