@@ -10,8 +10,13 @@ import DepotCore
 package protocol Ledger: CatalogLedger, PublisherKeyLedger, UploadLedger, VersionJobLedger, AppleOutboxLedger {
     /// Records a verified transaction, or refreshes a known one (a renewal, a revocation learnt later).
     /// A known revocation is never undone by a redemption; only `setRevocation` changes it.
+    /// `productType` is the product's type in the catalog the caller judges by: recorded with a transaction seen
+    /// for the first time as the type it is judged by for good, and ignored for a known one (never replaced, and
+    /// never added to one recorded without a type).
     /// Returns the stored state.
-    func recordTransaction(_ transaction: PurchaseTransaction, now: Int64) async throws(LedgerError) -> LedgerTransaction
+    func recordTransaction(
+        _ transaction: PurchaseTransaction, productType: ProductType?, now: Int64
+    ) async throws(LedgerError) -> LedgerTransaction
 
     /// One transaction, if known.
     func transaction(id: String) async throws(LedgerError) -> LedgerTransaction?
@@ -35,9 +40,10 @@ package protocol Ledger: CatalogLedger, PublisherKeyLedger, UploadLedger, Versio
     /// Ids of every revoked transaction, for the origin's in-memory grant check.
     func revokedTransactionIds() async throws(LedgerError) -> Set<String>
 
-    /// Ids of transactions of these products finished at or after `finishedSince` (seconds since 1970):
-    /// consumables whose grants, issued within the grant lifetime, must stop working.
-    func finishedTransactionIds(productIds: [String], finishedSince: Int64) async throws(LedgerError) -> Set<String>
+    /// Ids of consumables finished at or after `finishedSince` (seconds since 1970), whose grants, issued within
+    /// the grant lifetime, must stop working: transactions recorded as consumables, and those recorded without a
+    /// type whose product is one of `catalogConsumables` (the catalog's consumable products).
+    func finishedConsumableIds(catalogConsumables: [String], finishedSince: Int64) async throws(LedgerError) -> Set<String>
 
     /// Records that grants were handed out for these deliveries of a transaction, and each as an offer.
     func recordGrants(transactionId: String, deliveries: [PlannedDelivery], now: Int64) async throws(LedgerError)

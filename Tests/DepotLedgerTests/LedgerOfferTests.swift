@@ -34,10 +34,14 @@ import Testing
                     transactionId: id, claims: [Sample.confirmed(coins)], requiresDelivery: false, now: finishAt)
             }
             _ = try await ledger.recordTransaction(Sample.transaction("5004", product: "coins"), now: 10)
-            #expect(try await ledger.finishedTransactionIds(productIds: ["coins"], finishedSince: 150) == ["5002"])
-            #expect(try await ledger.finishedTransactionIds(productIds: ["coins"], finishedSince: 0) == ["5001", "5002"])
-            #expect(try await ledger.finishedTransactionIds(productIds: ["coins", "level"], finishedSince: 0) == ["5001", "5002", "5003"])
-            #expect(try await ledger.finishedTransactionIds(productIds: [], finishedSince: 0).isEmpty)
+            // Recorded without a type: judged by the catalog's consumables.
+            #expect(try await ledger.finishedConsumableIds(catalogConsumables: ["coins"], finishedSince: 150) == ["5002"])
+            #expect(try await ledger.finishedConsumableIds(catalogConsumables: ["coins"], finishedSince: 0) == ["5001", "5002"])
+            #expect(
+                try await ledger.finishedConsumableIds(catalogConsumables: ["coins", "level"], finishedSince: 0) == [
+                    "5001", "5002", "5003",
+                ])
+            #expect(try await ledger.finishedConsumableIds(catalogConsumables: [], finishedSince: 0).isEmpty)
         }
     }
 }

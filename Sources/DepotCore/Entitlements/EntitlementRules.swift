@@ -15,16 +15,20 @@ public enum EntitlementRules {
     ///
     /// - Parameters:
     ///   - transaction: the transaction presented.
+    ///   - recordedType: the type the transaction was redeemed under, as the ledger kept it; nil judges it by the
+    ///     catalog's type (`Catalog.judgedType`).
     ///   - related: every known transaction that shares its subscription: for auto-renewable products
     ///     those of the same original transaction, for non-renewing ones the purchases that stack with it.
     ///     May include `transaction` itself.
     ///   - isFinished: whether the transaction's delivery has been confirmed.
     ///   - now: milliseconds since 1970; content published later is not yet available.
     public static func entitledContents(
-        of transaction: PurchaseTransaction, related: [PurchaseTransaction], isFinished: Bool,
-        catalog: Catalog, now: Int64
+        of transaction: PurchaseTransaction, redeemedAs recordedType: ProductType? = nil, related: [PurchaseTransaction],
+        isFinished: Bool, catalog: Catalog, now: Int64
     ) -> Result<[ContentVersion], Refusal> {
-        guard let product = catalog.product(id: transaction.productId) else { return .failure(.unknownProduct) }
+        guard let product = catalog.product(id: transaction.productId),
+            let type = catalog.judgedType(productId: product.id, recorded: recordedType)
+        else { return .failure(.unknownProduct) }
         guard !transaction.isRevoked else { return .failure(.revoked) }
         let published = catalog.currentContents(of: product.id, at: now / 1000)
         // A subscription entitles an issue by its first publication, and delivers its current version.
@@ -32,7 +36,7 @@ public enum EntitlementRules {
             (catalog.firstPublishedAt(productId: product.id, contentId: version.contentId) ?? version.publishedAt)
                 .secondsAsMilliseconds
         }
-        switch product.type {
+        switch type {
         case .consumable:
             return isFinished ? .failure(.consumableFinished) : .success(published)
         case .nonConsumable, .freeSubscription:

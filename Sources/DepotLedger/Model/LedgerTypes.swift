@@ -10,13 +10,26 @@ package struct LedgerTransaction: Sendable, Equatable {
     package var firstSeenAt: Int64
     /// When it was finished, if it was.
     package var finishedAt: Int64?
+    /// The product's type when the transaction was first recorded: the type it is judged by for good
+    /// (`Catalog.judgedType`). Nil for a transaction recorded before the ledger kept types, or whose product
+    /// was not in the catalog then: judged by the catalog's type of the moment.
+    package var productType: ProductType?
 
     /// Creates a record.
-    package init(transaction: PurchaseTransaction, state: DeliveryState, firstSeenAt: Int64, finishedAt: Int64?) {
+    package init(
+        transaction: PurchaseTransaction, state: DeliveryState, firstSeenAt: Int64, finishedAt: Int64?,
+        productType: ProductType? = nil
+    ) {
         self.transaction = transaction
         self.state = state
         self.firstSeenAt = firstSeenAt
         self.finishedAt = finishedAt
+        self.productType = productType
+    }
+
+    /// The type this transaction is judged by in `catalog`: the one it was recorded under, else the catalog's.
+    package func judgedType(in catalog: Catalog) -> ProductType? {
+        catalog.judgedType(productId: transaction.productId, recorded: productType)
     }
 }
 

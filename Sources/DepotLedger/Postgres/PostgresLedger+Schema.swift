@@ -164,6 +164,13 @@ extension PostgresLedger {
         Migration(
             version: 6, name: "apple-outbox",
             statements: AppleOutboxSchema.statements(integer: "BIGINT", identity: "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY")),
+        Migration(version: 7, name: "transaction-type", statements: transactionTypeSchema),
+    ]
+
+    /// The product's type when a transaction was first recorded: the type it is judged by for good. Rows recorded
+    /// before stay NULL, judged by the catalog's type. Same column as the SQLite engine's `v7-transaction-type`.
+    static let transactionTypeSchema: [String] = [
+        "ALTER TABLE transactions ADD COLUMN product_type TEXT"
     ]
 
     /// Resumable uploads (tus): one row per upload; its bytes are on disk, `upload_offset` of them durable.

@@ -4,22 +4,23 @@ import PostgresNIO
 
 extension PostgresLedger {
     package func recordTransaction(
-        _ transaction: PurchaseTransaction, now: Int64
+        _ transaction: PurchaseTransaction, productType: ProductType?, now: Int64
     ) async throws(LedgerError)
         -> LedgerTransaction
     {
         let t = transaction
         let revocationReason: String? = t.revocationDate == nil ? nil : "signed transaction"
+        let typeName = productType?.rawValue
         return try await transact("recording transaction \(t.id)") { c, logger in
             // First sight: the insert wins once even when instances race (the loser waits, then does nothing).
             let inserted = try await c.query(
                 """
                 INSERT INTO transactions (id, original_id, product_id, purchase_date_ms, expires_date_ms,
                     revocation_date_ms, revocation_reason, quantity, app_account_token, environment, state,
-                    first_seen_at, last_seen_at, last_fact_signed_ms)
+                    first_seen_at, last_seen_at, last_fact_signed_ms, product_type)
                 VALUES (\(t.id), \(t.originalId), \(t.productId), \(t.purchaseDate), \(t.expiresDate),
                     \(t.revocationDate), \(revocationReason), \(Int64(t.quantity)), \(t.appAccountToken),
-                    \(t.environment), 'pending', \(now), \(now), \(PresentedFacts.firstSight(t)))
+                    \(t.environment), 'pending', \(now), \(now), \(PresentedFacts.firstSight(t)), \(typeName))
                 ON CONFLICT (id) DO NOTHING RETURNING id
                 """, logger: logger
             ).collect()
@@ -150,15 +151,20 @@ extension PostgresLedger {
         return try Self.decoding("reading revoked transactions") { Set(try rows.map { try $0.decode(String.self) }) }
     }
 
-    package func finishedTransactionIds(productIds: [String], finishedSince: Int64) async throws(LedgerError) -> Set<String> {
-        guard !productIds.isEmpty else { return [] }
+    package func finishedConsumableIds(
+        catalogConsumables: [String], finishedSince: Int64
+    ) async throws(LedgerError)
+        -> Set<String>
+    {
+        let consumable = ProductType.consumable.rawValue
         let rows = try await query(
-            "reading finished transactions",
+            "reading finished consumables",
             """
             SELECT id FROM transactions
-            WHERE state = 'finished' AND finished_at >= \(finishedSince) AND product_id = ANY(\(productIds))
+            WHERE state = 'finished' AND finished_at >= \(finishedSince)
+                AND (product_type = \(consumable) OR (product_type IS NULL AND product_id = ANY(\(catalogConsumables))))
             """)
-        return try Self.decoding("reading finished transactions") { Set(try rows.map { try $0.decode(String.self) }) }
+        return try Self.decoding("reading finished consumables") { Set(try rows.map { try $0.decode(String.self) }) }
     }
 
     package func recordNotification(
@@ -216,7 +222,7 @@ extension PostgresLedger {
 
     static let transactionColumns = """
         id, original_id, product_id, purchase_date_ms, expires_date_ms, revocation_date_ms, quantity,
-        app_account_token, environment, state, first_seen_at, finished_at
+        app_account_token, environment, state, first_seen_at, finished_at, product_type
         """
 
     static func fetchTransaction(
@@ -234,9 +240,9 @@ extension PostgresLedger {
         let (
             id, originalId, productId, purchaseDate, expiresDate, revocationDate, quantity, token, environment,
             stateName,
-            firstSeenAt, finishedAt
+            firstSeenAt, finishedAt, typeName
         ) = try row.decode(
-            (String, String, String, Int64, Int64?, Int64?, Int64, String?, String, String, Int64, Int64?).self)
+            (String, String, String, Int64, Int64?, Int64?, Int64, String?, String, String, Int64, Int64?, String?).self)
         guard let state = DeliveryState(rawValue: stateName) else {
             throw LedgerError.corrupt("unknown transaction state \(stateName)")
         }
@@ -244,7 +250,8 @@ extension PostgresLedger {
             id: id, originalId: originalId, productId: productId, purchaseDate: purchaseDate, expiresDate: expiresDate,
             revocationDate: revocationDate, quantity: Int(quantity), appAccountToken: token, environment: environment)
         return LedgerTransaction(
-            transaction: transaction, state: state, firstSeenAt: firstSeenAt, finishedAt: finishedAt)
+            transaction: transaction, state: state, firstSeenAt: firstSeenAt, finishedAt: finishedAt,
+            productType: try TransactionRows.productType(typeName, transactionId: id))
     }
 
     /// Turns a decoding failure of rows already read into a ledger error.

@@ -37,6 +37,11 @@ extension SQLiteLedger {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration("v7-transaction-type") { db in
+            for statement in schemaV7TransactionType {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
     }()
 
@@ -179,6 +184,14 @@ extension SQLiteLedger {
         )
         """,
         "CREATE INDEX uploads_by_expiry ON uploads(expires_at)",
+    ]
+}
+
+extension SQLiteLedger {
+    /// The product's type when a transaction was first recorded: the type it is judged by for good. Rows recorded
+    /// before stay NULL, judged by the catalog's type.
+    static let schemaV7TransactionType: [String] = [
+        "ALTER TABLE transactions ADD COLUMN product_type TEXT"
     ]
 }
 

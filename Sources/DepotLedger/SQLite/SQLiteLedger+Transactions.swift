@@ -3,7 +3,7 @@ import GRDB
 
 extension SQLiteLedger {
     package func recordTransaction(
-        _ transaction: PurchaseTransaction, now: Int64
+        _ transaction: PurchaseTransaction, productType: ProductType?, now: Int64
     ) async throws(LedgerError)
         -> LedgerTransaction
     {
@@ -45,13 +45,13 @@ extension SQLiteLedger {
                     sql: """
                         INSERT INTO transactions (id, original_id, product_id, purchase_date_ms, expires_date_ms,
                             revocation_date_ms, revocation_reason, quantity, app_account_token, environment, state,
-                            first_seen_at, last_seen_at, finished_at, last_fact_signed_ms)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, NULL, ?)
+                            first_seen_at, last_seen_at, finished_at, last_fact_signed_ms, product_type)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, NULL, ?, ?)
                         """,
                     arguments: [
                         t.id, t.originalId, t.productId, t.purchaseDate, t.expiresDate, t.revocationDate,
                         t.revocationDate == nil ? nil : "signed transaction", t.quantity, t.appAccountToken,
-                        t.environment, now, now, PresentedFacts.firstSight(t),
+                        t.environment, now, now, PresentedFacts.firstSight(t), productType?.rawValue,
                     ])
                 try Self.audit(db, t.id, now, AuditEventKind.redeemed, "product \(t.productId), \(t.environment)")
                 if let revocation = t.revocationDate {
@@ -138,18 +138,24 @@ extension SQLiteLedger {
         }
     }
 
-    package func finishedTransactionIds(productIds: [String], finishedSince: Int64) async throws(LedgerError) -> Set<String> {
-        guard !productIds.isEmpty else { return [] }
-        return try await read("reading finished transactions") { db in
-            let marks = Array(repeating: "?", count: productIds.count).joined(separator: ", ")
+    package func finishedConsumableIds(
+        catalogConsumables: [String], finishedSince: Int64
+    ) async throws(LedgerError)
+        -> Set<String>
+    {
+        try await read("reading finished consumables") { db in
+            let marks = Array(repeating: "?", count: catalogConsumables.count).joined(separator: ", ")
+            let unrecorded = catalogConsumables.isEmpty ? "" : " OR (product_type IS NULL AND product_id IN (\(marks)))"
             return Set(
                 try String.fetchAll(
                     db,
                     sql: """
                         SELECT id FROM transactions
-                        WHERE state = 'finished' AND finished_at >= ? AND product_id IN (\(marks))
+                        WHERE state = 'finished' AND finished_at >= ?
+                            AND (product_type = '\(ProductType.consumable.rawValue)'\(unrecorded))
                         """,
-                    arguments: StatementArguments([finishedSince] + productIds.map { $0 as any DatabaseValueConvertible })))
+                    arguments: StatementArguments(
+                        [finishedSince] + catalogConsumables.map { $0 as any DatabaseValueConvertible })))
         }
     }
 
@@ -210,7 +216,7 @@ extension SQLiteLedger {
 
     static let transactionColumns = """
         id, original_id, product_id, purchase_date_ms, expires_date_ms, revocation_date_ms, quantity,
-        app_account_token, environment, state, first_seen_at, finished_at
+        app_account_token, environment, state, first_seen_at, finished_at, product_type
         """
 
     static func fetchTransaction(_ db: Database, id: String) throws -> LedgerTransaction? {
@@ -231,7 +237,8 @@ extension SQLiteLedger {
             appAccountToken: try row.decode(atIndex: 7), environment: try row.decode(atIndex: 8))
         return LedgerTransaction(
             transaction: transaction, state: state, firstSeenAt: try row.decode(atIndex: 10),
-            finishedAt: try row.decode(atIndex: 11))
+            finishedAt: try row.decode(atIndex: 11),
+            productType: try TransactionRows.productType(row.decode(atIndex: 12), transactionId: transaction.id))
     }
 
     static func audit(_ db: Database, _ transactionId: String, _ at: Int64, _ event: String, _ detail: String) throws {

@@ -51,7 +51,9 @@ extension DeliveryService {
         guard consented != nil else { return nil }
         let report = try await report(transactionId: transactionId)
         let delivered = report.deliveryStatus == "DELIVERED"
-        let isSubscription = catalog.product(id: report.transaction.productId)?.type == .autoRenewable
+        // Judged by the type the transaction was redeemed under (the report read it, so it is known).
+        let stored = try await ledgerCall { () async throws(LedgerError) in try await ledger.transaction(id: transactionId) }
+        let isSubscription = stored?.judgedType(in: catalog) == .autoRenewable
         let information = ConsumptionInformation(
             deliveryStatus: report.deliveryStatus, sampleContentProvided: appStoreServerAPI?.sampleContentProvided ?? false,
             consumptionPercentage: delivered || isSubscription ? nil : 0)

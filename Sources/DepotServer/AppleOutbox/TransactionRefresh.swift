@@ -75,7 +75,9 @@ package struct TransactionRefresh: Sendable {
         do {
             // As a notification does: recorded without its revocation, which only `setRevocation` decides,
             // ordered by signedDate.
-            _ = try await ledger.recordTransaction(unrevoked, now: now)
+            // A transaction first seen here keeps its product's type in the ledger's catalog.
+            let productType = try await ledger.catalogProduct(id: unrevoked.productId)?.type
+            _ = try await ledger.recordTransaction(unrevoked, productType: productType, now: now)
             _ = try await ledger.setRevocation(
                 transactionId: transactionId, revokedAt: signed.revocationDate,
                 reason: signed.revocationDate == nil ? "refreshed from the App Store" : "revoked per the App Store (refresh)",

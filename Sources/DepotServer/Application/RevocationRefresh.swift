@@ -30,8 +30,9 @@ struct RevocationRefresh: Service {
     static func refused(
         ledger: any Ledger, catalog: Catalog, grantLifetime: Int64, now: Int64
     ) async throws(LedgerError) -> (revoked: Set<String>, finished: Set<String>) {
+        // Judged by the type each was redeemed under; the catalog's consumables for those recorded without one.
         let consumables = catalog.products.filter { $0.type == .consumable }.map(\.id)
-        let finished = try await ledger.finishedTransactionIds(productIds: consumables, finishedSince: now - grantLifetime)
+        let finished = try await ledger.finishedConsumableIds(catalogConsumables: consumables, finishedSince: now - grantLifetime)
         return (try await ledger.revokedTransactionIds(), finished)
     }
 

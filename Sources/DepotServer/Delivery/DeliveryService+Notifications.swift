@@ -21,6 +21,8 @@ extension DeliveryService {
         }
         let now = clock()
         let transaction = notification.transaction.map(Self.purchase)
+        // A transaction first seen in a notification keeps its product's type in the catalog served now.
+        let productType = transaction.flatMap { catalog.product(id: $0.productId)?.type }
         let record = NotificationRecord(
             uuid: notification.notificationUUID, type: notification.notificationType, subtype: notification.subtype,
             transactionId: transaction?.id)
@@ -37,7 +39,7 @@ extension DeliveryService {
                 var unrevoked = transaction
                 unrevoked.revocationDate = nil
                 let stored = try await ledgerCall { () async throws(LedgerError) in
-                    _ = try await ledger.recordTransaction(unrevoked, now: now)
+                    _ = try await ledger.recordTransaction(unrevoked, productType: productType, now: now)
                     _ = try await ledger.setRevocation(
                         transactionId: transaction.id, revokedAt: revokedAt, reason: notification.notificationType,
                         signedAt: notification.signedDate, now: now)
@@ -58,7 +60,9 @@ extension DeliveryService {
                 // Apple asks whether the content was delivered before deciding a refund. With the App Store
                 // Server API configured, recording the notification enqueues Send Consumption Information
                 // (when the customer consented); the answer also carries the evidence for the operator.
-                _ = try await ledgerCall { () async throws(LedgerError) in try await ledger.recordTransaction(transaction, now: now) }
+                _ = try await ledgerCall { () async throws(LedgerError) in
+                    try await ledger.recordTransaction(transaction, productType: productType, now: now)
+                }
                 let report = try await report(transactionId: transaction.id)
                 effect = "consumption-evidence \(report.deliveryStatus) (\(report.evidence))"
                 deliveryStatus = report.deliveryStatus
@@ -71,13 +75,15 @@ extension DeliveryService {
                 }
             case "REFUND_DECLINED":
                 // Apple kept the purchase: nothing to revoke; the transaction as signed now is recorded.
-                _ = try await ledgerCall { () async throws(LedgerError) in try await ledger.recordTransaction(transaction, now: now) }
+                _ = try await ledgerCall { () async throws(LedgerError) in
+                    try await ledger.recordTransaction(transaction, productType: productType, now: now)
+                }
                 effect = "refund-declined"
             default:
                 // ONE_TIME_CHARGE, RENEWAL_EXTENDED, DID_RENEW, EXPIRED, GRACE_PERIOD_EXPIRED, SUBSCRIBED, ...: the signed transaction carries the
                 // period; recording it updates the subscription's periods.
                 _ = try await ledgerCall { () async throws(LedgerError) in
-                    try await ledger.recordTransaction(transaction, now: now)
+                    try await ledger.recordTransaction(transaction, productType: productType, now: now)
                 }
                 effect = "transaction-updated"
             }

@@ -12,13 +12,13 @@ extension DeliveryService {
     func refuseSiblingGrants(of revokedId: String) async {
         do {
             guard let revoked = try await ledgerCall({ () async throws(LedgerError) in try await ledger.transaction(id: revokedId) }),
-                let product = catalog.product(id: revoked.transaction.productId),
-                product.type == .autoRenewable || product.type == .nonRenewing
+                catalog.product(id: revoked.transaction.productId) != nil,
+                let type = revoked.judgedType(in: catalog), type == .autoRenewable || type == .nonRenewing
             else { return }
             let now = clock()
             var refusedSiblings: [String] = []
             defer { purges.submit(PurgeTags.revoked(refusedSiblings)) }
-            for sibling in try await relatedTransactions(revoked.transaction, type: product.type)
+            for sibling in try await relatedTransactions(revoked.transaction, type: type)
             where sibling.id != revokedId && !sibling.isRevoked {
                 guard let stored = try await ledgerCall({ () async throws(LedgerError) in try await ledger.transaction(id: sibling.id) })
                 else { continue }

@@ -86,7 +86,9 @@ struct DeliveryService: Sendable {
                 appleFinishDetail: appleFinish.detail)
         }
         let delivered = request.delivered.map { ConfirmedDelivery(contentId: $0.contentId, digest: $0.digest) }
-        let isConsumable = catalog.product(id: stored.transaction.productId)?.type == .consumable
+        // Judged by the type it was redeemed under: a product whose type changed since cannot make a bought
+        // non-consumable finish as a consumable, or the reverse.
+        let isConsumable = stored.judgedType(in: catalog) == .consumable
         let outcome = try await ledgerCall { () async throws(LedgerError) in
             // The outbox job commits with the delivery: a recorded finish is always finished at Apple in the end.
             try await ledger.finish(
@@ -154,9 +156,13 @@ struct DeliveryService: Sendable {
         // without an appAccountToken.
         let restoredTogether = Dictionary(grouping: verified.map(Self.purchase), by: \.productId)
         for signed in verified {
-            guard let product = catalog.product(id: signed.productId), product.type != .consumable else { continue }
+            // A consumable is not restored: judged by the type it was redeemed under when it was, so it is read first.
+            let known = try await ledgerCall { () async throws(LedgerError) in try await ledger.transaction(id: signed.transactionId) }
+            guard catalog.product(id: signed.productId) != nil,
+                let type = catalog.judgedType(productId: signed.productId, recorded: known?.productType), type != .consumable
+            else { continue }
             let stored = try await recordRedemption(signed, client: client, callerAccount: caller, now: now)
-            let stacking = product.type == .nonRenewing ? restoredTogether[signed.productId] ?? [] : []
+            let stacking = type == .nonRenewing ? restoredTogether[signed.productId] ?? [] : []
             guard let contents = try? await entitledContents(stored, stackingWith: stacking) else { continue }
             let offers = contents.map { Offer(version: $0, delta: nil) }
             let granted = try await grantDownloads(offers, transactionId: stored.transaction.id, now: now)
@@ -196,7 +202,9 @@ struct DeliveryService: Sendable {
             let previous = try await ledger.lastAttempt(transactionId: signed.transactionId, before: Int64.max)
             try await ledger.recordAttempt(
                 transactionId: signed.transactionId, appAccountToken: account, client: client, now: now)
-            return (try await ledger.recordTransaction(Self.purchase(signed), now: now), previous)
+            // First seen, the transaction keeps the type it is redeemed under now.
+            let type = catalog.product(id: signed.productId)?.type
+            return (try await ledger.recordTransaction(Self.purchase(signed), productType: type, now: now), previous)
         }
         if stored.transaction.isRevoked, !revocations.isRevoked(transactionId: stored.transaction.id) {
             await purchaseRevoked(stored.transaction.id)
@@ -220,7 +228,8 @@ struct DeliveryService: Sendable {
         DepotError(ErrorCode(verification: error.code), error.message)
     }
 
-    /// The contents a stored transaction entitles now, or the refusal as an error. `stackingWith` adds
+    /// The contents a stored transaction entitles now, judged by the type it was redeemed under (the catalog's
+    /// when none was recorded), or the refusal as an error. `stackingWith` adds
     /// non-renewing purchases known to be the same customer's (presented together in one restore).
     func entitledContents(
         _ stored: LedgerTransaction, stackingWith: [PurchaseTransaction] = []
@@ -228,16 +237,17 @@ struct DeliveryService: Sendable {
         -> [ContentVersion]
     {
         let transaction = stored.transaction
-        guard let product = catalog.product(id: transaction.productId) else {
+        guard catalog.product(id: transaction.productId) != nil, let type = stored.judgedType(in: catalog) else {
             throw DepotError(.unknownProduct, "product \(transaction.productId) is not sold here")
         }
-        var related = try await relatedTransactions(transaction, type: product.type)
-        if product.type == .nonRenewing {
+        var related = try await relatedTransactions(transaction, type: type)
+        if type == .nonRenewing {
             let known = Set(related.map(\.id))
             related += stackingWith.filter { $0.productId == transaction.productId && !known.contains($0.id) }
         }
         let result = EntitlementRules.entitledContents(
-            of: transaction, related: related, isFinished: stored.state == .finished, catalog: catalog, now: clock() * 1000)
+            of: transaction, redeemedAs: stored.productType, related: related, isFinished: stored.state == .finished,
+            catalog: catalog, now: clock() * 1000)
         switch result {
         case .success(let contents):
             return contents

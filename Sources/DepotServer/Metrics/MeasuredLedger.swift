@@ -15,8 +15,12 @@ struct MeasuredLedger: Ledger {
         return try await call()
     }
 
-    func recordTransaction(_ transaction: PurchaseTransaction, now: Int64) async throws(LedgerError) -> LedgerTransaction {
-        try await timed("recordTransaction") { () async throws(LedgerError) in try await base.recordTransaction(transaction, now: now) }
+    func recordTransaction(
+        _ transaction: PurchaseTransaction, productType: ProductType?, now: Int64
+    ) async throws(LedgerError) -> LedgerTransaction {
+        try await timed("recordTransaction") { () async throws(LedgerError) in
+            try await base.recordTransaction(transaction, productType: productType, now: now)
+        }
     }
 
     func transaction(id: String) async throws(LedgerError) -> LedgerTransaction? {
@@ -47,9 +51,9 @@ struct MeasuredLedger: Ledger {
         try await timed("revokedTransactionIds") { () async throws(LedgerError) in try await base.revokedTransactionIds() }
     }
 
-    func finishedTransactionIds(productIds: [String], finishedSince: Int64) async throws(LedgerError) -> Set<String> {
-        try await timed("finishedTransactionIds") { () async throws(LedgerError) in
-            try await base.finishedTransactionIds(productIds: productIds, finishedSince: finishedSince)
+    func finishedConsumableIds(catalogConsumables: [String], finishedSince: Int64) async throws(LedgerError) -> Set<String> {
+        try await timed("finishedConsumableIds") { () async throws(LedgerError) in
+            try await base.finishedConsumableIds(catalogConsumables: catalogConsumables, finishedSince: finishedSince)
         }
     }
 

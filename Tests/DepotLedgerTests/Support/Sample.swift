@@ -29,6 +29,11 @@ enum Sample {
 }
 
 extension Ledger {
+    /// Records a transaction without a product type, as one recorded before the ledger kept types.
+    func recordTransaction(_ transaction: PurchaseTransaction, now: Int64) async throws(LedgerError) -> LedgerTransaction {
+        try await recordTransaction(transaction, productType: nil, now: now)
+    }
+
     /// The events of a transaction's audit trail, names only.
     func events(_ transactionId: String) async throws -> [String] {
         try await auditTrail(transactionId: transactionId).map(\.event)
