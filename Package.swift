@@ -160,7 +160,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "DepotClientTests", dependencies: ["DepotClient"], swiftSettings: swiftSettings),
+        .testTarget(name: "DepotClientTests", dependencies: ["DepotClient", "DepotTestSupport"], swiftSettings: swiftSettings),
         .target(name: "DepotTestSupport", path: "Tests/DepotTestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "DepotHTTPTests", dependencies: ["DepotHTTP", "DepotTestSupport"], swiftSettings: swiftSettings),
         .testTarget(

@@ -8,7 +8,7 @@ enum ProgressText {
         let width = 30
         let fraction = total > 0 ? min(1, Double(done) / Double(total)) : 0
         let filled = Int(fraction * Double(width))
-        let rate = bytesPerSecond.map { "\(bytes(Int64($0)))/s" } ?? "--/s"
+        let rate = bytesPerSecond.map { "\(bytes(whole($0)))/s" } ?? "--/s"
         let left = secondsLeft.map { duration($0) } ?? "--:--"
         return "\(name) [" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
             + "] \(Int(fraction * 100))% \(bytes(done))/\(bytes(total)) \(rate) \(left) left"
@@ -18,8 +18,14 @@ enum ProgressText {
     static func plain(_ name: String, done: Int64, total: Int64, bytesPerSecond: Double?, secondsLeft: Double?) -> String {
         let fraction = total > 0 ? min(1, Double(done) / Double(total)) : 0
         return "\(name): \(Int(fraction * 100))% (\(done) of \(total) bytes)"
-            + (bytesPerSecond.map { ", \(bytes(Int64($0)))/s" } ?? "")
+            + (bytesPerSecond.map { ", \(bytes(whole($0)))/s" } ?? "")
             + (secondsLeft.map { ", \(duration($0)) left" } ?? "")
+    }
+
+    /// A rate as whole bytes, held within `0...Int64.max` (and 0 when it is not a number).
+    static func whole(_ rate: Double) -> Int64 {
+        guard rate.isFinite, rate > 0 else { return 0 }
+        return rate < 9.2e18 ? Int64(rate) : .max
     }
 
     /// A size in B, KiB, MiB, GiB or TiB.
@@ -34,8 +40,10 @@ enum ProgressText {
         return unit == 0 ? "\(count) B" : String(format: "%.1f %@", value, units[unit])
     }
 
-    /// Seconds as mm:ss, or h:mm:ss from an hour on.
+    /// Seconds as mm:ss, or h:mm:ss from an hour on; `--:--` for a time that is negative, not finite or
+    /// longer than a million hours (it would not fit an `Int`, and says nothing anyway).
     static func duration(_ seconds: Double) -> String {
+        guard seconds.isFinite, seconds >= 0, seconds < 3.6e9 else { return "--:--" }
         let total = Int(seconds.rounded(.up))
         return total >= 3600
             ? String(format: "%d:%02d:%02d", total / 3600, total / 60 % 60, total % 60)

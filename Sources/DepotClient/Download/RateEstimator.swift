@@ -28,9 +28,17 @@ struct RateEstimator: Sendable {
         return Double(last.bytes - first.bytes) / (last.time - first.time)
     }
 
-    /// Seconds until `expected` bytes at the current rate; nil when the rate is unknown or zero.
+    /// The longest time left reported, about ten years: beyond it (a size no transfer reaches, such as a
+    /// server's `Int64.max`) the time is unknown, and a number that large would not fit a display's integers.
+    static let longestRemaining: Double = 315_360_000
+
+    /// Seconds until `expected` bytes at the current rate; nil when the rate is unknown or zero, or the time
+    /// is longer than ``longestRemaining``.
     func timeRemaining(expected: Int64) -> Double? {
         guard let rate = bytesPerSecond, rate > 0, let last = samples.last else { return nil }
-        return Double(max(0, expected - last.bytes)) / rate
+        let (left, overflow) = expected.subtractingReportingOverflow(last.bytes)
+        guard !overflow else { return nil }
+        let seconds = Double(max(0, left)) / rate
+        return seconds.isFinite && seconds <= Self.longestRemaining ? seconds : nil
     }
 }

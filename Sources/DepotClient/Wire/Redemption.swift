@@ -45,6 +45,26 @@ public struct Download: Sendable, Equatable, Decodable {
 
     /// Whether the bundle is a delta over an installed version.
     public var isDelta: Bool { baseVersion != nil }
+
+    /// Decodes an offer; a negative `size` is refused (no bundle has one, and the download's arithmetic
+    /// counts on a size from 0 to `Int64.max`).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        contentId = try container.decode(String.self, forKey: .contentId)
+        version = try container.decode(String.self, forKey: .version)
+        size = try container.decode(Int64.self, forKey: .size)
+        guard size >= 0 else {
+            throw DecodingError.dataCorruptedError(forKey: .size, in: container, debugDescription: "a bundle size below zero")
+        }
+        digest = try container.decode(String.self, forKey: .digest)
+        url = try container.decode(String.self, forKey: .url)
+        grantExpiresAt = try container.decode(String.self, forKey: .grantExpiresAt)
+        baseVersion = try container.decodeIfPresent(String.self, forKey: .baseVersion)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case contentId, version, size, digest, url, grantExpiresAt, baseVersion
+    }
 }
 
 /// The answer to `POST /v1/transactions`: the transaction and the downloads it entitles.

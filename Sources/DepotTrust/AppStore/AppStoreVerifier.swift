@@ -114,7 +114,7 @@ package struct AppStoreVerifier: Sendable {
         guard let payload = JSONValue.parseObject(token.payload) else {
             throw AppStoreVerificationError(.payloadMalformed, "the \(kind) payload is not a JSON object")
         }
-        let signedDate = try PayloadFields(object: payload, kind: kind).int64("signedDate")
+        let signedDate = try PayloadFields(object: payload, kind: kind).date("signedDate")
         try checkNotInFuture(signedDate, kind: kind)
         let signedAt = Date(timeIntervalSince1970: Double(signedDate) / 1000)
         try chain.checkValidity(at: signedAt)

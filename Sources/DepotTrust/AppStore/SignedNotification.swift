@@ -44,7 +44,7 @@ package struct SignedNotification: Sendable, Equatable {
         notificationType = try reader.string("notificationType")
         subtype = try reader.optionalString("subtype")
         notificationUUID = try reader.string("notificationUUID")
-        signedDate = try reader.int64("signedDate")
+        signedDate = try reader.date("signedDate")
         version = try reader.optionalString("version")
         if let data = try reader.optionalObject("data") {
             bundleId = try data.string("bundleId")

@@ -37,12 +37,12 @@ package struct SignedRenewalInfo: Sendable, Equatable {
         autoRenewProductId = try reader.optionalString("autoRenewProductId")
         autoRenewStatus = try reader.optionalInt("autoRenewStatus")
         expirationIntent = try reader.optionalInt("expirationIntent")
-        gracePeriodExpiresDate = try reader.optionalInt64("gracePeriodExpiresDate")
+        gracePeriodExpiresDate = try reader.optionalDate("gracePeriodExpiresDate")
         isInBillingRetryPeriod = try reader.optionalBool("isInBillingRetryPeriod")
-        renewalDate = try reader.optionalInt64("renewalDate")
+        renewalDate = try reader.optionalDate("renewalDate")
         appAccountToken = try reader.optionalString("appAccountToken")
         environment = try reader.string("environment")
-        signedDate = try reader.int64("signedDate")
+        signedDate = try reader.date("signedDate")
         fields = payload
     }
 }

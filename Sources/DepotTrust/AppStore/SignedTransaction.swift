@@ -42,24 +42,28 @@ package struct SignedTransaction: Sendable, Equatable {
     /// The whole payload, unknown keys included.
     package var fields: [String: JSONValue]
 
+    /// The quantities accepted: the App Store sells at most a few consumables at once; the bound keeps any
+    /// product of a quantity and a period far from `Int64`'s edge.
+    static let quantities = 1...1_000_000
+
     /// Decodes a payload; fails with `payload-malformed` when a required field is missing or a field has the
-    /// wrong shape, and with `payload-inconsistent` when its values cannot be true (see ``checkConsistency()``).
+    /// wrong shape (a date outside ``AppStoreDate/milliseconds``, a quantity outside ``quantities``), and with `payload-inconsistent` when its values cannot be true (see ``checkConsistency()``).
     init(payload: [String: JSONValue]) throws(AppStoreVerificationError) {
         let reader = PayloadFields(object: payload, kind: "transaction")
         transactionId = try reader.string("transactionId")
         originalTransactionId = try reader.string("originalTransactionId")
         productId = try reader.string("productId")
         type = try reader.optionalString("type") ?? ""
-        purchaseDate = try reader.int64("purchaseDate")
-        expiresDate = try reader.optionalInt64("expiresDate")
-        revocationDate = try reader.optionalInt64("revocationDate")
+        purchaseDate = try reader.date("purchaseDate")
+        expiresDate = try reader.optionalDate("expiresDate")
+        revocationDate = try reader.optionalDate("revocationDate")
         revocationReason = try reader.optionalInt("revocationReason")
-        quantity = try reader.optionalInt("quantity") ?? 1
+        quantity = try reader.optionalCount("quantity", in: Self.quantities) ?? 1
         appAccountToken = try reader.optionalString("appAccountToken")
         inAppOwnershipType = try reader.optionalString("inAppOwnershipType")
         environment = try reader.string("environment")
         bundleId = try reader.string("bundleId")
-        signedDate = try reader.int64("signedDate")
+        signedDate = try reader.date("signedDate")
         webOrderLineItemId = try reader.optionalString("webOrderLineItemId")
         subscriptionGroupIdentifier = try reader.optionalString("subscriptionGroupIdentifier")
         fields = payload

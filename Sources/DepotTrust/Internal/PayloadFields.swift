@@ -45,6 +45,27 @@ struct PayloadFields {
         }
     }
 
+    /// A date in milliseconds since 1970, required and within ``AppStoreDate/milliseconds``.
+    func date(_ key: String) throws(AppStoreVerificationError) -> Int64 {
+        guard let value = try optionalDate(key) else { throw missing(key) }
+        return value
+    }
+
+    /// A date in milliseconds since 1970 when present: refused outside ``AppStoreDate/milliseconds`` (no App
+    /// Store date lies there, and every later sum or conversion of one then fits `Int64`).
+    func optionalDate(_ key: String) throws(AppStoreVerificationError) -> Int64? {
+        guard let value = try optionalInt64(key) else { return nil }
+        guard AppStoreDate.milliseconds.contains(value) else { throw wrongShape(key, AppStoreDate.rule) }
+        return value
+    }
+
+    /// A count when present: refused outside `range`.
+    func optionalCount(_ key: String, in range: ClosedRange<Int>) throws(AppStoreVerificationError) -> Int? {
+        guard let value = try optionalInt(key) else { return nil }
+        guard range.contains(value) else { throw wrongShape(key, "a count from \(range.lowerBound) to \(range.upperBound)") }
+        return value
+    }
+
     func optionalInt(_ key: String) throws(AppStoreVerificationError) -> Int? {
         guard let value = try optionalInt64(key) else { return nil }
         guard let int = Int(exactly: value) else { throw wrongShape(key, "an integer") }
@@ -69,8 +90,11 @@ struct PayloadFields {
         }
     }
 
+    /// The integer a floating-point value stands for, only where a `Double` names exactly one integer
+    /// (|value| ≤ 2^53): past that, `-9223372036854775809` would round to `Int64.min` and be read as a number
+    /// the payload never held. Integers beyond 2^53 arrive as `.integer` when they fit `Int64`.
     private static func exactInteger(_ value: Double) -> Int64? {
-        guard value.isFinite, value.rounded(.towardZero) == value else { return nil }
+        guard value.isFinite, value.rounded(.towardZero) == value, value.magnitude <= 9_007_199_254_740_992 else { return nil }
         return Int64(exactly: value)
     }
 

@@ -106,7 +106,7 @@ struct Publish: AsyncParsableCommand {
     {
         var location = state.location(of: archive, server: api.server)
         var offset: Int64? = nil
-        if let known = location { offset = try await api.offset(of: known) }
+        if let known = location { offset = try await api.offset(of: known, length: archive.size) }
         if offset == nil {
             location = try await api.createUpload(length: archive.size, filename: (directory as NSString).lastPathComponent + ".tar")
             offset = 0
@@ -129,7 +129,7 @@ struct Publish: AsyncParsableCommand {
                 let wait = min(30, 1 << min(failures - 1, 5))
                 FileHandle.standardError.write(Data("upload cut (\(error.description)); resuming in \(wait) s\n".utf8))
                 try? await Task.sleep(for: .seconds(wait))
-                guard let resumed = try? await api.offset(of: location) else { continue }
+                guard let resumed = try? await api.offset(of: location, length: archive.size) else { continue }
                 offset = resumed
             }
         }

@@ -76,13 +76,23 @@ struct PublisherAPI: Sendable {
         return location
     }
 
-    /// The offset of an upload (tus HEAD), or nil when the server no longer has it (404, 410).
-    func offset(of location: String) async throws(PublishError) -> Int64? {
+    /// The offset of an upload of `length` bytes (tus HEAD), or nil when the server no longer has it (404, 410).
+    /// An offset outside `0...length` is refused: it is no place in this file.
+    func offset(of location: String, length: Int64) async throws(PublishError) -> Int64? {
         let answer = try await send(.HEAD, location)
         if answer.status == 404 || answer.status == 410 { return nil }
-        guard answer.status == 200, let offset = answer.headers.first(name: "Upload-Offset").flatMap({ Int64($0) }) else {
-            throw PublishError("the server did not report the upload's offset: \(answer.errorText)")
+        guard answer.status == 200, let offset = Self.uploadOffset(answer, within: 0...length) else {
+            throw PublishError("the server did not report an offset within the upload's \(length) bytes: \(answer.errorText)")
         }
+        return offset
+    }
+
+    /// The `Upload-Offset` of `answer` when it is 1 to 18 digits (tus 1.0.0: a non-negative integer) within `range`.
+    static func uploadOffset(_ answer: Answer, within range: ClosedRange<Int64>) -> Int64? {
+        guard let text = answer.headers.first(name: "Upload-Offset"), (1...18).contains(text.utf8.count),
+            text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let offset = Int64(text),
+            range.contains(offset)
+        else { return nil }
         return offset
     }
 
@@ -96,8 +106,12 @@ struct PublisherAPI: Sendable {
             .PATCH, location,
             headers: [("Content-Type", "application/offset+octet-stream"), ("Upload-Offset", String(offset))],
             body: .stream(chunks, length: .known(length - offset)), timeout: .hours(24))
-        guard answer.status == 204, let next = answer.headers.first(name: "Upload-Offset").flatMap({ Int64($0) }) else {
+        guard answer.status == 204 else {
             throw PublishError("the server refused the upload's bytes: \(answer.errorText)")
+        }
+        // The new offset lies past the old one (a PATCH that took nothing is no progress) and within the file.
+        guard offset < length, let next = Self.uploadOffset(answer, within: offset + 1...length) else {
+            throw PublishError("the server reported no offset past \(offset) within the upload's \(length) bytes")
         }
         return next
     }
