@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Writes a deterministic mixed content pack for bench/bundling.sh.
 
-usage: bundling-pack.py DIR [--scale N] [--huge-mib M]
+usage: bundling-pack.py DIR [--scale N] [--huge-mib M] [--divide D]
 
 The same arguments always give the same bytes (Python's seeded Mersenne Twister). At scale 1 the pack is
 about 130 MiB: text and JSON (compressible), PNG/JPEG-like media (random bytes behind a real signature,
 as already-compressed images are), small UI strings, and one 48 MiB binary of mixed records (partly
 compressible). --huge-mib adds Contents/huge.bin of M MiB (mixed the same way) for memory measurements.
+--divide D keeps the same kinds of files but D times fewer of each and a D times smaller binary (bench/smoke.sh
+uses 40: a pack of a few MiB).
 """
 
 import argparse
@@ -84,7 +86,14 @@ def main():
     parser.add_argument("dir")
     parser.add_argument("--scale", type=int, default=1)
     parser.add_argument("--huge-mib", type=int, default=0)
+    parser.add_argument("--divide", type=int, default=1)
     args = parser.parse_args()
+    if args.divide < 1:
+        parser.error("--divide must be at least 1")
+
+    def count(n):
+        return max(1, n // args.divide)
+
     root = args.dir
     os.makedirs(os.path.join(root, "Contents"), exist_ok=True)
     with open(os.path.join(root, "pack.json"), "w") as f:
@@ -93,16 +102,16 @@ def main():
     for copy in range(args.scale):
         rng = random.Random(20260301 + copy)
         prefix = f"set{copy}/" if args.scale > 1 else ""
-        for i in range(120):
+        for i in range(count(120)):
             write(root, f"{prefix}text/chapter{i:03}.txt", text(rng, rng.randint(16 << 10, 480 << 10)))
-        for i in range(80):
+        for i in range(count(80)):
             write(root, f"{prefix}levels/level{i:03}.json", level_json(rng, i))
-        for i in range(40):
+        for i in range(count(40)):
             write(root, f"{prefix}media/photo{i:03}.jpg", media(rng, "jpg", rng.randint(200 << 10, 900 << 10)))
             write(root, f"{prefix}media/sprite{i:03}.png", media(rng, "png", rng.randint(40 << 10, 400 << 10)))
-        for i in range(400):
+        for i in range(count(400)):
             write(root, f"{prefix}ui/strings{i:03}.txt", text(rng, rng.randint(64, 4096)))
-        mixed_binary(rng, 48 << 20, root, f"{prefix}data/world.bin")
+        mixed_binary(rng, (48 << 20) // args.divide, root, f"{prefix}data/world.bin")
     if args.huge_mib:
         mixed_binary(random.Random(15), args.huge_mib << 20, root, "huge.bin")
 

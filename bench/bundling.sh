@@ -10,7 +10,17 @@
 # Environment: RUNS (5), WORK (/tmp/depot-bundling-bench: packs and outputs, reused across runs),
 # THREADS (Depot's default: one per CPU, at most 8), SCALE (1), HUGE_MIB (0: skip the large-file run),
 # QUIET_WAIT (120: before each timed run, wait up to this many seconds for the CPUs to be 90% idle, so a
-# machine shared with other work gives comparable runs; 0 disables). Prints a Markdown table.
+# machine shared with other work gives comparable runs; 0 disables), DIVIDE (1: bundling-pack.py --divide, a
+# smaller pack of the same kinds of files), BUNDLER (a bundler binary already built from bench/bundler: no
+# build). Prints a Markdown table.
+#
+# DEPOT_BIN=path (and no BUNDLER): nothing is built; Depot's side is `$DEPOT_BIN dev stage` of the pack into a
+# fresh copy of a data directory whose catalog holds the pack's product (made once by starting `depot serve`),
+# the bundle copied out: the same BundleWriter as the store runs it, with its default thread count, and the
+# times include copying that directory, starting depot and recording the version. bench/smoke.sh runs it so,
+# since building bench/bundler (swift-crypto) costs minutes: the smoke then checks bench/bundler's
+# Package.swift against the imports of the sources it compiles (.ci/check-imports.py), but compiles neither
+# the bundler's front end (Sources/bundler/main.swift) nor its build; a full run (no DEPOT_BIN) builds both.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,9 +37,61 @@ if [[ ! -x /usr/bin/time ]]; then
 fi
 command -v zip >/dev/null || { echo "zip is missing: apt-get install -y zip" >&2; exit 1; }
 
-echo "building the release bundler..." >&2
-swift build -c release --package-path "$here/bundler" >&2
-bundler="$(swift build -c release --package-path "$here/bundler" --show-bin-path)/bundler"
+mkdir -p "$work"
+label="Depot bundler, $threads threads"
+if [[ -n ${BUNDLER:-} ]]; then
+    bundler=$(realpath "$BUNDLER")
+    [[ -x $bundler ]] || { echo "BUNDLER=$BUNDLER is not executable" >&2; exit 1; }
+elif [[ -n ${DEPOT_BIN:-} ]]; then
+    depot=$(realpath "$DEPOT_BIN")
+    [[ -x $depot ]] || { echo "DEPOT_BIN=$DEPOT_BIN is not executable" >&2; exit 1; }
+    echo "Depot's side: $depot dev stage (DEPOT_BIN; nothing is built)" >&2
+    # What can be checked of bench/bundler without building it: its Package.swift declares exactly the
+    # modules the sources it compiles import (Depot's sources are symlinked into it, and they change).
+    (cd "$here/bundler" && python3 "$here/../.ci/check-imports.py") >&2 ||
+        { echo "bench/bundler/Package.swift does not match the imports of its sources" >&2; exit 1; }
+    label="Depot, depot dev stage"
+    rm -rf "$work/stage-config"
+    cp -R "$here/../Config" "$work/stage-config"
+    echo '{"products": [{"id": "com.example.bench.pack", "type": "nonConsumable", "title": "Bundling benchmark"}]}' \
+        >"$work/stage-config/products.json"
+    # A data directory whose catalog holds the product: `depot serve` imports products.json as it starts.
+    rm -rf "$work/stage-template"
+    mkdir -p "$work/stage-template/content"
+    "$depot" serve --config "$work/stage-config" --data-dir "$work/stage-template/data" \
+        --content-dir "$work/stage-template/content" --host 127.0.0.1 --port 0 2>"$work/stage-template/serve.log" &
+    serve_pid=$!
+    trap 'kill "$serve_pid" 2>/dev/null || true' EXIT
+    for _ in $(seq 1 600); do
+        grep -q listening "$work/stage-template/serve.log" && break
+        kill -0 "$serve_pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    kill -TERM "$serve_pid" 2>/dev/null || true
+    wait "$serve_pid" || true
+    trap - EXIT
+    grep -q listening "$work/stage-template/serve.log" ||
+        { tail -n 20 "$work/stage-template/serve.log" >&2; echo "depot serve did not start" >&2; exit 1; }
+    # The bundler's interface (PACK OUT [--threads N] -> "digest size seconds") over `depot dev stage`.
+    bundler=$work/stage-bundler
+    cat >"$bundler" <<EOF_STAGE
+#!/usr/bin/env bash
+set -euo pipefail
+scratch=\$(mktemp -d "$work/stage.XXXXXX")
+trap 'rm -rf "\$scratch"' EXIT
+started=\$(date +%s%N)
+cp -R "$work/stage-template/data" "\$scratch/data"
+line=\$("$depot" dev stage --config "$work/stage-config" --data-dir "\$scratch/data" "\$1" --product com.example.bench.pack | tail -n1)
+digest=\${line##* }
+cp "\$scratch/data/bundles/\${digest:0:2}/\$digest.zip" "\$2"
+echo "\$digest \$(stat -c %s "\$2") \$(( (\$(date +%s%N) - started) / 1000000 )) ms"
+EOF_STAGE
+    chmod +x "$bundler"
+else
+    echo "building the release bundler..." >&2
+    swift build -c release --package-path "$here/bundler" >&2
+    bundler="$(swift build -c release --package-path "$here/bundler" --show-bin-path)/bundler"
+fi
 
 # A pack is regenerated only when the generator or its arguments change.
 make_pack() {  # DIR ARGS...
@@ -45,8 +107,10 @@ make_pack() {  # DIR ARGS...
     fi
 }
 
-mkdir -p "$work"
-make_pack "$work/pack" --scale "$scale"
+divide=${DIVIDE:-1}
+pack_arguments=(--scale "$scale")
+((divide == 1)) || pack_arguments+=(--divide "$divide")
+make_pack "$work/pack" "${pack_arguments[@]}"
 pack="$work/pack"
 
 # wait_quiet: waits (up to QUIET_WAIT seconds) until the CPUs were at least 90% idle over one second.
@@ -89,7 +153,8 @@ zip_run() {
 
 rm -f "$work"/*.times
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-depot_run && zip_run  # warm-up: both read the pack from the page cache afterwards
+depot_run  # warm-up: both read the pack from the page cache afterwards
+zip_run
 rm -f "$work"/*.times
 digests=()
 for _ in $(seq "$runs"); do
@@ -129,7 +194,7 @@ echo "System zlib $zlib; Info-ZIP $(zip -v | sed -n 2p | awk '{print $3, $4}')."
 echo
 echo "| tool | wall s (median) | wall s (best) | CPU s (user+sys, median) | output bytes | peak RSS MiB |"
 echo "|---|---|---|---|---|---|"
-summary depot "$work/depot.zip" | sed "s/^| depot /| Depot bundler, $threads threads /"
+summary depot "$work/depot.zip" | sed "s/^| depot /| $label /"
 summary zip "$work/zip.zip" | sed 's/^| zip /| zip -r -6 -X -q /'
 
 if (( huge_mib > 0 )); then

@@ -20,9 +20,12 @@
 #   BENCH_RETRIES=4         runs polluted by other processes (>8% of a core) measured again, at most
 #                           this many times and only within the time limit
 #   BENCH_TIME_LIMIT=345    hard limit in seconds for everything after the build
+#   BENCH_QUIET_WAIT=60     seconds to wait, at most, for the machine to be quiet before measuring
+#   BENCH_LARGE_BYTES=268435456  payload of the large bundle (256 MiB; bench/smoke.sh uses a few MiB)
 #   BENCH_RESULTS_DIR=bench/results
 #   BENCH_SKIP_BUILD=1      use .build/release/depot as it is (the report then says whether Sources/ is
 #                           newer than the binary)
+#   DEPOT_BIN=path          run that depot binary (any build) and build nothing
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -39,11 +42,13 @@ WRK=${WRK:-/usr/bin/wrk}
 DEPOT=$ROOT/.build/release/depot
 LUA=$BENCH_DIR/wrk-bench.lua
 
-LARGE_FILE_BYTES=$((256 * 1024 * 1024)) # one random file: the bundle is this plus 537 bytes of ZIP records
+LARGE_FILE_BYTES=${BENCH_LARGE_BYTES:-$((256 * 1024 * 1024))} # one random file: the bundle is this plus 537 bytes of ZIP records
 SMALL_FILE_BYTES=15851                  # one random file: a bundle of about 16 KiB (16,383 bytes with the ZIP writer of 7f4dd98)
 RANGE_BYTES=65536
 THREADS=2
 CLK_TCK=$(getconf CLK_TCK)
+((LARGE_FILE_BYTES >= 2 * 65536)) || { echo "BENCH_LARGE_BYTES must be at least 131072" >&2; exit 1; }
+LARGE_LABEL="$(awk -v b="$LARGE_FILE_BYTES" 'BEGIN { printf "%g", b / 1048576 }') MiB"
 
 # shellcheck source=bench/lib.sh
 source "$ROOT/bench/lib.sh"
@@ -84,8 +89,10 @@ trap cleanup EXIT
 trap 'log "interrupted"; exit 130' INT TERM
 
 # ---------------------------------------------------------------------------------------------------
-# 1. Build (release) unless the binary is newer than every source.
-if [[ ${BENCH_SKIP_BUILD:-0} == 1 ]]; then
+# 1. Build (release) unless the binary is newer than every source, or DEPOT_BIN names the binary to run.
+if [[ -n ${DEPOT_BIN:-} ]]; then
+    build_depot_release "$ROOT"
+elif [[ ${BENCH_SKIP_BUILD:-0} == 1 ]]; then
     [[ -x $DEPOT ]] || die "BENCH_SKIP_BUILD=1 but $DEPOT does not exist"
     log "using the existing release build (BENCH_SKIP_BUILD=1): $DEPOT"
 elif [[ ! -x $DEPOT ]] || [[ -n $(find "$ROOT/Sources" "$ROOT/Package.swift" "$ROOT/Package.resolved" -newer "$DEPOT" -print -quit 2>/dev/null) ]]; then
@@ -120,7 +127,7 @@ cp -R "$ROOT/Config" "$TMP/config"
 cat >"$TMP/config/products.json" <<'EOF'
 {
   "products": [
-    { "id": "bench.large", "type": "nonConsumable", "title": "Byte-path bench: 256 MiB" },
+    { "id": "bench.large", "type": "nonConsumable", "title": "Byte-path bench: large" },
     { "id": "bench.small", "type": "nonConsumable", "title": "Byte-path bench: 16 KiB" }
   ]
 }
@@ -168,7 +175,7 @@ SMALL_FILE=$TMP/data/bundles/${SMALL_DIGEST:0:2}/$SMALL_DIGEST.zip
 LARGE_SIZE=$(stat -c %s "$LARGE_FILE")
 SMALL_SIZE=$(stat -c %s "$SMALL_FILE")
 [[ $LARGE_SIZE == "$(size_of bench.large)" && $SMALL_SIZE == "$(size_of bench.small)" ]] || die "logged sizes differ from the files"
-((LARGE_SIZE >= LARGE_FILE_BYTES && LARGE_SIZE < LARGE_FILE_BYTES + 65536)) || die "large bundle is $LARGE_SIZE bytes, expected ~256 MiB (stored, not deflated)"
+((LARGE_SIZE >= LARGE_FILE_BYTES && LARGE_SIZE < LARGE_FILE_BYTES + 65536)) || die "large bundle is $LARGE_SIZE bytes, expected ~$LARGE_LABEL (stored, not deflated)"
 ((SMALL_SIZE >= 15360 && SMALL_SIZE <= 17408)) || die "small bundle is $SMALL_SIZE bytes, expected 16 KiB +/- 1 KiB"
 log "bundles: large $LARGE_DIGEST ($LARGE_SIZE bytes), small $SMALL_DIGEST ($SMALL_SIZE bytes)"
 
@@ -251,7 +258,9 @@ server_pids() { # server -> pids whose CPU is the server's
 
 # ---------------------------------------------------------------------------------------------------
 # Check every response type on every server once, so a misconfiguration cannot produce a number.
-RANGE_CHECK_OFFSET=$((1234 * RANGE_BYTES))
+RANGE_CHECK_SLOT=$((LARGE_SIZE / RANGE_BYTES - 1))
+((RANGE_CHECK_SLOT > 1234)) && RANGE_CHECK_SLOT=1234
+RANGE_CHECK_OFFSET=$((RANGE_CHECK_SLOT * RANGE_BYTES))
 head -c $((RANGE_CHECK_OFFSET + RANGE_BYTES)) "$LARGE_FILE" | tail -c "$RANGE_BYTES" >"$TMP/range-expected.bin"
 check_server() { # server
     local base="http://127.0.0.1:$(port_of "$1")" out
@@ -304,7 +313,7 @@ per_process_ticks() { # pids... -> "pid:ticks,..."
 scenario_conns() { case $1 in a) echo 4 ;; b | c) echo 64 ;; esac; }
 scenario_title() {
     case $1 in
-        a) echo "(a) 256 MiB bundle, -c4" ;;
+        a) echo "(a) $LARGE_LABEL bundle, -c4" ;;
         b) echo "(b) 64 KiB random ranges, -c64" ;;
         c) echo "(c) 16 KiB bundle, -c64" ;;
     esac
@@ -474,11 +483,11 @@ machine_info() {
     echo "- $(swift --version 2>/dev/null | head -n1)"
     local newer="no"
     [[ -n $(find "$ROOT/Sources" "$ROOT/Package.swift" -newer "$DEPOT" -print -quit 2>/dev/null) ]] && newer="yes (the binary is older than the tree)"
-    echo "- depot: release binary built $(date -u -r "$DEPOT" '+%Y-%m-%d %H:%M:%S UTC'); HEAD at run time $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown); Sources/ changed since the binary was built: $newer"
+    echo "- depot: ${DEPOT_BIN:+$DEPOT (DEPOT_BIN), }binary built $(date -u -r "$DEPOT" '+%Y-%m-%d %H:%M:%S UTC'); HEAD at run time $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown); Sources/ changed since the binary was built: $newer"
 }
 
 # All arithmetic in awk; see the printf in measure() for the columns of results.tsv.
-TABLES=$(awk -F'\t' -v tck="$CLK_TCK" -v one="$NGINX_ONE_WORKER" -v rounds="$ROUNDS" '
+TABLES=$(awk -F'\t' -v tck="$CLK_TCK" -v large="$LARGE_LABEL" -v one="$NGINX_ONE_WORKER" -v rounds="$ROUNDS" '
 function f(x, d) { return sprintf("%." d "f", x) }
 function met(r, t, le) { if (le) return (r <= t) ? "yes" : "**no**"; return (r >= t) ? "yes" : "**no**" }
 function secs_of(tk) { return tk / tck }
@@ -532,9 +541,9 @@ END {
     print "| scenario | figure | Depot | nginx (2 workers) | Depot / nginx | per round | target | met |" (one == 1 ? " nginx (1 worker, round 1) |" : "")
     print "|---|---|---:|---:|---:|---|---|---|" (one == 1 ? "---:|" : "")
     r = mbps(a D) / mbps(a N)
-    row("(a) 256 MiB bundle, -c4", "MB/s", mbps(a D), mbps(a N), (a O) in req ? mbps(a O) : "", 0, f(r, 2), spread("a", "mbps"), ">= 1.0", met(r, 1.0, 0))
+    row("(a) " large " bundle, -c4", "MB/s", mbps(a D), mbps(a N), (a O) in req ? mbps(a O) : "", 0, f(r, 2), spread("a", "mbps"), ">= 1.0", met(r, 1.0, 0))
     r = cpugib(a D) / cpugib(a N)
-    row("(a) 256 MiB bundle, -c4", "server CPU s per GiB", cpugib(a D), cpugib(a N), (a O) in req ? cpugib(a O) : "", 3, f(r, 2), spread("a", "cpu"), "<= 1.0", met(r, 1.0, 1))
+    row("(a) " large " bundle, -c4", "server CPU s per GiB", cpugib(a D), cpugib(a N), (a O) in req ? cpugib(a O) : "", 3, f(r, 2), spread("a", "cpu"), "<= 1.0", met(r, 1.0, 1))
     r = rps(b D) / rps(b N)
     row("(b) 64 KiB random ranges, -c64", "req/s", rps(b D), rps(b N), (b O) in req ? rps(b O) : "", 0, f(r, 2), spread("b", "rps"), ">= 1.0", met(r, 1.0, 0))
     row("(b) 64 KiB random ranges, -c64", "p99 latency ms", p99(b D), p99(b N), (b O) in req ? p99(b O) : "", 2, f(p99(b D) / p99(b N), 2), "", "-", "-")

@@ -14,7 +14,8 @@
 #
 # Environment knobs: BENCH_DURATION=10 (seconds per measured run), BENCH_WARMUP=2, BENCH_SEED=20260301,
 # BENCH_TIME_LIMIT=300 (hard limit after the build), BENCH_RESULTS_DIR=bench/results, BENCH_SKIP_BUILD=1,
-# DEPOT=path/to/depot (with BENCH_SKIP_BUILD=1: another build of depot).
+# DEPOT=path/to/depot (with BENCH_SKIP_BUILD=1: another build of depot), DEPOT_BIN=path/to/depot (that binary,
+# any build; nothing is built), BENCH_MEDIUM_BYTES=16777216 (payload of the ranges' bundle; at least 128 KiB).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -28,7 +29,7 @@ WRK=${WRK:-/usr/bin/wrk}
 DEPOT=${DEPOT:-$ROOT/.build/release/depot}
 LUA=$ROOT/bench/wrk-bench.lua
 SMALL_FILE_BYTES=15851             # a bundle of about 16 KiB, as in bench/byte-path.sh
-MEDIUM_FILE_BYTES=$((16 << 20))    # 16 MiB: sixteen 1 MiB slices at the edge
+MEDIUM_FILE_BYTES=${BENCH_MEDIUM_BYTES:-$((16 << 20))} # 16 MiB: sixteen 1 MiB slices at the edge
 RANGE_BYTES=65536
 SECRET=bench-edge-secret-$(date +%s)-0123456789abcdef
 
@@ -53,12 +54,7 @@ trap 'log "interrupted"; exit 130' INT TERM
 
 build_depot_release "$ROOT"
 
-(
-    sleep "$TIME_LIMIT"
-    echo "[watchdog] time limit of ${TIME_LIMIT}s reached, stopping" >&2
-    kill -TERM $$
-) &
-PIDS+=($!)
+start_watchdog "$TIME_LIMIT"
 
 TMP=$(mktemp -d /tmp/depot-edgebench.XXXXXX)
 chmod 755 "$TMP"
@@ -68,7 +64,7 @@ cp -R "$ROOT/Config" "$TMP/config"
 cat >"$TMP/config/products.json" <<'EOF'
 {"products": [
   {"id": "bench.small", "type": "nonConsumable", "title": "Edge bench: 16 KiB"},
-  {"id": "bench.medium", "type": "nonConsumable", "title": "Edge bench: 16 MiB"}
+  {"id": "bench.medium", "type": "nonConsumable", "title": "Edge bench: ranges"}
 ]}
 EOF
 python3 - "$TMP/config/depot.json" "$SECRET" <<'EOF'
@@ -174,7 +170,9 @@ for server in edge depot nginx; do
         fi
     done
 done
-RANGE_OFFSET=$((100 * RANGE_BYTES))
+RANGE_SLOT=$((MEDIUM_SIZE / RANGE_BYTES - 1))
+((RANGE_SLOT > 100)) && RANGE_SLOT=100
+RANGE_OFFSET=$((RANGE_SLOT * RANGE_BYTES))
 out=$(curl -sS -D "$TMP/h" -o "$TMP/body" -w '%{http_code} %{size_download}' -H "Authorization: Bearer $MEDIUM_GRANT" \
     -H "Range: bytes=$RANGE_OFFSET-$((RANGE_OFFSET + RANGE_BYTES - 1))" "$(base_of edge)/v1/bundles/$MEDIUM_DIGEST")
 [[ $out == "206 $RANGE_BYTES" ]] || die "edge range answered '$out'"
@@ -212,6 +210,9 @@ for scenario in small range; do
         us=$(field duration_us "$line")
         p99=$(field p99_us "$line")
         errors=$(($(field status_errors "$line") + $(field read_errors "$line") + $(field timeouts "$line")))
+        # A wrong answer (not 2xx) or no answer at all makes every figure meaningless: the run stops.
+        (($(field status_errors "$line") == 0 && requests > 0)) ||
+            die "$server, $scenario: $requests answers, $(field status_errors "$line") of them not 2xx"
         rps=$(awk -v r="$requests" -v d="$us" 'BEGIN { printf "%.0f", r / (d / 1e6) }')
         mbs=$(awk -v b="$bytes" -v d="$us" 'BEGIN { printf "%.1f", b / (d / 1e6) / 1e6 }')
         p99ms=$(awk -v p="$p99" 'BEGIN { printf "%.2f", p / 1000 }')

@@ -21,7 +21,8 @@
 #   IPR_LARGE_BYTES=8388608 size of the large pack's payload (ranges are taken from its bundle)
 #   IPR_SKIP_BUILD=1        use .build/release/depot as it is
 #   IPR_SERVERS="depot nginx"
-#   DEPOT=path              another depot binary (default .build/release/depot)
+#   DEPOT=path              another depot binary (default .build/release/depot; with IPR_SKIP_BUILD=1)
+#   DEPOT_BIN=path          that depot binary, any build; nothing is built
 #   IPR_DUMPS=dir           keep the callgrind dumps there (callgrind_annotate DIR/depot-b.out shows where they go)
 set -euo pipefail
 
@@ -44,11 +45,7 @@ for tool in valgrind callgrind_control objcopy cc python3 openssl "$NGINX" curl 
     command -v "$tool" >/dev/null || die "$tool is not installed"
 done
 
-if [[ ${IPR_SKIP_BUILD:-0} != 1 ]]; then
-    log "building depot (release)"
-    (cd "$ROOT" && swift build -c release --product depot) >&2 || die "release build failed"
-fi
-[[ -x $DEPOT ]] || die "$DEPOT does not exist"
+BENCH_SKIP_BUILD=${IPR_SKIP_BUILD:-${BENCH_SKIP_BUILD:-0}} build_depot_release "$ROOT"
 
 start_scratch depot-ipr
 

@@ -3,12 +3,16 @@
 
 Phase 1 posts every signed transaction of --transactions (one JWS per line) once to POST /v1/transactions
 (verification + ledger writes), phase 2 posts one POST /v1/transactions/{id}/finish per redeemed transaction
-with the digests the redemption answered (a ledger write each). Each phase runs --concurrency threads, each
-on its own keep-alive connection, taking the next request from a shared queue until all are sent; the rate is
-requests answered 200 divided by the phase's wall time.
+with the finish token and the digests the redemption answered (a ledger write each). Each phase runs
+--concurrency threads, each on its own keep-alive connection, taking the next request from a shared queue until
+all are sent; the rate is requests answered 200 divided by the phase's wall time.
 
 Prints one JSON object per phase on stdout: phase, requests, ok, errors (by status), seconds, rate, and latency
 percentiles in milliseconds; plus the server's CPU seconds in the phase when --server-pid is given.
+
+Every redeem and every finish must be answered 200 (and every finish must leave its transaction finished): on
+anything else the phase's line is still printed, then the script says what went wrong on standard error (the
+first answers that were not 200, with their bodies) and exits 1, without running a later phase.
 """
 
 import argparse
@@ -45,6 +49,7 @@ def run_phase(name, port, requests, concurrency, server_pid, on_answer):
     next_index = [0]
     latencies = []
     errors = {}
+    samples = []  # the first few answers that were not 200: "status: body"
     ok = [0]
 
     def worker():
@@ -74,6 +79,8 @@ def run_phase(name, port, requests, concurrency, server_pid, on_answer):
                     ok[0] += 1
                 else:
                     errors[str(status)] = errors.get(str(status), 0) + 1
+                    if len(samples) < 3:
+                        samples.append(f"{status}: {data[:300].decode(errors='replace')}")
             on_answer(index, status, data)
         connection.close()
         with lock:
@@ -103,7 +110,15 @@ def run_phase(name, port, requests, concurrency, server_pid, on_answer):
     }
     if cpu_before is not None and cpu_after is not None:
         result["server_cpu_seconds"] = round(cpu_after - cpu_before, 2)
-    return result
+    return result, samples
+
+
+def fail(message, samples=()):
+    """Stops the run: a benchmark whose requests fail measures nothing."""
+    print(f"ledger-load.py: FAIL: {message}", file=sys.stderr)
+    for sample in samples:
+        print(f"ledger-load.py:   {sample}", file=sys.stderr)
+    sys.exit(1)
 
 
 def table(lines):
@@ -142,30 +157,52 @@ def main():
 
     def remember(index, status, data):
         if status == 200:
-            answer = json.loads(data)
-            redeemed[index] = (
-                answer["transaction"]["id"],
-                [{"contentId": d["contentId"], "digest": d["digest"]} for d in answer["downloads"]],
-            )
+            try:
+                answer = json.loads(data)
+                transaction = answer["transaction"]
+            except (ValueError, KeyError):
+                return  # counted below as a redeem without a usable answer
+            try:
+                redeemed[index] = (
+                    transaction["id"],
+                    {
+                        "finishToken": transaction["finishToken"],
+                        "delivered": [{"contentId": d["contentId"], "digest": d["digest"]}
+                                      for d in answer["downloads"]],
+                    },
+                )
+            except (KeyError, TypeError):
+                pass
 
-    print(json.dumps(run_phase("redeem", arguments.port, redeem_requests, arguments.concurrency,
-                               arguments.server_pid, remember)), flush=True)
+    result, samples = run_phase("redeem", arguments.port, redeem_requests, arguments.concurrency,
+                                arguments.server_pid, remember)
+    print(json.dumps(result), flush=True)
+    if result["ok"] != len(signed):
+        fail(f"{len(signed) - result['ok']} of {len(signed)} redeems were not answered 200: {result['errors']}", samples)
 
-    finish_requests = [(f"/v1/transactions/{tid}/finish", {"delivered": delivered})
-                       for tid, delivered in (r for r in redeemed if r is not None)]
+    unusable = sum(1 for r in redeemed if r is None)
+    if unusable:
+        fail(f"{unusable} redeem answers lacked transaction.id, transaction.finishToken or downloads")
+    finish_requests = [(f"/v1/transactions/{tid}/finish", body) for tid, body in redeemed]
     finished_states = {}
+    states_lock = threading.Lock()
 
     def check(index, status, data):
         if status == 200:
             state = json.loads(data)["transaction"]["state"]
-            finished_states[state] = finished_states.get(state, 0) + 1
+            with states_lock:
+                finished_states[state] = finished_states.get(state, 0) + 1
 
-    result = run_phase("finish", arguments.port, finish_requests, arguments.concurrency, arguments.server_pid, check)
+    result, samples = run_phase("finish", arguments.port, finish_requests, arguments.concurrency,
+                                arguments.server_pid, check)
     if finished_states.get("finished", 0) != result["ok"]:
         result["unexpected_states"] = finished_states
     print(json.dumps(result), flush=True)
-    if result["ok"] != len(signed):
-        sys.exit(1)
+    if result["ok"] != len(finish_requests):
+        fail(f"{len(finish_requests) - result['ok']} of {len(finish_requests)} finishes were not answered 200: "
+             f"{result['errors']}", samples)
+    if "unexpected_states" in result:
+        fail(f"finishes answered 200 left transactions in these states: {finished_states}")
 
 
 if __name__ == "__main__":

@@ -5,14 +5,16 @@
 #   bash bench/ledger.sh        # 4000 transactions; 1, 16 and 64 connections; both engines
 #   LEDGER_BENCH_N=2000 LEDGER_BENCH_C="4 32" LEDGER_BENCH_ENGINES=sqlite bash bench/ledger.sh
 #
-# - Builds `swift build -c release --product depot` (SKIP_BUILD=1 uses the existing binary).
+# - Builds `swift build -c release --product depot` (SKIP_BUILD=1 uses the existing binary; DEPOT_BIN=path runs
+#   that depot binary, any build, and builds nothing: bench/smoke.sh runs the debug one).
 # - Pre-generates N distinct signed transactions of one non-consumable with `depot dev sign-transaction`
 #   (the development root under a temporary data directory), before anything is measured.
 # - Per engine and connection count: starts `depot serve` on a free port over that data directory and a fresh
 #   ledger (a new SQLite file; for PostgreSQL a new database on DEPOT_TEST_POSTGRES_URL, started with
 #   .ci/postgres.sh when unset, dropped afterwards), then runs bench/ledger-load.py: every transaction
 #   redeemed once, then every one finished once with the digests the redemption answered, over C keep-alive
-#   connections.
+#   connections. Every redeem and finish must be answered 200: anything else stops the run with a message
+#   and a nonzero exit.
 # - Prints one JSON line per phase and a Markdown table for BENCHMARKS.md. The load client runs on the same
 #   machine and takes CPU from the server; the server's own CPU seconds per phase are shown beside the rate.
 set -euo pipefail
@@ -23,11 +25,17 @@ count="${LEDGER_BENCH_N:-4000}"
 concurrencies="${LEDGER_BENCH_C:-1 16 64}"
 engines="${LEDGER_BENCH_ENGINES:-sqlite postgres}"
 
-if [[ -z "${SKIP_BUILD:-}" ]]; then
-    swift build -c release --product depot >&2
+if [[ -n "${DEPOT_BIN:-}" ]]; then
+    bin="$(realpath "$DEPOT_BIN")"
+    [[ -x "$bin" && -f "$bin" ]] || { echo "ledger.sh: DEPOT_BIN=$DEPOT_BIN is not an executable file" >&2; exit 1; }
+    echo "ledger.sh: depot: $bin (DEPOT_BIN; nothing is built)" >&2
+else
+    if [[ -z "${SKIP_BUILD:-}" ]]; then
+        swift build -c release --product depot >&2
+    fi
+    bin="$(swift build -c release --show-bin-path)/depot"
+    [[ -x "$bin" ]] || { echo "ledger.sh: $bin is missing: run swift build -c release --product depot" >&2; exit 1; }
 fi
-bin="$(swift build -c release --show-bin-path)/depot"
-[[ -x "$bin" ]] || { echo "ledger.sh: $bin is missing: run swift build -c release --product depot" >&2; exit 1; }
 
 work="$(mktemp -d /tmp/depot-ledger-bench.XXXXXX)"
 server_pid=""
@@ -100,7 +108,12 @@ for engine in $engines; do
     curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null || { cat "$work/serve-$run.log" >&2; exit 1; }
     echo "ledger.sh: $engine: $count redemptions then $count finishes over $concurrency connections" >&2
     output="$(python3 bench/ledger-load.py --port "$port" --transactions "$work/transactions.txt" \
-        --concurrency "$concurrency" --server-pid "$server_pid")" || { echo "$output"; cat "$work/serve-$run.log" >&2; exit 1; }
+        --concurrency "$concurrency" --server-pid "$server_pid")" || {
+        echo "$output"
+        echo "ledger.sh: FAIL: $engine, $concurrency connections: not every request was answered 200 (above); the server's log:" >&2
+        tail -n 40 "$work/serve-$run.log" >&2
+        exit 1
+    }
     echo "$output" | sed "s/^/$engine /"
     while read -r line; do results+=("$engine $line"); done <<<"$output"
     kill -TERM "$server_pid"

@@ -33,15 +33,51 @@ stop_processes() {
     done
 }
 
-# Builds the release depot of the package at $1, unless BENCH_SKIP_BUILD=1 (then the binary must exist).
+# The depot binary a benchmark runs, into DEPOT.
+# - DEPOT_BIN=path: that binary, whatever its build (bench/smoke.sh runs the debug one); nothing is built.
+# - Otherwise the release depot of the package at $1 is built, unless BENCH_SKIP_BUILD=1 (then the binary must
+#   exist), and DEPOT keeps the binary the script chose (its own knob), or becomes that release build.
 build_depot_release() {
     local root=$1
+    if [[ -n ${DEPOT_BIN:-} ]]; then
+        DEPOT=$(realpath "$DEPOT_BIN" 2>/dev/null) || die "DEPOT_BIN=$DEPOT_BIN does not exist"
+        [[ -f $DEPOT && -x $DEPOT ]] || die "DEPOT_BIN=$DEPOT_BIN is not an executable file"
+        log "depot: $DEPOT (DEPOT_BIN; nothing is built)"
+        return 0
+    fi
+    DEPOT=${DEPOT:-$root/.build/release/depot}
     if [[ ${BENCH_SKIP_BUILD:-0} == 1 ]]; then
-        [[ -x $root/.build/release/depot ]] || die "BENCH_SKIP_BUILD=1 but $root/.build/release/depot does not exist"
+        [[ -x $DEPOT ]] || die "BENCH_SKIP_BUILD=1 but $DEPOT does not exist"
     else
         log "building depot (release)"
         (cd "$root" && swift build -c release --product depot) >&2 || die "release build failed"
     fi
+}
+
+# The URL a `Location` header $2 names, relative to origin $1 (http://host:port) unless it is absolute already
+# (Depot answers a tus creation with an absolute one; older builds with a path).
+location_url() {
+    case $2 in
+        http://* | https://*) echo "$2" ;;
+        *) echo "$1$2" ;;
+    esac
+}
+
+# Stops the script (SIGTERM) once $1 seconds have passed. The watchdog is recorded in PIDS; ended by
+# stop_processes, it ends its own sleep too, so nothing is left behind to fire (or to hold the script's output
+# open) later.
+start_watchdog() {
+    local limit=$1 script=$$
+    (
+        sleeper=""
+        trap '[[ -n $sleeper ]] && kill "$sleeper" 2>/dev/null; exit 0' TERM
+        sleep "$limit" &
+        sleeper=$!
+        wait "$sleeper" || exit 0
+        echo "[watchdog] time limit of ${limit}s reached, stopping" >&2
+        kill -TERM "$script"
+    ) &
+    PIDS+=($!)
 }
 
 # nginx's `user` line for a generated configuration: as root, workers run as root so that they can read the

@@ -15,14 +15,18 @@
 #   - zip: `zip -r -6 -q` of the same folder (one thread), timed alone.
 # The order alternates by round.
 #
-# Environment: BENCH_ROUNDS=3, BENCH_SKIP_BUILD=1 (use the binary as is), BENCH_DEPOT=PATH, BENCH_RESULTS_DIR.
+# Environment: BENCH_ROUNDS=3, BENCH_SKIP_BUILD=1 (use the binary as is), BENCH_DEPOT=PATH (another binary, with
+# BENCH_SKIP_BUILD=1), DEPOT_BIN=PATH (that binary, any build; nothing is built), BENCH_RESULTS_DIR,
+# BENCH_PACK_DIVISOR=1 (every file size and the count of small files divided by it: bench/smoke.sh uses 100).
 set -euo pipefail
+shopt -s inherit_errexit # a failing step inside $(depot_round ...) stops the run too
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 ROUNDS=${BENCH_ROUNDS:-3}
 RESULTS_DIR=${BENCH_RESULTS_DIR:-$ROOT/bench/results}
 DEPOT=${BENCH_DEPOT:-$ROOT/.build/release/depot}
 PRODUCT=com.example.bench.mission
+DIVISOR=${BENCH_PACK_DIVISOR:-1}
 
 # shellcheck source=bench/lib.sh
 source "$ROOT/bench/lib.sh"
@@ -36,36 +40,32 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-if [[ "${BENCH_SKIP_BUILD:-0}" != 1 ]]; then
-    log "building depot (release)"
-    (cd "$ROOT" && swift build -c release --product depot >"$TMP/build.log" 2>&1) || die "release build failed: $TMP/build.log"
-fi
-[[ -x "$DEPOT" ]] || die "$DEPOT is missing"
+build_depot_release "$ROOT"
 now() { date +%s.%N; }
 
 # The mixed pack.
 PACK=$TMP/mission
-python3 - "$PACK" <<'PY'
+python3 - "$PACK" "$DIVISOR" <<'PY'
 import os, random, sys
-root = sys.argv[1]
+root, divisor = sys.argv[1], int(sys.argv[2])
 rng = random.Random(20261123)
 def write(path, data):
     full = os.path.join(root, "Contents", path)
     os.makedirs(os.path.dirname(full), exist_ok=True)
     with open(full, "wb") as f: f.write(data)
 for i in range(4):
-    write(f"media/noise-{i}.bin", rng.randbytes(10 << 20))
+    write(f"media/noise-{i}.bin", rng.randbytes((10 << 20) // divisor))
 words = [w.encode() for w in "tile wall door key lantern cave water stone bridge torch monster treasure map level".split()]
 for i in range(8):
     parts, size = [], 0
-    while size < 5 << 20:
+    while size < (5 << 20) // divisor:
         line = b'{"x": %d, "y": %d, "kind": "%s", "next": "%s"},\n' % (rng.randrange(1000), rng.randrange(1000), rng.choice(words), rng.choice(words))
         parts.append(line); size += len(line)
-    write(f"maps/region-{i}.json", b"".join(parts)[: 5 << 20])
-for i in range(2000):
-    half = rng.randbytes(5 << 10)
+    write(f"maps/region-{i}.json", b"".join(parts)[: (5 << 20) // divisor])
+for i in range(max(1, 2000 // divisor)):
+    half = rng.randbytes((5 << 10) // divisor)
     text = (b"sprite %d " % i) * 700
-    write(f"sprites/{i // 100:02d}/s{i:04d}.dat", half + text[: 5 << 10])
+    write(f"sprites/{i // 100:02d}/s{i:04d}.dat", half + text[: (5 << 10) // divisor])
 PY
 SIZE=$(du -sb "$PACK/Contents" | cut -f1)
 log "pack: $SIZE bytes in $(find "$PACK/Contents" -type f | wc -l) files"
@@ -89,13 +89,15 @@ depot_round() { # version -> seconds from the PATCH's answer to staged
     local version=$1 tarball=$TMP/mission-$1.tar
     printf '{"productId": "%s", "version": "%s", "publishedAt": "2026-03-01T09:00:00Z"}' "$PRODUCT" "$version" >"$PACK/pack.json"
     (cd "$TMP" && tar -cf "$tarball" mission)
-    local size digest location id start job end
+    local size digest location url id start job end
     size=$(stat -c %s "$tarball")
     digest=$(sha256sum "$tarball" | cut -d' ' -f1)
     location=$(curl -fsS -o /dev/null -D - -X POST "${AUTH[@]}" -H "Tus-Resumable: 1.0.0" -H "Upload-Length: $size" \
         "$BASE/v1/publisher/uploads" | tr -d '\r' | awk 'tolower($1) == "location:" {print $2}')
+    [[ -n $location ]] || die "depot did not create an upload"
+    url=$(location_url "$BASE" "$location")
     curl -fsS -o /dev/null -X PATCH "${AUTH[@]}" -H "Tus-Resumable: 1.0.0" -H "Upload-Offset: 0" -H "Expect:" \
-        -H "Content-Type: application/offset+octet-stream" -T "$tarball" "$location"
+        -H "Content-Type: application/offset+octet-stream" -T "$tarball" "$url"
     start=$(now)
     id=${location##*/}
     job=$(curl -fsS -X POST "${AUTH[@]}" -H 'Content-Type: application/json' \

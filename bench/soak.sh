@@ -13,7 +13,10 @@
 #   READ_SECONDS=60        how long each reader reads (32 KiB/s each)
 #   BIG_MIB=1024           size of the large bundle's payload
 #   BENCH_SKIP_BUILD=1     use .build/release/depot as it is
+#   DEPOT_BIN=path         that depot binary, any build; nothing is built
 #   BENCH_RESULTS_DIR=bench/results
+# The run fails (after writing its report) when an answer of the purchase loop was not 2xx, the loop completed
+# nothing, or a slow reader was not answered 200 or failed.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 source "$ROOT/bench/lib.sh"
@@ -240,3 +243,18 @@ print("Depot RSS after the readers left: $((DEPOT_AFTER / 1024)) MiB")
 PY
 cat "$REPORT"
 log "report: $REPORT"
+python3 - "$SOAK_REPORT" "$TMP/readers-depot.json" "$TMP/readers-nginx.json" <<'PY' || die "the run went wrong (see the report): its figures mean nothing"
+import json, sys
+soak = json.loads(sys.argv[1])
+wrong = []
+if soak["bad"] or not soak["ok"]:
+    wrong.append(f"purchase loop: {soak['ok']} answers 2xx, {soak['bad']} others")
+for name, path in (("Depot", sys.argv[2]), ("nginx", sys.argv[3])):
+    readers = json.load(open(path))
+    if readers["failures"] or readers["answered200"] != readers["opened"] or not readers["opened"]:
+        wrong.append(f"{name} slow readers: {readers['answered200']} of {readers['opened']} answered 200, "
+                     f"{len(readers['failures'])} failures")
+for line in wrong:
+    print(f"soak.sh: {line}", file=sys.stderr)
+sys.exit(1 if wrong else 0)
+PY

@@ -15,6 +15,8 @@
 #   BENCH_SERVERS="depot depot-tls nginx nginx-tls"
 #   BENCH_SKIP_BUILD=1      use the release binary as it is
 #   DEPOT=path              another depot binary (with BENCH_SKIP_BUILD=1; default .build/release/depot)
+#   DEPOT_BIN=path          that depot binary, any build; nothing is built
+#   BENCH_LARGE_BYTES=268435456  payload of the large bundle (256 MiB; bench/smoke.sh uses a few MiB)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -25,7 +27,7 @@ NGINX=${NGINX:-/usr/sbin/nginx}
 WRK=${WRK:-/usr/bin/wrk}
 DEPOT=${DEPOT:-$ROOT/.build/release/depot}
 LUA=$ROOT/bench/wrk-bench.lua
-LARGE_FILE_BYTES=$((256 * 1024 * 1024))
+LARGE_FILE_BYTES=${BENCH_LARGE_BYTES:-$((256 * 1024 * 1024))}
 SMALL_FILE_BYTES=15851 # as bench/byte-path.sh: a bundle of about 16 KiB
 CLK_TCK=$(getconf CLK_TCK)
 
@@ -35,8 +37,7 @@ source "$ROOT/bench/lib.sh"
 for tool in "$NGINX" "$WRK" curl openssl python3 ss awk; do
     command -v "$tool" >/dev/null || die "$tool is not installed"
 done
-[[ ${BENCH_SKIP_BUILD:-0} == 1 ]] || build_depot_release "$ROOT"
-[[ -x $DEPOT ]] || die "$DEPOT does not exist"
+build_depot_release "$ROOT"
 
 start_scratch depot-tls
 
@@ -52,7 +53,7 @@ cp -R "$ROOT/Config" "$TMP/config"
 cat >"$TMP/config/products.json" <<'EOF'
 {
   "products": [
-    { "id": "bench.large", "type": "nonConsumable", "title": "TLS bench: 256 MiB" },
+    { "id": "bench.large", "type": "nonConsumable", "title": "TLS bench: large" },
     { "id": "bench.small", "type": "nonConsumable", "title": "TLS bench: 16 KiB" }
   ]
 }

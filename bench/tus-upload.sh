@@ -16,8 +16,8 @@
 # upload) during, VmRSS after.
 #
 # Environment: BENCH_ROUNDS=3, BENCH_SIZE_MIB=256, BENCH_SKIP_BUILD=1 (use the binary as is), BENCH_DEPOT=PATH (another
-# binary, e.g. .build/debug/depot),
-# BENCH_RESULTS_DIR=bench/results.
+# binary, e.g. .build/debug/depot, with BENCH_SKIP_BUILD=1), DEPOT_BIN=PATH (that binary, any build; nothing is
+# built), BENCH_RESULTS_DIR=bench/results.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -41,11 +41,7 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-if [[ "${BENCH_SKIP_BUILD:-0}" != 1 ]]; then
-    log "building depot (release)"
-    (cd "$ROOT" && swift build -c release --product depot >"$TMP/build.log" 2>&1) || die "release build failed: $TMP/build.log"
-fi
-[[ -x "$DEPOT" ]] || die "$DEPOT is missing"
+build_depot_release "$ROOT"
 
 cpu_ticks() { # utime+stime of a process and its children threads
     awk '{print $14 + $15}' "/proc/$1/stat"
@@ -122,18 +118,19 @@ nginx_ticks() {
 
 RESULTS=()
 run_depot() {
-    local location id before after rss_before hwm rss_after timing status offset
+    local location url id before after rss_before hwm rss_after timing status offset
     location=$(curl -fsS -o /dev/null -D - -X POST -H "Tus-Resumable: 1.0.0" -H "Authorization: Bearer $TOKEN" \
         -H "Upload-Length: $SIZE" "http://127.0.0.1:$DEPOT_PORT/v1/publisher/uploads" | tr -d '\r' |
         awk 'tolower($1) == "location:" {print $2}')
     [[ -n "$location" ]] || die "depot did not create an upload"
     id=${location##*/}
+    url=$(location_url "http://127.0.0.1:$DEPOT_PORT" "$location")
     rss_before=$(status_kib "$DEPOT_PID" VmRSS)
     echo 5 >"/proc/$DEPOT_PID/clear_refs" # resets VmHWM to the current RSS
     before=$(cpu_ticks "$DEPOT_PID")
     timing=$(curl -sS -o /dev/null -D "$TMP/depot.head" -w '%{http_code} %{time_total}' -X PATCH -T "$PAYLOAD" \
         -H "Tus-Resumable: 1.0.0" -H "Authorization: Bearer $TOKEN" -H "Upload-Offset: 0" \
-        -H "Content-Type: application/offset+octet-stream" -H "Expect:" "$location")
+        -H "Content-Type: application/offset+octet-stream" -H "Expect:" "$url")
     after=$(cpu_ticks "$DEPOT_PID")
     hwm=$(status_kib "$DEPOT_PID" VmHWM)
     rss_after=$(status_kib "$DEPOT_PID" VmRSS)
@@ -142,7 +139,7 @@ run_depot() {
     [[ "$status" == 204 && "$offset" == "$SIZE" ]] || die "depot answered $status with Upload-Offset $offset"
     [[ $(sha256sum "$TMP/data/uploads/$id" | cut -d' ' -f1) == "$EXPECTED" ]] || die "depot stored other bytes"
     curl -fsS -o /dev/null -X DELETE -H "Tus-Resumable: 1.0.0" -H "Authorization: Bearer $TOKEN" \
-        "$location"
+        "$url"
     RESULTS+=("depot ${timing#* } $((after - before)) $rss_before $hwm $rss_after")
 }
 run_nginx() {
