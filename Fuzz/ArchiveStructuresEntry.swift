@@ -1,23 +1,8 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 // The libFuzzer entry point of the `archive-structures` target (built by Fuzz/run.sh with -sanitize=fuzzer):
 // each input describes an archive (ArchiveStructureGenerator: valid tar checksums, a consistent zip central
 // directory, sizes and offsets drawn from the extremes), which the `archives` harness reads. A broken
 // invariant or a trap stops the process, which libFuzzer keeps as a crash input.
-private let harness: ArchiveFuzzHarness = {
-    let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-    var template = Array((base + "/depot-fuzz-structures-XXXXXX").utf8CString)
-    guard let made = mkdtemp(&template) else { fatalError("archive-structures: cannot make a scratch directory under \(base)") }
-    let scratch = String(cString: made)
-    atexit { ArchiveFuzzHarness.removeTree(scratchDirectory) }
-    scratchDirectory = scratch
-    return ArchiveFuzzHarness(scratch: scratch)
-}()
-nonisolated(unsafe) private var scratchDirectory = ""
+private let harness = makeArchiveHarness(target: "structures")
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func depotFuzzArchiveStructures(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

@@ -64,7 +64,8 @@ build_archives() {
     local sources
     mapfile -t sources < <(find "$ROOT/Sources/DepotArchives" -name '*.swift' | sort)
     compile DepotArchivesFuzz archives -I "$ROOT/Sources/CZlib" -lz "${sources[@]}" \
-        "$ROOT/Tests/DepotArchivesTests/Fuzzing/ArchiveFuzzHarness.swift" "$ROOT/Fuzz/ArchivesEntry.swift"
+        "$ROOT/Tests/DepotArchivesTests/Fuzzing/ArchiveFuzzHarness.swift" "$ROOT/Fuzz/ArchiveHarnessScratch.swift" \
+        "$ROOT/Fuzz/ArchivesEntry.swift"
 }
 
 build_archive_structures() {
@@ -72,7 +73,8 @@ build_archive_structures() {
     mapfile -t sources < <(find "$ROOT/Sources/DepotArchives" -name '*.swift' | sort)
     compile DepotArchiveStructuresFuzz archive-structures -I "$ROOT/Sources/CZlib" -lz "${sources[@]}" \
         "$ROOT/Tests/DepotArchivesTests/Fuzzing/ArchiveFuzzHarness.swift" \
-        "$ROOT/Tests/DepotArchivesTests/Fuzzing/ArchiveStructureGenerator.swift" "$ROOT/Fuzz/ArchiveStructuresEntry.swift"
+        "$ROOT/Tests/DepotArchivesTests/Fuzzing/ArchiveStructureGenerator.swift" "$ROOT/Fuzz/ArchiveHarnessScratch.swift" \
+        "$ROOT/Fuzz/ArchiveStructuresEntry.swift"
 }
 
 # The tus header parsers and rules import nothing but Foundation: the server's error table and these files
