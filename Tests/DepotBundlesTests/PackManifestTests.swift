@@ -29,15 +29,15 @@ import Testing
         (#"{"productId": "p", "publishedAt": "2026-03-01T09:00:00Z"}"#, "missing \"version\""),
         (#"{"productId": "p", "version": "1"}"#, "missing \"publishedAt\""),
         (#"{"productId": 7, "version": "1", "publishedAt": "2026-03-01T09:00:00Z"}"#, "\"productId\" must be a string"),
-        (#"{"productId": "", "version": "1", "publishedAt": "2026-03-01T09:00:00Z"}"#, "\"productId\" must be 1-255"),
-        (#"{"productId": "p\u0001", "version": "1", "publishedAt": "2026-03-01T09:00:00Z"}"#, "\"productId\" must be 1-255"),
+        (#"{"productId": "", "version": "1", "publishedAt": "2026-03-01T09:00:00Z"}"#, "\"productId\" must be 1-128"),
+        (#"{"productId": "p\u0001", "version": "1", "publishedAt": "2026-03-01T09:00:00Z"}"#, "\"productId\" must be 1-128"),
         (#"{"productId": "p", "version": "1\u0001", "publishedAt": "2026-03-01T09:00:00Z"}"#, "control characters"),
         // Product and content ids follow the identifier rule: no path, space, dot name or non-ASCII letter.
-        (#"{"productId": "..", "version": "1", "publishedAt": "2026-03-01T09:00:00Z"}"#, "\"productId\" must be 1-255"),
-        (#"{"productId": "a/b", "version": "1", "publishedAt": "2026-03-01T09:00:00Z"}"#, "\"productId\" must be 1-255"),
+        (#"{"productId": "..", "version": "1", "publishedAt": "2026-03-01T09:00:00Z"}"#, "\"productId\" must be 1-128"),
+        (#"{"productId": "a/b", "version": "1", "publishedAt": "2026-03-01T09:00:00Z"}"#, "\"productId\" must be 1-128"),
         (
             #"{"productId": "p", "contentId": "../x y/Contents", "version": "1", "publishedAt": "2026-03-01T09:00:00Z"}"#,
-            "\"contentId\" must be 1-255"
+            "\"contentId\" must be 1-128"
         ),
         (#"{"productId": "p", "contentId": ".hidden", "version": "1", "publishedAt": "2026-03-01T09:00:00Z"}"#, "\"contentId\""),
         (#"{"productId": "p", "contentId": ".", "version": "1", "publishedAt": "2026-03-01T09:00:00Z"}"#, "\"contentId\""),

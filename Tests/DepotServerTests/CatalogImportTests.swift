@@ -33,7 +33,7 @@ struct CatalogImportTests {
             #expect(refused.count == 2, "\(refused)")
             for (pack, key) in [("unsafe/pack", "contentId"), ("hidden/pack", "contentId")] {
                 #expect(
-                    refused.contains { $0.contains(pack) && $0.contains("\"\(key)\" must be 1-255 ASCII letters") }, "\(refused)")
+                    refused.contains { $0.contains(pack) && $0.contains("\"\(key)\" must be 1-128 ASCII letters") }, "\(refused)")
             }
         }
     }

@@ -111,7 +111,7 @@ struct ConfigurationTests {
         let error = #expect(throws: ConfigurationError.self) {
             try ConfigurationLoader.load(overrides: ConfigurationOverrides(configPath: scratch.path + "/Config"), environment: [:])
         }
-        #expect(error?.message.contains("product id \"\(id)\" is not 1-255 ASCII letters") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains("product id \"\(id)\" is not 1-128 ASCII letters") == true, "\(error?.message ?? "")")
     }
 
     /// A production `depot.json` with a production grant key, a trusted root path and `appStore` entries.

@@ -240,7 +240,7 @@ struct UploadVersionTests {
             #expect(wide.status == 202, "\(wide.text)")
             let refused = try await Self.finalState(server, job: try JSONAnswer(wide)["version.job"]?.string)
             #expect(refused?["state"]?.string == "failed")
-            #expect(refused?["failureReason"]?.string?.contains("\"contentId\" must be 1-255") == true, "\(String(describing: refused))")
+            #expect(refused?["failureReason"]?.string?.contains("\"contentId\" must be 1-128") == true, "\(String(describing: refused))")
             #expect(try await server.application.ledger.catalogVersions(productId: Self.product).isEmpty)
 
             // Within its scope, the same key stages.

@@ -101,9 +101,13 @@ extension DepotClient {
             renew: renew)
     }
 
+    /// The longest content id taken, in bytes, as the server's identifier rule says: with
+    /// `.<digest>.partial.etag` (78 bytes) after it, the download's files stay within a file name's 255 bytes.
+    static let maximumContentIdBytes = 128
+
     /// A content identifier becomes a folder name: it must be one plain path component.
     static func checkPathName(_ name: String) throws(DepotClientError) {
-        guard !name.isEmpty, name.utf8.count <= 200, !name.hasPrefix("."), !name.contains("/"), !name.contains("\\"),
+        guard !name.isEmpty, name.utf8.count <= maximumContentIdBytes, !name.hasPrefix("."), !name.contains("/"), !name.contains("\\"),
             !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
         else {
             throw DepotClientError(.badResponse, "the server offered content \"\(name)\", which cannot be a folder name")

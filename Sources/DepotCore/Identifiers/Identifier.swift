@@ -5,10 +5,11 @@
 /// with `.`: so never a path separator, a space, `.` or `..`, nor a hidden folder's name (an app installs a
 /// content under a folder named by its id).
 package enum Identifier {
-    /// The longest product or content id accepted, in bytes.
-    package static let maximumCatalogLength = 255
+    /// The longest product or content id accepted, in bytes: an app keeps a download beside its folder as
+    /// `<content id>.<digest>.partial.etag` (78 bytes more), which must stay within a file name's 255 bytes.
+    package static let maximumCatalogLength = 128
 
-    /// The rule in words, for error messages: "1-255 letters, digits, ...".
+    /// The rule in words, for error messages: "1-128 letters, digits, ...".
     package static func rule(maximumLength: Int = maximumCatalogLength) -> String {
         "1-\(maximumLength) ASCII letters, digits, '.', '_' and '-', not starting with '.'"
     }

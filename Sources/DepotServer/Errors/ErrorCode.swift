@@ -195,14 +195,14 @@ package enum ErrorCode: String, CaseIterable, Sendable {
         case .productOutOfScope: (403, "The publisher key may not act on this product.")
         case .contentOutOfScope:
             (403, "The content id (requested or in pack.json) lies outside the publisher key's scope; a pack's in `failureReason`.")
-        case .invalidProductId: (400, "A product id is 1-255 ASCII letters, digits, '.', '_' and '-', not starting with '.'.")
+        case .invalidProductId: (400, "A product id is 1-128 ASCII letters, digits, '.', '_' and '-', not starting with '.'.")
         case .invalidType: (400, "`type` is not one of the product types.")
         case .invalidTitle: (400, "`title` is not 1-200 characters without control characters.")
         case .invalidPeriod: (400, "`periodDays` is missing for a nonRenewing product, out of 1-36500, or given for another type.")
         case .productTypeLocked:
             (409, "The product has a version or a transaction: its `type` and `periodDays` are fixed (the title may change).")
         case .invalidVersion: (400, "A version is 1-64 printable characters without spaces or '/'.")
-        case .invalidContentId: (400, "A content id is 1-255 ASCII letters, digits, '.', '_' and '-', not starting with '.'.")
+        case .invalidContentId: (400, "A content id is 1-128 ASCII letters, digits, '.', '_' and '-', not starting with '.'.")
         case .invalidUploadId: (400, "`upload` is not an upload id (32 hex digits).")
         case .invalidSHA256: (400, "`sha256` is not 64 hex digits.")
         case .invalidPublishedAt: (400, "`publishedAt` is not an ISO 8601 UTC time.")

@@ -3,7 +3,7 @@ import DepotLedger
 
 /// The rules a publisher's product must follow, each with its own error code (400).
 enum ProductValidation {
-    /// The ``Identifier`` rule: 1-255 ASCII letters, digits, `.`, `_`, `-`, not starting with `.` (App Store
+    /// The ``Identifier`` rule: 1-128 ASCII letters, digits, `.`, `_`, `-`, not starting with `.` (App Store
     /// product identifiers; content ids name an app's folders).
     static func isValidProductId(_ id: String) -> Bool {
         Identifier.isAcceptable(id)
