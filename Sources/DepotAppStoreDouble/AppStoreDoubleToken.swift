@@ -56,9 +56,11 @@ package struct AppStoreDoubleToken: Sendable {
         guard claims.exp > now else { return "expired" }
         if let iat = claims.iat {
             guard iat <= now + Self.clockSkewSeconds else { return "iat is in the future" }
-            guard claims.exp - iat <= 3600 else { return "exp is more than 60 minutes after iat" }
+            let (lifetime, overflow) = claims.exp.subtractingReportingOverflow(iat)
+            guard !overflow, lifetime <= 3600 else { return "exp is more than 60 minutes after iat" }
         } else {
-            guard claims.exp - now <= 3600 + Self.clockSkewSeconds else { return "exp is more than 60 minutes from now" }
+            let (left, overflow) = claims.exp.subtractingReportingOverflow(now)
+            guard !overflow, left <= 3600 + Self.clockSkewSeconds else { return "exp is more than 60 minutes from now" }
         }
         return nil
     }

@@ -58,6 +58,11 @@ import Testing
         (goodHeader, claims(exp: now), "expired"),
         (goodHeader, claims(iat: now, exp: now + 3601), "exp is more than 60 minutes after iat"),
         (goodHeader, claims(iat: now + 600, exp: now + 1200), "iat is in the future"),
+        (goodHeader, claims(iat: .min, exp: .max), "exp is more than 60 minutes after iat"),
+        (
+            goodHeader, #"{"iss":"issuer-1","exp":\#(Int64.max),"aud":"appstoreconnect-v1","bid":"com.example.depot"}"#,
+            "exp is more than 60 minutes from now"
+        ),
         (goodHeader, #"{"iss":"issuer-1","aud":"appstoreconnect-v1","bid":"com.example.depot"}"#, "unreadable claims"),
         (
             goodHeader, #"{"iss":"issuer-1","exp":\#(now + 7200),"aud":"appstoreconnect-v1","bid":"com.example.depot"}"#,
