@@ -6,6 +6,18 @@ import Testing
 /// ledger was being read (a consumable finished, a refund, a reversal) is not undone by that read.
 @Suite("Revocation list refreshes")
 struct RevocationListTests {
+    @Test func aRevocationIsPurgedOnceUntilItIsReinstated() {
+        let list = RevocationList()
+        list.revoke("t1")
+        #expect(list.claimPurge(of: "t1"))
+        // The ledger refresh learning of the same revocation a moment later does not purge it again.
+        #expect(!list.claimPurge(of: "t1"))
+        #expect(list.claimPurge(of: "t2"))
+        list.reinstate("t1")
+        list.revoke("t1")
+        #expect(list.claimPurge(of: "t1"), "a refund reversed and revoked again is purged again")
+    }
+
     @Test func aRevocationMadeDuringTheLedgerReadSurvivesTheRefresh() {
         let list = RevocationList(["1"])
         let mark = list.mark()

@@ -5,10 +5,10 @@ extension DeliveryService {
     /// refused here at once, so are the grants its siblings hold for content they no longer entitle, and the
     /// edges are asked to drop the grant-check answers they keep for the purchase (its `transaction:` tag).
     ///
-    /// Idempotent: a purchase learnt of twice is refused twice and purged twice, which changes nothing more.
+    /// Idempotent: a purchase learnt of twice is refused twice, which changes nothing more, and purged once.
     func purchaseRevoked(_ transactionId: String) async {
         revocations.revoke(transactionId)
         await refuseSiblingGrants(of: transactionId)
-        purges.submit(PurgeTags.revoked([transactionId]))
+        if revocations.claimPurge(of: transactionId) { purges.submit(PurgeTags.revoked([transactionId])) }
     }
 }

@@ -22,6 +22,8 @@ package final class RevocationList: Sendable {
         /// Bundles refused under transactions that still stand (a subscription renewal whose sibling, through
         /// which a period's issues were granted, was refunded), with when they were refused.
         var refusedBundles: [Pair: Int64] = [:]
+        /// Revoked transactions whose purge was already submitted by this process.
+        var purged: Set<String> = []
     }
 
     private let state: NIOLockedValueBox<State>
@@ -67,10 +69,18 @@ package final class RevocationList: Sendable {
         }
     }
 
+    /// True the first time it is asked for a revoked transaction (since it was last reinstated): the caller
+    /// submits its purge. Two paths learning of one revocation at once (a notification, and the ledger refresh
+    /// that reads what the notification just wrote) purge it once.
+    package func claimPurge(of transactionId: String) -> Bool {
+        state.withLockedValue { state in state.purged.insert(transactionId).inserted }
+    }
+
     /// Accepts the transaction's grants again (a reversed refund).
     package func reinstate(_ transactionId: String) {
         state.withLockedValue { state in
             state.revoked.remove(transactionId)
+            state.purged.remove(transactionId)
             state.sequence += 1
             state.changes[transactionId] = (state.sequence, false)
         }
