@@ -100,7 +100,9 @@ build_trust() {
         [[ -d $debug/$dependency.build ]] || { echo "no $debug/$dependency.build: the package layout changed"; return 1; }
         mapfile -t -O "${#objects[@]}" objects < <(find "$debug/$dependency.build" -name '*.o' | sort)
     done
+    # DepotTrust's transaction ids follow DepotCore's identifier rule: that one file joins the module.
     mapfile -t sources < <(find "$ROOT/Sources/DepotTrust" -name '*.swift' | sort)
+    sources+=("$ROOT/Sources/DepotCore/Identifiers/Identifier.swift")
     compile "$module" "$target" -I "$debug/Modules" "${sources[@]}" "$harness" "$entry" "${objects[@]}"
 }
 

@@ -1,4 +1,7 @@
+// The libFuzzer builds of `Fuzz/run.sh` compile DepotCore's `Identifier` into the same module as these sources.
+#if !DEPOT_FUZZ_SINGLE_MODULE
 import DepotCore
+#endif
 
 /// The shape a transaction id must have before Depot keys grants, ledger rows and URLs by it: the
 /// ``Identifier`` rule, at most ``maximumLength`` bytes.
