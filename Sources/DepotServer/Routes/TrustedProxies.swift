@@ -80,10 +80,12 @@ package struct TrustedProxies: Sendable {
             return nil
         }
         switch address {
+        // The address fields are read at their fixed offsets (4 in `sockaddr_in`, 8 in `sockaddr_in6`, on Linux
+        // and Darwin alike) rather than by member, which the C modules' import visibility makes fragile.
         case .v4(let v4):
-            return withUnsafeBytes(of: v4.address.sin_addr) { Array($0) }
+            return withUnsafeBytes(of: v4.address) { Array($0[4..<8]) }
         case .v6(let v6):
-            return withUnsafeBytes(of: v6.address.sin6_addr) { Array($0) }
+            return withUnsafeBytes(of: v6.address) { Array($0[8..<24]) }
         case .unixDomainSocket:
             return nil
         }
