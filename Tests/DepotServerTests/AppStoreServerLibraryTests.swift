@@ -11,6 +11,11 @@ struct AppStoreServerLibraryTests {
     /// Information with the library, then two calls the double refuses; prints what the library parsed as JSON.
     static let script = #"""
         import json, sys, time
+        import requests
+        # The library gives each call 30 s; the double answers from the test process, which a loaded machine can
+        # hold up for longer. No test may assume a speed: every call gets ten minutes.
+        _request = requests.request
+        requests.request = lambda *args, **kwargs: _request(*args, **{**kwargs, "timeout": 600})
         from appstoreserverlibrary.api_client import APIException, AppStoreServerAPIClient
         from appstoreserverlibrary.models.ConsumptionRequest import ConsumptionRequest
         from appstoreserverlibrary.models.DeliveryStatus import DeliveryStatus

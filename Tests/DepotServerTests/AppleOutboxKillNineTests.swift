@@ -72,6 +72,7 @@ struct AppleOutboxKillNineTests {
             try SharedInstances.writeConfiguration(
                 in: scratch, settings: appStore.settings(leaseSeconds: 600, timeoutSeconds: 300))
             let second = try await DepotProcess.start(binary: binary, arguments: arguments, environment: environment)
+            let restarted = ContinuousClock.now
             do {
                 try await eventually("the finish acknowledged after the restart") {
                     try await LedgerReader.with(ledgerURL) { ledger in try await ledger.appleJobIsDone(id) }
@@ -80,12 +81,17 @@ struct AppleOutboxKillNineTests {
                 second.killIfRunning()
                 throw error
             }
+            let waited = ContinuousClock.now - restarted
             second.kill(SIGTERM)
             _ = await second.waitForExit()
-            #expect(appStore.acknowledgedFinishes() == [id: 1])
-            #expect(appStore.double.requests.count == 1)
+            // Sent once. Only when this test process (and the double answering in it) was held up past Depot's read
+            // timeout of 90 s, as a heavily loaded machine has done, does Depot send the call again, which Finish
+            // Transaction allows: each such call is then acknowledged and counted as an attempt.
+            let sends = appStore.double.requests.count
+            #expect(sends == 1 || waited > .seconds(90), "sent \(sends) times within \(waited)")
+            #expect(appStore.acknowledgedFinishes() == [id: sends])
             let done = try await LedgerReader.with(ledgerURL) { ledger in try await ledger.appleJobs(transactionId: id) }
-            #expect(done.first?.attempts == attemptsAtKill + 1)
+            #expect(sends == 1 ? done.first?.attempts == attemptsAtKill + 1 : (done.first?.attempts ?? 0) > attemptsAtKill + 1)
             let after = try await ExternalTool.run(command.binary, ["transactions", "--apple-pending"] + command.place)
             #expect(after.output.contains("0 pending, 0 failed"), "\(after.output)")
         }
