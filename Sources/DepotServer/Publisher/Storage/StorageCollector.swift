@@ -79,14 +79,29 @@ package final class StorageCollector: Service, Sendable {
         }
         let referenced = Set(snapshot.versions.map(\.content.digest) + snapshot.deltas.map(\.digest))
         let now = clock()
-        let bundleFiles = StoredFiles.bundles(under: bundlesRoot)
-        let packFolders = StoredFiles.packs(under: packsRoot)
+        // Directory walks, stats and removals block: off the concurrency pool, as the rest of the file work is.
+        let (bundlesRoot, packsRoot, grace) = (bundlesRoot, packsRoot, graceSeconds)
+        let (bundleFiles, packFolders) = await OffLoop.run {
+            (StoredFiles.bundles(under: bundlesRoot), StoredFiles.packs(under: packsRoot))
+        }
         let candidates = Set(bundleFiles.keys).union(packFolders.keys).subtracting(referenced)
         let due = unreferencedSince.withLock { since in
             since = since.filter { candidates.contains($0.key) }
             for digest in candidates where since[digest] == nil { since[digest] = now }
             return Set(since.filter { now - $0.value >= graceSeconds }.keys)
         }
+        let pass = await OffLoop.run {
+            Self.remove(due, bundleFiles: bundleFiles, packFolders: packFolders, now: now, graceSeconds: grace)
+        }
+        unreferencedSince.withLock { since in for digest in pass.bundles + pass.packs { since.removeValue(forKey: digest) } }
+        return pass
+    }
+
+    /// Removes the files of the `due` digests whose own age is past the grace too. Blocking file work.
+    private static func remove(
+        _ due: Set<String>, bundleFiles: [String: StoredFiles.Found], packFolders: [String: StoredFiles.Found], now: Int64,
+        graceSeconds: Int64
+    ) -> Pass {
         var pass = Pass()
         for digest in due.sorted() {
             if let file = bundleFiles[digest], now - file.modified >= graceSeconds, unlink(file.path) == 0 {
@@ -101,7 +116,6 @@ package final class StorageCollector: Service, Sendable {
                 }
             }
         }
-        unreferencedSince.withLock { since in for digest in pass.bundles + pass.packs { since.removeValue(forKey: digest) } }
         return pass
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 /// partial copies, the store's index) are never listed, so never collected.
 enum StoredFiles {
     /// A file or folder found: where, when it was last modified (seconds since 1970), and its size.
-    struct Found: Equatable {
+    struct Found: Equatable, Sendable {
         var path: String
         var modified: Int64
         var size: Int64
