@@ -15,22 +15,62 @@ struct UploadDeadlineTests {
         return head + "Content-Type: application/offset+octet-stream\r\nUpload-Offset: 0\r\nContent-Length: \(length)\r\n\r\n"
     }
 
+    /// The request timeouts an attempt runs with, longer each time. Until the publisher key is accepted the
+    /// whole-request deadline holds, and a loaded machine can take longer than any fixed timeout to reach the upload
+    /// route: an attempt cut before the route took the body says nothing about the deadline on a body, and is made
+    /// again with a longer timeout.
+    static let attemptTimeouts = [3, 12, 48, 192]
+
+    /// The upload's file in the server's data directory.
+    static func file(of path: String, in server: UploadServer) -> String {
+        server.scratch.path + "/data/uploads/" + (path.split(separator: "/").last.map(String.init) ?? "")
+    }
+
+    /// Waits until the server's upload route holds the upload's lock (it writes the body), or an answer arrives
+    /// first: true in the first case.
+    static func awaitBodyTaken(_ file: String, client: RawHTTPClient) async throws -> Bool {
+        try await OffPool.run { () -> Bool in
+            while true {
+                if FileLocks.isLocked(file) { return true }
+                if client.hasBytesWaiting() { return false }
+                usleep(5_000)
+            }
+        }
+    }
+
     @Test(arguments: LedgerEngine.allCases)
     func aSlowUploadThatKeepsSendingOutlivesTheRequestTimeout(engine: LedgerEngine) async throws {
-        // Until the publisher key is accepted (by the route, on the concurrency pool) the whole-request deadline
-        // holds: ten seconds leave room for a loaded machine to get there, where three once did not.
-        try await UploadServer.with(engine: engine, requestTimeoutSeconds: 10) { server in
+        var checked = false
+        // Pauses of a quarter second leave a loaded machine room under a ten-second timeout.
+        for timeout in [10, 40] where !checked {
+            checked = try await Self.slowUploadOnce(engine: engine, requestTimeoutSeconds: timeout)
+        }
+        #expect(checked, "the server never took the upload's body before its request deadline")
+    }
+
+    /// One upload paced to take about twice the request timeout. False when the server cut the request before its
+    /// upload route took the body.
+    static func slowUploadOnce(engine: LedgerEngine, requestTimeoutSeconds: Int) async throws -> Bool {
+        // True unless the attempt was cut too early (and when the engine's server is missing, the test is skipped).
+        var checked = true
+        try await UploadServer.with(engine: engine, requestTimeoutSeconds: requestTimeoutSeconds) { server in
             let chunk = 16 << 10
-            let chunks = 80
+            let chunks = 8 * requestTimeoutSeconds
             var random = SeededBytes(seed: 31)
             let data = random.bytes(chunk * chunks)
             let path = try await server.create(length: Int64(data.count))
             let client = try RawHTTPClient(port: server.port)
             try await client.send(Self.patchHead(path, length: data.count))
-            // Paced so the body takes about twice the ten-second request timeout, with pauses far shorter than it,
-            // from a thread of its own (the concurrency pool can be held up for seconds on a loaded machine).
+            try await client.send(bytes: Array(data[..<chunk]))
+            guard try await Self.awaitBodyTaken(Self.file(of: path, in: server), client: client) else {
+                _ = try await client.readResponse()
+                checked = false
+                return
+            }
+            // Paced so the body takes about twice the request timeout, with pauses far shorter than it, from a
+            // thread of its own (the concurrency pool can be held up for seconds on a loaded machine).
             try await OffPool.run {
-                for index in 0..<chunks {
+                for index in 1..<chunks {
                     try client.sendNow(bytes: Array(data[(index * chunk)..<((index + 1) * chunk)]))
                     usleep(250_000)
                 }
@@ -39,22 +79,39 @@ struct UploadDeadlineTests {
             #expect(answer.status == 204, "\(answer.status) \(answer.text)")
             #expect(answer.value("Upload-Offset") == String(data.count))
         }
+        return checked
     }
 
     @Test(arguments: LedgerEngine.allCases)
     func anUploadThatStopsSendingIsCutAndKeepsItsBytes(engine: LedgerEngine) async throws {
-        try await UploadServer.with(engine: engine, requestTimeoutSeconds: 3) { server in
+        var checked = false
+        for timeout in Self.attemptTimeouts where !checked {
+            checked = try await Self.stallOnce(engine: engine, requestTimeoutSeconds: timeout)
+        }
+        #expect(checked, "the server never took the upload's body before its request deadline")
+    }
+
+    /// One stalled upload. False when the server cut the request before its upload route took the body (the attempt checked nothing).
+    static func stallOnce(engine: LedgerEngine, requestTimeoutSeconds: Int) async throws -> Bool {
+        // True unless the attempt was cut too early (and when the engine's server is missing, the test is skipped).
+        var checked = true
+        try await UploadServer.with(engine: engine, requestTimeoutSeconds: requestTimeoutSeconds) { server in
             var random = SeededBytes(seed: 32)
             let data = random.bytes(300_000)
             let path = try await server.create(length: Int64(data.count))
             let client = try RawHTTPClient(port: server.port)
             try await client.send(Self.patchHead(path, length: data.count))
             try await client.send(bytes: Array(data[..<100_000]))
+            let taken = try await Self.awaitBodyTaken(Self.file(of: path, in: server), client: client)
             // No more bytes: the server answers 408 and closes.
             let answer = try await client.readResponse()
             #expect(answer.status == 408)
             #expect(await client.isClosedByPeer())
-            try await eventually("the stalled PATCH's bytes are counted", within: 300) { try await server.offset(path) == 100_000 }
+            guard taken else {
+                checked = false
+                return
+            }
+            try await eventually("the stalled PATCH's bytes are counted") { try await server.offset(path) == 100_000 }
             // The stalled PATCH's handler may still hold the upload's lock a moment after its bytes are counted
             // (a loaded machine showed it): a 423 changes nothing and is retried, as a tus client does.
             var status = 0
@@ -64,6 +121,20 @@ struct UploadDeadlineTests {
             }
             #expect(status == 204)
         }
+        return checked
+    }
+}
+
+/// Whether a process holds a `flock` on a file, read from `/proc/locks` without taking the lock (taking it, even
+/// for a moment, could make the server's own writer find it held).
+enum FileLocks {
+    static func isLocked(_ path: String) -> Bool {
+        var status = stat()
+        guard stat(path, &status) == 0, let locks = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else {
+            return false
+        }
+        let inode = ":\(status.st_ino) "
+        return locks.split(separator: "\n").contains { $0.contains("FLOCK") && $0.contains(inode) }
     }
 }
 

@@ -164,6 +164,13 @@ final class RawHTTPClient: @unchecked Sendable {
         try await OffPool.run { if self.buffer.isEmpty { try self.fill() } }
     }
 
+    /// Whether bytes from the server wait to be read (or it closed the connection), without waiting.
+    func hasBytesWaiting() -> Bool {
+        if !buffer.isEmpty { return true }
+        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 0) > 0
+    }
+
     /// Whether the server has closed the connection (reads until EOF or timeout).
     func isClosedByPeer() async -> Bool {
         (try? await OffPool.run { self.isClosedByPeerNow() }) ?? false
