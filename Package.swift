@@ -41,6 +41,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         .target(name: "DepotCore", swiftSettings: swiftSettings),
+        .target(name: "DepotAPI", swiftSettings: swiftSettings),
         .target(name: "DepotHTTP", swiftSettings: bytePathSettings),
         .target(
             name: "DepotBundles",
@@ -100,7 +101,7 @@ let package = Package(
             name: "DepotServer",
             dependencies: [
                 "DepotCore", "DepotHTTP", "DepotBundles", "DepotTrust", "DepotLedger", "DepotArchives", "DepotAppStore",
-                "CMalloc",
+                "DepotAPI", "CMalloc",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -122,7 +123,7 @@ let package = Package(
         .target(
             name: "DepotClient",
             dependencies: [
-                "DepotHTTP", "DepotArchives",
+                "DepotAPI", "DepotHTTP", "DepotArchives",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
@@ -183,6 +184,7 @@ let package = Package(
         .testTarget(
             name: "DepotServerTests",
             dependencies: [
+                "DepotAPI",
                 "DepotServer", "DepotTrust", "DepotHTTP", "DepotCore", "DepotClient", "DepotAppStoreDouble", "DepotAppStore",
                 "DepotLedger", "DepotTestSupport", "DepotArchives",
                 .product(name: "Crypto", package: "swift-crypto"),

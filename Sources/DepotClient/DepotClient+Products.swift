@@ -21,7 +21,7 @@ extension DepotClient {
     /// of the last answer, and answers a 304 with the list read then.
     public func products() async throws(DepotClientError) -> ProductListAnswer<[Product]> {
         try await conditionalList("/v1/products") { data throws(DepotClientError) in
-            try Self.decode(ProductsBody.self, from: data, doing: "GET /v1/products").products
+            try Self.decode(ProductList.self, from: data, doing: "GET /v1/products").products
         }
     }
 

@@ -9,7 +9,7 @@ extension DepotClient {
     public func redeem(
         signedTransaction: String, installed: [InstalledContent] = [], appAccountToken: UUID? = nil
     ) async throws(DepotClientError) -> Redemption {
-        let body = RedeemRequestBody(
+        let body = RedeemRequest(
             signedTransaction: signedTransaction, installed: installed,
             appAccountToken: appAccountToken?.uuidString.lowercased())
         return try await post("/v1/transactions", body, as: Redemption.self)
@@ -21,7 +21,7 @@ extension DepotClient {
     public func restore(
         signedTransactions: [String], installed: [InstalledContent] = [], appAccountToken: UUID? = nil
     ) async throws(DepotClientError) -> Restoration {
-        let body = RestoreRequestBody(
+        let body = RestoreRequest(
             signedTransactions: signedTransactions, installed: installed,
             appAccountToken: appAccountToken?.uuidString.lowercased())
         return try await post("/v1/restore", body, as: Restoration.self)
@@ -42,7 +42,7 @@ extension DepotClient {
         guard let id = transaction.id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) else {
             throw DepotClientError(.invalidArgument, "the transaction id cannot be put in a URL")
         }
-        let body = FinishRequestBody(
+        let body = FinishRequest(
             finishToken: token, delivered: delivered.map { .init(contentId: $0.contentId, digest: $0.digest) })
         return try await post("/v1/transactions/\(id)/finish", body, as: FinishConfirmation.self)
     }

@@ -1,3 +1,4 @@
+import DepotAPI
 import DepotTrust
 import Foundation
 import Hummingbird

@@ -1,3 +1,4 @@
+import DepotAPI
 import DepotAppStore
 import DepotCore
 import DepotLedger
@@ -14,7 +15,7 @@ struct ConsentRequest: Decodable {
 
 /// The answer to a consent.
 struct ConsentBody: Encodable, Sendable {
-    var transaction: TransactionBody
+    var transaction: RedeemedTransaction
     var customerConsented: Bool
 }
 

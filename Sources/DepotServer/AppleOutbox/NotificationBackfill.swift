@@ -1,3 +1,4 @@
+import DepotAPI
 import DepotAppStore
 import DepotLedger
 import Logging

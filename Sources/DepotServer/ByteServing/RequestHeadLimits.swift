@@ -1,3 +1,4 @@
+import DepotAPI
 import DepotCore
 
 /// How large a request head may be (`server.maxRequestTargetBytes`, `server.maxRequestHeadBytes`,

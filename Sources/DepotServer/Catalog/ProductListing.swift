@@ -1,4 +1,5 @@
 import Crypto
+import DepotAPI
 import DepotCore
 import Foundation
 
@@ -29,12 +30,12 @@ package struct ProductListing: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         identifiers = Self.document(try encoder.encode(catalog.products.map(\.id)), lastModified: lastModified)
-        let rich = ProductsBody(
+        let rich = ProductList(
             products: catalog.products.map { product in
-                ProductsBody.Product(
+                DepotAPI.Product(
                     id: product.id, type: product.type.rawValue, title: product.title,
                     contents: catalog.currentContents(of: product.id, at: now).map { version in
-                        ProductsBody.Content(
+                        DepotAPI.Product.Content(
                             id: version.contentId, version: version.version, size: version.size,
                             digest: version.digest, publishedAt: ISO8601.format(version.publishedAt))
                     })
@@ -47,24 +48,6 @@ package struct ProductListing: Sendable {
         let tag = SHA256.hash(data: body).map { String(format: "%02x", $0) }.joined()
         return Document(body: body, entityTag: tag, lastModified: lastModified)
     }
-}
-
-/// The JSON shape of `GET /v1/products`.
-struct ProductsBody: Encodable {
-    struct Content: Encodable {
-        var id: String
-        var version: String
-        var size: Int64
-        var digest: String
-        var publishedAt: String
-    }
-    struct Product: Encodable {
-        var id: String
-        var type: String
-        var title: String
-        var contents: [Content]
-    }
-    var products: [Product]
 }
 
 /// ISO 8601 timestamps as the contract writes them: `2026-03-01T09:00:00Z`.

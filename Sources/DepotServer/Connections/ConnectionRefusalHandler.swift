@@ -1,3 +1,4 @@
+import DepotAPI
 import DepotHTTP
 import Foundation
 import NIOCore

@@ -1,3 +1,4 @@
+import DepotAPI
 import DepotCore
 import DepotLedger
 import DepotTrust
@@ -22,7 +23,7 @@ struct TransactionReportBody: Encodable, Sendable {
         var event: String
         var detail: String
     }
-    var transaction: TransactionBody
+    var transaction: RedeemedTransaction
     var revoked: Bool
     var deliveries: [DeliveryReportBody]
     var evidence: String

@@ -1,3 +1,4 @@
+import DepotAPI
 import DepotCore
 import DepotLedger
 import DepotTrust
@@ -31,7 +32,7 @@ struct DeliveryService: Sendable {
 
     // MARK: redeem
 
-    func redeem(_ request: RedeemRequest, client: String) async throws(DepotError) -> RedeemBody {
+    func redeem(_ request: RedeemRequest, client: String) async throws(DepotError) -> Redemption {
         let caller = try Self.callerAccount(request.appAccountToken)
         let signed = try await verify(request.signedTransaction)
         let now = clock()
@@ -53,7 +54,7 @@ struct DeliveryService: Sendable {
                 "transaction": "\(stored.transaction.id)", "product": "\(stored.transaction.productId)",
                 "state": "\(stored.state)", "downloads": "\(downloads.count)",
             ])
-        return RedeemBody(
+        return Redemption(
             transaction: Self.body(stored, finishToken: grants.finishToken(transactionId: stored.transaction.id)),
             downloads: downloads)
     }
@@ -63,7 +64,7 @@ struct DeliveryService: Sendable {
     /// Confirms delivery: judged against every bundle the redeems of this transaction offered
     /// (`DeliveryConfirmation`), never against the catalog of the moment. The finish token proves the caller
     /// redeemed; a wrong one is answered like an unknown transaction, so the route reveals nothing.
-    func finish(transactionId: String, _ request: FinishRequest) async throws(DepotError) -> FinishBody {
+    func finish(transactionId: String, _ request: FinishRequest) async throws(DepotError) -> FinishConfirmation {
         guard let token = request.finishToken else {
             throw DepotError(
                 .finishTokenRequired, "a finish needs \"finishToken\", from the answer to the redeem of this transaction")
@@ -81,7 +82,7 @@ struct DeliveryService: Sendable {
                     try await ledger.enqueueAppleFinish(transactionId: transactionId, now: clock())
                 }
             }
-            return FinishBody(
+            return FinishConfirmation(
                 transaction: Self.body(stored), finishStoreKitTransaction: true, appleFinish: appleFinish.rawValue,
                 appleFinishDetail: appleFinish.detail)
         }
@@ -106,7 +107,7 @@ struct DeliveryService: Sendable {
             logger.info(
                 "transaction finished",
                 metadata: ["transaction": "\(transactionId)", "appleFinish": "\(appleFinish.rawValue)", "delivered": "\(delivered.count)"])
-            return FinishBody(
+            return FinishConfirmation(
                 transaction: Self.body(finished), finishStoreKitTransaction: true, appleFinish: appleFinish.rawValue,
                 appleFinishDetail: appleFinish.detail)
         case .mismatch(let missing, let wrongDigest):
@@ -131,7 +132,7 @@ struct DeliveryService: Sendable {
     /// Restores what a set of signed transactions still entitles. Copies of one JWS, or of one transaction,
     /// are verified and recorded once; each transaction's restore counts as a redemption attempt from this
     /// client, under the same irregular-activity rule as redeem.
-    func restore(_ request: RestoreRequest, client: String) async throws(DepotError) -> RestoreBody {
+    func restore(_ request: RestoreRequest, client: String) async throws(DepotError) -> Restoration {
         guard request.signedTransactions.count <= 1000 else {
             throw DepotError(.tooManyTransactions, "restore at most 1000 transactions at once")
         }
@@ -150,8 +151,8 @@ struct DeliveryService: Sendable {
             if seenIds.insert(signed.transactionId).inserted { verified.append(signed) }
         }
         let now = clock()
-        var transactions: [TransactionBody] = []
-        var byDigest: [String: DownloadBody] = [:]
+        var transactions: [RedeemedTransaction] = []
+        var byDigest: [String: Download] = [:]
         // Non-renewing purchases of one product restored together are one customer's: they stack even
         // without an appAccountToken.
         let restoredTogether = Dictionary(grouping: verified.map(Self.purchase), by: \.productId)
@@ -171,7 +172,7 @@ struct DeliveryService: Sendable {
                 byDigest[download.digest] = download
             }
         }
-        return RestoreBody(
+        return Restoration(
             transactions: transactions,
             downloads: byDigest.values.sorted { ($0.contentId, $0.version) < ($1.contentId, $1.version) })
     }
@@ -293,7 +294,7 @@ struct DeliveryService: Sendable {
     private func grantDownloads(
         _ offers: [Offer], transactionId: String, now: Int64
     ) async throws(DepotError)
-        -> [DownloadBody]
+        -> [Download]
     {
         let planned = offers.map {
             PlannedDelivery(contentId: $0.version.contentId, version: $0.version.version, digest: $0.digest)
@@ -304,7 +305,7 @@ struct DeliveryService: Sendable {
         let expiresAt = now + grantLifetime
         return offers.map { offer in
             let grant = grants.issue(digest: offer.digest, expiresAt: expiresAt, transactionId: transactionId)
-            return DownloadBody(
+            return Download(
                 contentId: offer.version.contentId, version: offer.version.version, size: offer.size, digest: offer.digest,
                 url: "/v1/bundles/\(offer.digest)?grant=\(grant)", grantExpiresAt: ISO8601.format(expiresAt),
                 baseVersion: offer.delta?.baseVersion)
@@ -349,8 +350,8 @@ struct DeliveryService: Sendable {
             signedDate: signed.signedDate)
     }
 
-    static func body(_ stored: LedgerTransaction, finishToken: String? = nil) -> TransactionBody {
-        TransactionBody(
+    static func body(_ stored: LedgerTransaction, finishToken: String? = nil) -> RedeemedTransaction {
+        RedeemedTransaction(
             id: stored.transaction.id, originalId: stored.transaction.originalId,
             productId: stored.transaction.productId, state: stored.state.rawValue, finishToken: finishToken)
     }

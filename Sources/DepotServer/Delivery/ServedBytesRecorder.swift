@@ -1,3 +1,4 @@
+import DepotAPI
 import DepotLedger
 import Logging
 import ServiceLifecycle

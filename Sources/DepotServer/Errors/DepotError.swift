@@ -1,3 +1,4 @@
+import DepotAPI
 /// An error that reaches a client: a stable code from `ErrorCode`'s table, a message for people, and the
 /// HTTP status the table gives the code.
 ///

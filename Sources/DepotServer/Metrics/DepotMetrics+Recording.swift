@@ -1,3 +1,4 @@
+import DepotAPI
 import Metrics
 
 /// What the server's parts report as they work.

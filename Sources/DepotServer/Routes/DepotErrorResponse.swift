@@ -1,3 +1,4 @@
+import DepotAPI
 import Hummingbird
 import HTTPTypes
 import Logging

@@ -1,3 +1,4 @@
+import DepotAPI
 import DepotBundles
 import DepotCore
 import DepotLedger

@@ -1,3 +1,4 @@
+import DepotAPI
 /// The errors of the tus upload routes; `ErrorCode`'s table gives each the status tus 1.0 gives it.
 extension DepotError {
     /// 400: the `Upload-Metadata` header is malformed.

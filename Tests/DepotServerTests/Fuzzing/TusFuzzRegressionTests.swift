@@ -1,3 +1,4 @@
+import DepotAPI
 import DepotTestSupport
 import Foundation
 import Testing

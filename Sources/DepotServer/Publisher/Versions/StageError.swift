@@ -1,3 +1,4 @@
+import DepotAPI
 import DepotCore
 
 /// Why a pack directory could not be staged as a version. Nothing is recorded when staging fails.

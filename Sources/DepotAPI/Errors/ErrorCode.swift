@@ -4,7 +4,7 @@
 ///
 /// Codes are stable: clients and scripts branch on them. A code is added here with its status and meaning,
 /// never reused for another meaning.
-package enum ErrorCode: String, CaseIterable, Sendable {
+public enum ErrorCode: String, CaseIterable, Sendable {
     // Requests in general.
     case badRequest = "bad-request"
     case notFound = "not-found"
@@ -118,13 +118,13 @@ package enum ErrorCode: String, CaseIterable, Sendable {
     case uploadStorage = "upload-storage"
 
     /// The HTTP status the code is answered with.
-    package var status: Int { row.status }
+    public var status: Int { row.status }
 
     /// What the code means, for the API's documentation.
-    package var meaning: String { row.meaning }
+    public var meaning: String { row.meaning }
 
     /// Seconds after which a retry may succeed, sent as `Retry-After` when the error does not say otherwise.
-    package var defaultRetryAfterSeconds: Int64? { status == 503 ? 5 : nil }
+    public var defaultRetryAfterSeconds: Int64? { status == 503 ? 5 : nil }
 
     /// The table: each code's status and meaning.
     private var row: (status: Int, meaning: String) {

@@ -1,0 +1,22 @@
+/// A transaction as the server records it.
+public struct RedeemedTransaction: Sendable, Equatable, Codable {
+    /// The store's transaction identifier.
+    public var id: String
+    /// The original transaction identifier.
+    public var originalId: String
+    /// The product bought.
+    public var productId: String
+    /// `pending` until delivery was confirmed, then `finished`.
+    public var state: String
+    /// The proof `finish` needs; present only in answers to redeem and restore (to the one that redeemed).
+    public var finishToken: String?
+
+    /// A transaction as answered.
+    public init(id: String, originalId: String, productId: String, state: String, finishToken: String? = nil) {
+        self.id = id
+        self.originalId = originalId
+        self.productId = productId
+        self.state = state
+        self.finishToken = finishToken
+    }
+}

@@ -1,0 +1,27 @@
+/// The answer to `POST /v1/transactions`: the transaction and the downloads it entitles.
+public struct Redemption: Sendable, Equatable, Codable {
+    /// The transaction, with its finish token.
+    public var transaction: RedeemedTransaction
+    /// The bundles to download.
+    public var downloads: [Download]
+
+    /// A redeem answer.
+    public init(transaction: RedeemedTransaction, downloads: [Download]) {
+        self.transaction = transaction
+        self.downloads = downloads
+    }
+}
+
+/// The answer to `POST /v1/restore`: the transactions that still entitle content, and their downloads.
+public struct Restoration: Sendable, Equatable, Codable {
+    /// The transactions restored, each with its finish token.
+    public var transactions: [RedeemedTransaction]
+    /// The bundles to download, once each.
+    public var downloads: [Download]
+
+    /// A restore answer.
+    public init(transactions: [RedeemedTransaction], downloads: [Download]) {
+        self.transactions = transactions
+        self.downloads = downloads
+    }
+}
