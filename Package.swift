@@ -98,10 +98,19 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "DepotServices",
+            dependencies: [
+                "DepotCore", "DepotAPI", "DepotLedger", "DepotTrust",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "DepotServer",
             dependencies: [
                 "DepotCore", "DepotHTTP", "DepotBundles", "DepotTrust", "DepotLedger", "DepotArchives", "DepotAppStore",
-                "DepotAPI", "CMalloc",
+                "DepotAPI", "DepotServices", "CMalloc",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -184,7 +193,7 @@ let package = Package(
         .testTarget(
             name: "DepotServerTests",
             dependencies: [
-                "DepotAPI",
+                "DepotAPI", "DepotServices",
                 "DepotServer", "DepotTrust", "DepotHTTP", "DepotCore", "DepotClient", "DepotAppStoreDouble", "DepotAppStore",
                 "DepotLedger", "DepotTestSupport", "DepotArchives",
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -1,3 +1,4 @@
+import DepotCore
 import ArgumentParser
 import DepotLedger
 import DepotServer

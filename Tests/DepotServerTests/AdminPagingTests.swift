@@ -1,4 +1,5 @@
 import DepotServer
+import DepotServices
 import DepotTrust
 import Foundation
 import Testing

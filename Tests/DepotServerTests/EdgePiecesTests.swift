@@ -1,5 +1,6 @@
 import DepotCore
 import DepotServer
+import DepotServices
 import Testing
 
 /// The pure parts of the origin role: purge tags and the shared-secret comparison.

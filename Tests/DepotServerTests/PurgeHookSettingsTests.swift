@@ -1,5 +1,6 @@
 import DepotCore
 import DepotServer
+import DepotServices
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+import DepotTrust
 import Testing
 
 @testable import DepotServer

@@ -1,13 +1,8 @@
-/// Who finishes a transaction at the App Store once Depot recorded its delivery, as the finish answer says.
-enum AppleFinishMode: String, Equatable {
-    /// Depot sends Finish Transaction through its outbox; the app's own `finish()` is optional and harmless.
-    case server
-    /// Depot does not call the App Store Server API: the app calls StoreKit's `finish()`.
-    case app
-    /// The transaction's environment has no App Store server (Xcode, StoreKit Testing): the app calls `finish()`.
-    case notApplicable = "not-applicable"
+import DepotServices
 
-    /// The mode for a transaction of `environment` under these settings (nil: the API is not configured).
+extension StoreFinishMode {
+    /// Who finishes a transaction of `environment` at the App Store under these settings (nil: the App Store
+    /// Server API is not configured, so the app does).
     init(settings: AppStoreServerAPISettings?, environment: String) {
         guard let settings else {
             self = .app
@@ -16,7 +11,7 @@ enum AppleFinishMode: String, Equatable {
         self = settings.sends(environment: environment) ? .server : .notApplicable
     }
 
-    /// The mode as a sentence.
+    /// The mode as a sentence for an App Store transaction.
     var detail: String {
         switch self {
         case .server:

@@ -70,7 +70,7 @@ package struct TransactionRefresh: Sendable {
             throw Failure(description: "the App Store answered with transaction \(signed.transactionId), not \(transactionId)")
         }
         let now = clock()
-        var unrevoked = DeliveryService.purchase(signed)
+        var unrevoked = signed.purchase
         unrevoked.revocationDate = nil
         do {
             // As a notification does: recorded without its revocation, which only `setRevocation` decides,

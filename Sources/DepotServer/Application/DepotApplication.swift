@@ -4,6 +4,7 @@ import DepotBundles
 import DepotCore
 import DepotHTTP
 import DepotLedger
+import DepotServices
 import DepotTrust
 import Foundation
 import Hummingbird
@@ -194,14 +195,11 @@ package struct DepotApplication: Sendable {
         )
         .register(on: router)
         let service = DeliveryService(
-            verifier: verifier, ledger: ledger, catalogs: catalogs, grants: grants,
-            grantLifetime: configuration.grants.lifetimeSeconds, revocations: revocations,
-            irregular: configuration.irregularActivity,
-            restoreLimiter: ClientRateLimiter(
-                capacity: configuration.irregularActivity.restoresPerClient,
-                refillSeconds: configuration.irregularActivity.restoreWindowSeconds),
-            clock: clock, logger: logger, purges: purges,
-            appStoreServerAPI: configuration.appStoreServerAPI, metrics: metrics)
+            verifier: verifier,
+            context: DeliveryContext(
+                ledger: ledger, catalogs: catalogs, grants: grants, grantLifetime: configuration.grants.lifetimeSeconds,
+                revocations: revocations, purges: purges, clock: clock, logger: logger),
+            irregular: configuration.irregularActivity, appStoreServerAPI: configuration.appStoreServerAPI, metrics: metrics)
         TransactionRoutes(service: service, trustedProxies: configuration.http.trustedProxies, metrics: metrics)
             .register(on: router)
         MetricsRoute(

@@ -1,5 +1,7 @@
 import DepotCore
 import DepotLedger
+import DepotServices
+import DepotTrust
 import Logging
 import ServiceLifecycle
 

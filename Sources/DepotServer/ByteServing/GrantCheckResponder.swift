@@ -1,5 +1,6 @@
 import DepotAPI
 import DepotCore
+import DepotServices
 import NIOHTTP1
 
 /// What to answer to one grant check.

@@ -1,4 +1,5 @@
 import DepotLedger
+import DepotServices
 import Logging
 import ServiceLifecycle
 

@@ -56,7 +56,7 @@ package enum ConfigurationLoader {
                 trustDevelopmentRoot: file.appStore?.trustDevelopmentRoot ?? false),
             ledgerURL: overrides.databaseURL ?? file.ledger?.url
                 ?? "sqlite:" + (dataDirectory as NSString).appendingPathComponent("ledger.sqlite"),
-            irregularActivity: IrregularActivitySettings(
+            irregularActivity: IrregularActivityPolicy(
                 windowSeconds: max(1, file.irregularActivity?.windowSeconds ?? 86_400),
                 maxAccountTokens: max(1, file.irregularActivity?.maxAccountTokens ?? 3),
                 maxClientAddresses: max(1, file.irregularActivity?.maxClientAddresses ?? 10),

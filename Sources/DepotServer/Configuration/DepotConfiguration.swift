@@ -30,7 +30,7 @@ package struct DepotConfiguration: Sendable {
     /// Where the ledger lives: `sqlite:PATH` or a `postgres://` URL.
     package var ledgerURL: String
     /// Thresholds for irregular activity.
-    package var irregularActivity: IrregularActivitySettings
+    package var irregularActivity: IrregularActivityPolicy
     /// SHA-256 digests (lowercase hex) of the bearer tokens that open `/v1/admin/...`.
     package var adminTokenDigests: [String]
     /// Resumable (tus) uploads.
@@ -99,22 +99,6 @@ package struct AppStoreSettings: Sendable {
     package var nonProductionEnvironments: [String] {
         environments.filter { $0 != "Production" }.sorted()
     }
-}
-
-/// When one transaction's redemptions look like sharing, and what is done about it.
-package struct IrregularActivitySettings: Sendable {
-    /// Window in seconds over which distinct redeemers are counted.
-    package var windowSeconds: Int64
-    /// Most distinct app account tokens per transaction within the window.
-    package var maxAccountTokens: Int
-    /// Most distinct client addresses per transaction within the window.
-    package var maxClientAddresses: Int
-    /// Seconds a flagged transaction waits between redemptions.
-    package var slowDownSeconds: Int64
-    /// Restores one client address may make per `restoreWindowSeconds` (each instance counts its own).
-    package var restoresPerClient: Int = 20
-    /// The window over which `restoresPerClient` refills.
-    package var restoreWindowSeconds: Int64 = 60
 }
 
 /// Where Depot runs: development accepts development keys; production refuses them.

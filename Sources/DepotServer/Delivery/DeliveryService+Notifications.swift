@@ -21,7 +21,7 @@ extension DeliveryService {
             throw Self.depotError(error)
         }
         let now = clock()
-        let transaction = notification.transaction.map(Self.purchase)
+        let transaction = notification.transaction.map(\.purchase)
         // A transaction first seen in a notification keeps its product's type in the catalog served now.
         let productType = transaction.flatMap { catalog.product(id: $0.productId)?.type }
         let record = NotificationRecord(

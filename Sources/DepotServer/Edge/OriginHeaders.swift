@@ -1,4 +1,5 @@
 import DepotCore
+import DepotServices
 
 /// The header fields Depot adds, as a CDN's origin, to bundle answers (200, 206, 304) and to product lists:
 /// the edge lifetime field (`CDN-Cache-Control` or `Surrogate-Control`) and the purge tags.

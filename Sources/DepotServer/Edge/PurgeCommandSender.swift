@@ -1,3 +1,4 @@
+import DepotServices
 import Foundation
 
 #if canImport(Darwin)

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import DepotServices
 import NIOCore
 import NIOHTTP1
 

@@ -1,3 +1,4 @@
+import DepotServices
 /// Why one attempt to hand a purge to the hook failed, in a sentence for the log.
 package struct PurgeFailure: Error, Sendable, Equatable {
     /// What went wrong.

@@ -1,3 +1,4 @@
+import DepotServices
 import Foundation
 import Logging
 import ServiceLifecycle

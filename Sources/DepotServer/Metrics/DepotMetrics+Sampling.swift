@@ -1,3 +1,4 @@
+import DepotServices
 import Metrics
 
 /// Values read when scraped rather than counted as they happen.

@@ -1,6 +1,7 @@
 import DepotAPI
 import DepotCore
 import DepotHTTP
+import DepotServices
 import Hummingbird
 import HTTPTypes
 import NIOCore

@@ -1,6 +1,7 @@
 import DepotAPI
 import DepotCore
 import DepotLedger
+import DepotServices
 import Foundation
 import Hummingbird
 import HTTPTypes

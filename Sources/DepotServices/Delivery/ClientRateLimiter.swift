@@ -1,4 +1,4 @@
-import NIOConcurrencyHelpers
+import Synchronization
 
 /// A token bucket per client address: each client may spend `capacity` at once and regains
 /// `capacity` per `refillSeconds`. In memory, per instance; the number of clients tracked is bounded, the
@@ -12,7 +12,7 @@ package final class ClientRateLimiter: Sendable {
     private let capacity: Double
     private let refillPerSecond: Double
     private let maxClients: Int
-    private let buckets = NIOLockedValueBox<[String: Bucket]>([:])
+    private let buckets = Mutex<[String: Bucket]>([:])
 
     /// A limiter allowing `capacity` per `refillSeconds` to each of at most `maxClients` tracked clients.
     package init(capacity: Int, refillSeconds: Int64, maxClients: Int = 100_000) {
@@ -25,7 +25,7 @@ package final class ClientRateLimiter: Sendable {
     /// seconds to wait before the client has enough again; a refused request spends nothing.
     package func spend(client: String, cost: Int = 1, now: Double) -> Int64? {
         let cost = min(Double(max(1, cost)), capacity)
-        return buckets.withLockedValue { buckets in
+        return buckets.withLock { buckets in
             var bucket = buckets[client] ?? Bucket(tokens: capacity, updatedAt: now)
             bucket.tokens = min(capacity, bucket.tokens + max(0, now - bucket.updatedAt) * refillPerSecond)
             bucket.updatedAt = now

@@ -1,4 +1,4 @@
-import NIOConcurrencyHelpers
+import Synchronization
 
 /// Transactions whose grants stop working at the origin at once: refunded or revoked purchases, and single
 /// bundles taken back from a transaction that still stands.
@@ -26,22 +26,22 @@ package final class RevocationList: Sendable {
         var purged: Set<String> = []
     }
 
-    private let state: NIOLockedValueBox<State>
+    private let state: Mutex<State>
 
     /// Creates a list holding these transaction ids.
     package init(_ ids: Set<String> = []) {
-        state = NIOLockedValueBox(State(revoked: ids))
+        state = Mutex(State(revoked: ids))
     }
 
     /// Whether grants of this transaction are refused.
     package func isRevoked(transactionId: String) -> Bool {
-        state.withLockedValue { $0.revoked.contains(transactionId) }
+        state.withLock { $0.revoked.contains(transactionId) }
     }
 
     /// Whether a grant of this transaction for this bundle is refused: the transaction is revoked, or this
     /// bundle no longer belongs to what it entitles.
     package func refuses(transactionId: String, digest: String) -> Bool {
-        state.withLockedValue { state in
+        state.withLock { state in
             state.revoked.contains(transactionId)
                 || (!state.refusedBundles.isEmpty
                     && state.refusedBundles[Pair(transactionId: transactionId, digest: digest)] != nil)
@@ -50,19 +50,19 @@ package final class RevocationList: Sendable {
 
     /// Refuses grants of one transaction for these bundles from `now` on (seconds since 1970).
     package func refuse(transactionId: String, digests: some Sequence<String>, now: Int64) {
-        state.withLockedValue { state in
+        state.withLock { state in
             for digest in digests { state.refusedBundles[Pair(transactionId: transactionId, digest: digest)] = now }
         }
     }
 
     /// Forgets bundle refusals made before `before`: every grant they could stop has expired.
     package func forgetBundleRefusals(before: Int64) {
-        state.withLockedValue { state in state.refusedBundles = state.refusedBundles.filter { $0.value >= before } }
+        state.withLock { state in state.refusedBundles = state.refusedBundles.filter { $0.value >= before } }
     }
 
     /// Refuses the transaction's grants from now on.
     package func revoke(_ transactionId: String) {
-        state.withLockedValue { state in
+        state.withLock { state in
             state.revoked.insert(transactionId)
             state.sequence += 1
             state.changes[transactionId] = (state.sequence, true)
@@ -73,12 +73,12 @@ package final class RevocationList: Sendable {
     /// submits its purge. Two paths learning of one revocation at once (a notification, and the ledger refresh
     /// that reads what the notification just wrote) purge it once.
     package func claimPurge(of transactionId: String) -> Bool {
-        state.withLockedValue { state in state.purged.insert(transactionId).inserted }
+        state.withLock { state in state.purged.insert(transactionId).inserted }
     }
 
     /// Accepts the transaction's grants again (a reversed refund).
     package func reinstate(_ transactionId: String) {
-        state.withLockedValue { state in
+        state.withLock { state in
             state.revoked.remove(transactionId)
             state.purged.remove(transactionId)
             state.sequence += 1
@@ -88,7 +88,7 @@ package final class RevocationList: Sendable {
 
     /// A mark to take just before reading the ledger's revoked ids for `replace(with:readSince:)`.
     package func mark() -> UInt64 {
-        state.withLockedValue { $0.sequence }
+        state.withLock { $0.sequence }
     }
 
     /// Replaces the revoked transaction ids with the ledger's, read after `mark` was taken; changes made here
@@ -96,7 +96,7 @@ package final class RevocationList: Sendable {
     /// read saw. Returns the ids that were not revoked before.
     @discardableResult
     package func replace(with ids: Set<String>, readSince mark: UInt64) -> Set<String> {
-        state.withLockedValue { state in
+        state.withLock { state in
             var next = ids
             for (id, change) in state.changes where change.sequence > mark {
                 if change.revoked { next.insert(id) } else { next.remove(id) }

@@ -12,11 +12,16 @@ package final class PurgeCounters: Sendable {
     /// Creates counters at zero.
     package init() {}
 
-    func queued() { queuedCount.wrappingAdd(1, ordering: .relaxed) }
-    func sent() { sentCount.wrappingAdd(1, ordering: .relaxed) }
-    func failedAttempt() { failedAttemptCount.wrappingAdd(1, ordering: .relaxed) }
-    func abandoned() { abandonedCount.wrappingAdd(1, ordering: .relaxed) }
-    func dropped() { droppedCount.wrappingAdd(1, ordering: .relaxed) }
+    /// A purge was queued.
+    package func queued() { queuedCount.wrappingAdd(1, ordering: .relaxed) }
+    /// A purge was sent.
+    package func sent() { sentCount.wrappingAdd(1, ordering: .relaxed) }
+    /// An attempt to send a purge failed.
+    package func failedAttempt() { failedAttemptCount.wrappingAdd(1, ordering: .relaxed) }
+    /// A purge was given up after its attempts.
+    package func abandoned() { abandonedCount.wrappingAdd(1, ordering: .relaxed) }
+    /// A purge was dropped: the queue was full or stopping.
+    package func dropped() { droppedCount.wrappingAdd(1, ordering: .relaxed) }
 
     /// Purges accepted into the queue.
     package var queuedPurges: Int { queuedCount.load(ordering: .relaxed) }

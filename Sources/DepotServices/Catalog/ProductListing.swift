@@ -49,11 +49,3 @@ package struct ProductListing: Sendable {
         return Document(body: body, entityTag: tag, lastModified: lastModified)
     }
 }
-
-/// ISO 8601 timestamps as the contract writes them: `2026-03-01T09:00:00Z`.
-package enum ISO8601 {
-    /// Formats seconds since 1970 in UTC.
-    package static func format(_ seconds: Int64) -> String {
-        Date(timeIntervalSince1970: TimeInterval(seconds)).formatted(.iso8601)
-    }
-}

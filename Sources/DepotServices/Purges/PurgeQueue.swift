@@ -8,7 +8,7 @@ import Synchronization
 /// new purge is dropped and logged (the edges then keep stale answers until they expire on their own).
 package final class PurgeQueue: Sendable {
     /// The waiting purges, in order.
-    let purges: AsyncStream<PurgeRequest>
+    package let purges: AsyncStream<PurgeRequest>
     private let continuation: AsyncStream<PurgeRequest>.Continuation
     private let stopping = Atomic<Bool>(false)
     private let isEnabled: Bool
@@ -54,10 +54,10 @@ package final class PurgeQueue: Sendable {
     }
 
     /// Whether the server is stopping: purges still queued get one attempt each, without retries.
-    var isStopping: Bool { stopping.load(ordering: .relaxed) }
+    package var isStopping: Bool { stopping.load(ordering: .relaxed) }
 
     /// Takes no more purges; the worker sends those already queued and ends.
-    func finish() {
+    package func finish() {
         stopping.store(true, ordering: .relaxed)
         continuation.finish()
     }

@@ -1,0 +1,32 @@
+import DepotCore
+
+/// Why a delivery flow refused: each case is one answer the app can act on. The server maps every case to its
+/// error code in one place.
+package enum DeliveryError: Error, Sendable, Equatable {
+    /// The app's `appAccountToken` is not a UUID.
+    case invalidAccountToken
+    /// A finish without the finish token from the redeem answer.
+    case finishTokenRequired
+    /// No such transaction was redeemed here, or the finish token is not its (the two are not told apart).
+    case unknownTransaction
+    /// The product is not in the catalog.
+    case unknownProduct(productId: String)
+    /// The store refunded or revoked the purchase.
+    case revoked
+    /// The consumable was already delivered and finished.
+    case consumableFinished
+    /// The confirmed deliveries are not what was offered: contents not confirmed, contents with another digest.
+    case deliveryMismatch(missing: [String], wrongDigest: [String])
+    /// Nothing was offered for the transaction yet.
+    case nothingDelivered
+    /// A restore carries more transactions than one restore may.
+    case tooManyTransactions(limit: Int)
+    /// Too many restores from one address; retry after the wait.
+    case restoreRateLimited(retryAfterSeconds: Int64)
+    /// The transaction's redemptions look like sharing; retry after the wait.
+    case irregularActivity(retryAfterSeconds: Int64)
+    /// The store's signed purchase was refused by its verifier.
+    case purchaseRefused(PurchaseRefusal)
+    /// The ledger cannot be reached.
+    case ledgerUnavailable
+}

@@ -1,0 +1,95 @@
+import DepotCore
+import DepotLedger
+import DepotTrust
+import Logging
+
+/// A finish: the app confirms which bundles arrived; once they are everything its redeems offered, Depot
+/// records the delivery, and the app (or Depot's outbox) finishes the transaction at its store.
+package struct FinishFlow: Sendable {
+    /// What the delivery flows share.
+    package let context: DeliveryContext
+    /// Who finishes a transaction of an environment at its store.
+    package let storeFinishMode: @Sendable (_ environment: String) -> StoreFinishMode
+
+    /// A finish flow.
+    package init(context: DeliveryContext, storeFinishMode: @escaping @Sendable (_ environment: String) -> StoreFinishMode) {
+        self.context = context
+        self.storeFinishMode = storeFinishMode
+    }
+
+    /// One finish, as the app asks it.
+    package struct Command: Sendable {
+        /// The transaction.
+        package var transactionId: String
+        /// The finish token from the redeem answer.
+        package var finishToken: String?
+        /// The bundles the app confirms it received and unpacked.
+        package var delivered: [ConfirmedDelivery]
+
+        /// A finish command.
+        package init(transactionId: String, finishToken: String?, delivered: [ConfirmedDelivery]) {
+            self.transactionId = transactionId
+            self.finishToken = finishToken
+            self.delivered = delivered
+        }
+    }
+
+    /// The finished transaction, and who finishes it at its store.
+    package struct Result: Sendable {
+        /// The transaction, now finished.
+        package var transaction: LedgerTransaction
+        /// Who finishes it at its store.
+        package var storeFinish: StoreFinishMode
+    }
+
+    /// Confirms delivery: judged against every bundle the redeems of this transaction offered
+    /// (`DeliveryConfirmation`), never against the catalog of the moment. The finish token proves the caller
+    /// redeemed; a wrong one is answered like an unknown transaction, so the answer reveals nothing.
+    package func finish(_ command: Command) async throws(DeliveryError) -> Result {
+        guard let token = command.finishToken else { throw .finishTokenRequired }
+        let id = command.transactionId
+        let ledger = context.ledger
+        guard context.grants.isValidFinishToken(token, transactionId: id) else { throw .unknownTransaction }
+        guard let stored = try await context.ledgerCall({ () async throws(LedgerError) in try await ledger.transaction(id: id) })
+        else { throw .unknownTransaction }
+        let mode = storeFinishMode(stored.transaction.environment)
+        if stored.state == .finished {
+            if mode == .server {
+                // Finished before Depot finished at the store: the answer says Depot finishes it there, so make
+                // it true (nothing when a job exists).
+                let now = context.clock()
+                _ = try await context.ledgerCall { () async throws(LedgerError) in
+                    try await ledger.enqueueAppleFinish(transactionId: id, now: now)
+                }
+            }
+            return Result(transaction: stored, storeFinish: mode)
+        }
+        // Judged by the type it was redeemed under: a product whose type changed since cannot make a bought
+        // non-consumable finish as a consumable, or the reverse.
+        let isConsumable = stored.judgedType(in: context.catalog) == .consumable
+        let now = context.clock()
+        let outcome = try await context.ledgerCall { () async throws(LedgerError) in
+            // The outbox job commits with the delivery: a recorded finish is always finished at the store in the end.
+            try await ledger.finish(
+                transactionId: id, claims: command.delivered, requiresDelivery: isConsumable,
+                enqueueAppleFinish: mode == .server, now: now)
+        }
+        switch outcome {
+        case .finished:
+            var finished = stored
+            finished.state = .finished
+            // A consumable's grants work until its transaction is finished.
+            if isConsumable { context.revocations.revoke(id) }
+            context.logger.info(
+                "transaction finished",
+                metadata: ["transaction": "\(id)", "storeFinish": "\(mode.rawValue)", "delivered": "\(command.delivered.count)"])
+            return Result(transaction: finished, storeFinish: mode)
+        case .mismatch(let missing, let wrongDigest):
+            throw .deliveryMismatch(missing: missing, wrongDigest: wrongDigest)
+        case .unknownTransaction:
+            throw .unknownTransaction
+        case .nothingOffered:
+            throw .nothingDelivered
+        }
+    }
+}

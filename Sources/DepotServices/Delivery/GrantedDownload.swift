@@ -1,0 +1,49 @@
+import DepotCore
+import DepotLedger
+import DepotTrust
+
+/// One content offered for download with a fresh grant: the full bundle, or a delta over the version the app
+/// has.
+package struct GrantedDownload: Sendable, Equatable {
+    /// The content identifier.
+    package var contentId: String
+    /// The version the content is at once the bundle is installed.
+    package var version: String
+    /// The bundle's size in bytes.
+    package var size: Int64
+    /// The bundle's digest.
+    package var digest: String
+    /// The grant that opens the bundle.
+    package var grant: String
+    /// When the grant expires, seconds since 1970.
+    package var grantExpiresAt: Int64
+    /// For a delta, the version it applies over.
+    package var baseVersion: String?
+}
+
+/// One content offered: the version, and the delta to it when the app has an older version installed.
+struct Offer {
+    var version: ContentVersion
+    var delta: DeltaBundle?
+    var digest: String { delta?.digest ?? version.digest }
+    var size: Int64 { delta?.size ?? version.size }
+}
+
+extension DeliveryContext {
+    /// Records the grants in the ledger, then hands out a download with a fresh grant for each offer.
+    func grantDownloads(_ offers: [Offer], transactionId: String, now: Int64) async throws(DeliveryError) -> [GrantedDownload] {
+        let planned = offers.map {
+            PlannedDelivery(contentId: $0.version.contentId, version: $0.version.version, digest: $0.digest)
+        }
+        try await ledgerCall { () async throws(LedgerError) in
+            try await ledger.recordGrants(transactionId: transactionId, deliveries: planned, now: now)
+        }
+        let expiresAt = now + grantLifetime
+        return offers.map { offer in
+            GrantedDownload(
+                contentId: offer.version.contentId, version: offer.version.version, size: offer.size, digest: offer.digest,
+                grant: grants.issue(digest: offer.digest, expiresAt: expiresAt, transactionId: transactionId),
+                grantExpiresAt: expiresAt, baseVersion: offer.delta?.baseVersion)
+        }
+    }
+}

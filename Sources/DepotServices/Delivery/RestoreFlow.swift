@@ -1,0 +1,95 @@
+import DepotCore
+import DepotLedger
+import DepotTrust
+import Logging
+
+/// A restore: the app presents every purchase it holds; Depot answers with what they still entitle. Each
+/// purchase restored counts as a redemption attempt from this client, under the same irregular-activity rule
+/// as a redeem; consumables are not restored.
+package struct RestoreFlow: Sendable {
+    /// The most purchases one restore may carry.
+    package static let maxPurchases = 1000
+
+    /// What the delivery flows share.
+    package let context: DeliveryContext
+    /// When redemptions look like sharing.
+    package let policy: IrregularActivityPolicy
+    /// Restores per client address: a restore verifies and records many purchases at once.
+    package let limiter: ClientRateLimiter
+
+    /// A restore flow, allowing each client address the policy's restores per window.
+    package init(context: DeliveryContext, policy: IrregularActivityPolicy) {
+        self.context = context
+        self.policy = policy
+        limiter = ClientRateLimiter(capacity: policy.restoresPerClient, refillSeconds: policy.restoreWindowSeconds)
+    }
+
+    /// Admits a restore before its purchases are verified (verifying costs): at most `maxPurchases` signed
+    /// purchases, a well-formed account token, and the client's restore budget, which one restore spends one of,
+    /// and one more per hundred distinct purchases. Returns the canonical account token.
+    package func admit(
+        signedCount: Int, distinctCount: Int, callerAccount: String?, client: String
+    ) throws(DeliveryError)
+        -> String?
+    {
+        guard signedCount <= Self.maxPurchases else { throw .tooManyTransactions(limit: Self.maxPurchases) }
+        let caller = try AccountToken.canonical(callerAccount)
+        if let wait = limiter.spend(client: client, cost: 1 + distinctCount / 100, now: Double(context.clock())) {
+            throw .restoreRateLimited(retryAfterSeconds: wait)
+        }
+        return caller
+    }
+
+    /// Every transaction restored (with the proof its finish needs) and the downloads, once each.
+    package struct Result: Sendable {
+        /// The transactions that still entitle content, each with its finish token.
+        package var transactions: [(transaction: LedgerTransaction, finishToken: String)]
+        /// The downloads, once per bundle, ordered by content and version.
+        package var downloads: [GrantedDownload]
+    }
+
+    /// Restores what `purchases` (distinct, verified, admitted) still entitle. `callerAccount` is the one
+    /// `admit` returned.
+    package func restore(
+        _ purchases: [VerifiedPurchase], callerAccount: String?, client: String
+    ) async throws(DeliveryError)
+        -> Result
+    {
+        let now = context.clock()
+        let ledger = context.ledger
+        var transactions: [(transaction: LedgerTransaction, finishToken: String)] = []
+        var byDigest: [String: GrantedDownload] = [:]
+        // Non-renewing purchases of one product restored together are one customer's: they stack even without
+        // an appAccountToken.
+        let restoredTogether = Dictionary(grouping: purchases.map(\.transaction), by: \.productId)
+        for purchase in purchases {
+            let catalog = context.catalog
+            // A consumable is not restored: judged by the type it was redeemed under when it was, so it is read first.
+            let known = try await context.ledgerCall { () async throws(LedgerError) in try await ledger.transaction(id: purchase.id) }
+            guard catalog.product(id: purchase.productId) != nil,
+                let type = catalog.judgedType(productId: purchase.productId, recorded: known?.productType), type != .consumable
+            else { continue }
+            let stored = try await context.recordRedemption(
+                purchase, client: client, callerAccount: callerAccount, policy: policy, now: now)
+            let stacking = type == .nonRenewing ? restoredTogether[purchase.productId] ?? [] : []
+            let contents: [ContentVersion]
+            do {
+                contents = try await context.entitledContents(stored, stackingWith: stacking)
+            } catch .ledgerUnavailable {
+                // Not a refusal of this purchase: a restore that cannot read the ledger says so, never answers less.
+                throw .ledgerUnavailable
+            } catch {
+                continue
+            }
+            let granted = try await context.grantDownloads(
+                contents.map { Offer(version: $0, delta: nil) }, transactionId: stored.transaction.id, now: now)
+            transactions.append((stored, context.grants.finishToken(transactionId: stored.transaction.id)))
+            for download in granted where byDigest[download.digest] == nil {
+                byDigest[download.digest] = download
+            }
+        }
+        return Result(
+            transactions: transactions,
+            downloads: byDigest.values.sorted { ($0.contentId, $0.version) < ($1.contentId, $1.version) })
+    }
+}

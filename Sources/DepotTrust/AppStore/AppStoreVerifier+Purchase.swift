@@ -1,0 +1,26 @@
+import DepotCore
+
+extension AppStoreVerifier: PurchaseVerifier {
+    /// The App Store.
+    package var store: PurchaseStore { .appStore }
+
+    /// A StoreKit signed transaction (JWS), verified against the trusted roots, the app's bundle id and the
+    /// accepted environments.
+    package func verifyPurchase(_ signed: String) async throws(PurchaseRefusal) -> VerifiedPurchase {
+        do {
+            return VerifiedPurchase(store: .appStore, transaction: try await verifyTransaction(signed).purchase)
+        } catch {
+            throw PurchaseRefusal(code: error.code.description, message: error.message)
+        }
+    }
+}
+
+extension SignedTransaction {
+    /// The transaction as the ledger records it.
+    package var purchase: PurchaseTransaction {
+        PurchaseTransaction(
+            id: transactionId, originalId: originalTransactionId, productId: productId, purchaseDate: purchaseDate,
+            expiresDate: expiresDate, revocationDate: revocationDate, quantity: quantity, appAccountToken: appAccountToken,
+            environment: environment, signedDate: signedDate)
+    }
+}
