@@ -154,6 +154,13 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .testTarget(
+            name: "DepotServicesTests",
+            dependencies: [
+                "DepotServices", "DepotCore", "DepotLedger", "DepotTrust", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "DepotCoreTests", dependencies: ["DepotCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "DepotLedgerTests",
