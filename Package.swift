@@ -100,9 +100,10 @@ let package = Package(
         .target(
             name: "DepotServices",
             dependencies: [
-                "DepotCore", "DepotAPI", "DepotLedger", "DepotTrust",
+                "DepotCore", "DepotAPI", "DepotLedger", "DepotTrust", "DepotBundles", "DepotArchives",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -140,7 +141,7 @@ let package = Package(
         .executableTarget(
             name: "depot",
             dependencies: [
-                "DepotServer", "DepotClient", "DepotCore", "DepotTrust", "DepotLedger", "DepotBundles", "DepotAppStoreDouble",
+                "DepotServer", "DepotServices", "DepotClient", "DepotCore", "DepotTrust", "DepotLedger", "DepotBundles", "DepotAppStoreDouble",
                 "DepotArchives",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -3,6 +3,7 @@ import DepotBundles
 import DepotCore
 import DepotLedger
 import DepotServer
+import DepotServices
 import Foundation
 import Logging
 

@@ -2,6 +2,7 @@ import DepotCore
 import ArgumentParser
 import DepotLedger
 import DepotServer
+import DepotServices
 import Foundation
 import Logging
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DepotCore
 import DepotServer
+import DepotServices
 import Foundation
 import Hummingbird
 import Logging

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DepotArchives
 import DepotServer
+import DepotServices
 
 /// `depot unpack-archive ARCHIVE --into DIR ...`: extracts one uploaded archive within the given limits and
 /// reports on standard output (`UnpackReport`). The server runs it as a child process for every upload, so

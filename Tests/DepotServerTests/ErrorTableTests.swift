@@ -6,6 +6,7 @@ import Logging
 import Testing
 
 @testable import DepotServer
+@testable import DepotServices
 
 /// `ErrorCode`, the server's one table of error codes, against `docs/openapi.yaml`'s table (both ways), the
 /// codes of other targets that reach clients under their own names, the byte path's spelled-out errors, and

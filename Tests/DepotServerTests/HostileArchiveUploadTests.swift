@@ -5,6 +5,7 @@ import Foundation
 import Testing
 
 @testable import DepotServer
+@testable import DepotServices
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import DepotLedger
 import DepotServer
+import DepotServices
 import Foundation
 import Testing
 

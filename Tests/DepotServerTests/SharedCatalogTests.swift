@@ -1,6 +1,7 @@
 import DepotCore
 import DepotLedger
 import DepotServer
+import DepotServices
 import Foundation
 import Testing
 

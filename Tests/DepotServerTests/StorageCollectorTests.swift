@@ -1,6 +1,7 @@
 import DepotCore
 import DepotLedger
 import DepotServer
+import DepotServices
 import DepotTestSupport
 import Foundation
 import Logging

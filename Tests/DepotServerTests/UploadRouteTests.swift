@@ -5,6 +5,7 @@ import Foundation
 import Testing
 
 @testable import DepotServer
+@testable import DepotServices
 
 /// tus 1.0 against a live server on both ledger engines: core, creation (with upload, deferred length),
 /// termination, checksum, expiration, the size limit, strict metadata and one writer at a time.

@@ -1,6 +1,7 @@
 import DepotBundles
 import DepotCore
 import DepotLedger
+import DepotServices
 import Foundation
 import Logging
 
@@ -60,7 +61,7 @@ package enum CatalogImporter {
                 refuse(directory, "product \(manifest.productId) is not in products.json nor in the ledger's catalog")
                 continue
             }
-            let record = try await metrics.timingBuild(.full) {
+            let record = try await (metrics as (any BundleBuildTimer)?).timingBuild(.full) {
                 try await store.build(pack, compressionLevel: configuration.bundles.compressionLevel)
             }
             let version = ContentVersion(

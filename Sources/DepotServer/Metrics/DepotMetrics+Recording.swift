@@ -1,4 +1,5 @@
 import DepotAPI
+import DepotServices
 import Metrics
 
 /// What the server's parts report as they work.
@@ -11,13 +12,8 @@ extension DepotMetrics {
         case edge
     }
 
-    /// The kind of bundle built.
-    package enum BuildKind: String, Sendable {
-        /// A whole version's bundle.
-        case full
-        /// A delta bundle from an earlier version.
-        case delta
-    }
+    /// The kind of bundle a build makes.
+    package typealias BuildKind = BundleBuildKind
 
     /// Counts one routed request answered with `status` after `duration`.
     func request(route: String, method: String, status: Int, duration: Duration) {
@@ -62,12 +58,5 @@ extension DepotMetrics {
     func ledgerCall(_ operation: String, duration: Duration) {
         Metrics.Timer(label: Name.ledgerOperation, dimensions: [("operation", operation)], factory: factory)
             .record(duration: duration)
-    }
-
-    /// Times `body` as a bundle build of `kind`, whether it succeeds or throws.
-    package func timingBuild<Value>(_ kind: BuildKind, _ body: () async throws -> Value) async rethrows -> Value {
-        let start = ContinuousClock.now
-        defer { bundleBuilt(kind, duration: ContinuousClock.now - start) }
-        return try await body()
     }
 }

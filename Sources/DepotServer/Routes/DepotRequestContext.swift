@@ -1,5 +1,6 @@
 import DepotAPI
 import DepotCore
+import DepotServices
 import Foundation
 import Hummingbird
 import NIOCore

@@ -1,6 +1,7 @@
 import DepotAPI
 import DepotCore
 import DepotLedger
+import DepotServices
 import Hummingbird
 import Logging
 

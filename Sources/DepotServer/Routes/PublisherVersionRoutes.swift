@@ -2,6 +2,7 @@ import DepotAPI
 import DepotBundles
 import DepotCore
 import DepotLedger
+import DepotServices
 import Foundation
 import Hummingbird
 import HTTPTypes

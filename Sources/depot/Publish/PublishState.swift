@@ -1,5 +1,6 @@
 import Crypto
 import DepotServer
+import DepotServices
 import Foundation
 
 /// What `depot publish` keeps between runs: the archive of a folder (named by its SHA-256) and, per server,

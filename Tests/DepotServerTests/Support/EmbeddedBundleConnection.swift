@@ -7,6 +7,7 @@ import NIOEmbedded
 import NIOHTTP1
 
 @testable import DepotServer
+@testable import DepotServices
 
 /// Answers the requests the bundle handler hands on, in an `EmbeddedChannel` where Hummingbird's async channel
 /// cannot run: 200 with a body naming the request (`routed GET /x`), at once or, while `holding`, when released.

@@ -6,6 +6,7 @@ import Synchronization
 import Testing
 
 @testable import DepotServer
+@testable import DepotServices
 
 /// The time an upload test's server expires uploads by: starts at the real now, moves only when told.
 final class TestClock: Sendable {

@@ -1,4 +1,3 @@
-import DepotAPI
 import DepotCore
 
 /// Why a pack directory could not be staged as a version. Nothing is recorded when staging fails.
@@ -34,19 +33,4 @@ package struct StageError: Error, Sendable, CustomStringConvertible {
 
     /// `code: message`.
     package var description: String { "\(code.rawValue): \(message)" }
-
-    /// The error as a client sees it: the table's code of the same name.
-    package var depotError: DepotError {
-        let code: ErrorCode =
-            switch code {
-            case .invalidPack: .invalidPack
-            case .packMismatch: .packMismatch
-            case .unknownProduct: .unknownProduct
-            case .versionExists: .versionExists
-            case .contentOwned: .contentOwnedByOtherProduct
-            case .contentOutOfScope: .contentOutOfScope
-            case .unavailable: .unavailable
-            }
-        return DepotError(code, message)
-    }
 }

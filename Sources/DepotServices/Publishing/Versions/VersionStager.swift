@@ -46,12 +46,12 @@ package struct VersionStager: Sendable {
     let compressionLevel: Int
     let clock: @Sendable () -> Int64
     /// Where bundle build times go; nil records nothing.
-    let metrics: DepotMetrics?
+    let metrics: (any BundleBuildTimer)?
 
     /// A stager over the given ledger, store and shelf.
     package init(
         ledger: any Ledger, store: LocalBundleStore, shelf: PackShelf, limits: PackLimits, compressionLevel: Int,
-        clock: @escaping @Sendable () -> Int64, metrics: DepotMetrics? = nil
+        clock: @escaping @Sendable () -> Int64, metrics: (any BundleBuildTimer)? = nil
     ) {
         self.metrics = metrics
         self.ledger = ledger

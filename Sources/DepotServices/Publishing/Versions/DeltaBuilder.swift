@@ -24,12 +24,12 @@ package final class DeltaBuilder: Service, Sendable {
     /// Called after a delta was recorded (the server refreshes its catalog).
     let onRecorded: @Sendable () async -> Void
     /// Where bundle build times go; nil records nothing.
-    let metrics: DepotMetrics?
+    let metrics: (any BundleBuildTimer)?
 
     /// A builder over the given store and shelf.
     package init(
         ledger: any Ledger, store: LocalBundleStore, shelf: PackShelf, limits: PackLimits, compressionLevel: Int,
-        baseCount: Int, logger: Logger, metrics: DepotMetrics? = nil, onRecorded: @escaping @Sendable () async -> Void = {}
+        baseCount: Int, logger: Logger, metrics: (any BundleBuildTimer)? = nil, onRecorded: @escaping @Sendable () async -> Void = {}
     ) {
         self.metrics = metrics
         self.ledger = ledger

@@ -1,0 +1,3 @@
+import DepotServices
+
+extension DepotMetrics: BundleBuildTimer {}
