@@ -141,8 +141,8 @@ let package = Package(
         .executableTarget(
             name: "depot",
             dependencies: [
-                "DepotServer", "DepotServices", "DepotClient", "DepotCore", "DepotTrust", "DepotLedger", "DepotBundles", "DepotAppStoreDouble",
-                "DepotArchives",
+                "DepotServer", "DepotServices", "DepotClient", "DepotCore", "DepotTrust", "DepotLedger", "DepotBundles",
+                "DepotAppStoreDouble", "DepotArchives",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -210,10 +210,16 @@ package struct DepotApplication: Sendable {
         ).register(on: router)
         AdminRoutes(service: service, tokenDigests: configuration.adminTokenDigests).register(on: router)
         let publisherAuth = PublisherAuthMiddleware(ledger: ledger)
-        PublisherProductRoutes(
-            ledger: ledger, refresher: refresher, deltas: deltas, purges: purges, clock: clock
-        ).register(on: router.group("/v1/publisher").add(middleware: publisherAuth))
-        PublisherVersionRoutes(ledger: ledger, runner: versionJobs, clock: clock, uploadClock: uploadClock)
+        let publishing = PublishingService(
+            ledger: ledger, runner: versionJobs, deltas: deltas, purges: purges,
+            refreshCatalog: { [refresher] in
+                do { try await refresher.refresh() } catch {
+                    refresher.logger.warning("catalog not refreshed", metadata: ["error": "\(error)"])
+                }
+            }, clock: clock, logger: logger)
+        PublisherProductRoutes(publishing: publishing)
+            .register(on: router.group("/v1/publisher").add(middleware: publisherAuth))
+        PublisherVersionRoutes(ledger: ledger, publishing: publishing, clock: clock, uploadClock: uploadClock)
             .register(on: router.group("/v1/publisher").add(middleware: publisherAuth))
         let uploads = UploadService(
             ledger: ledger, store: uploadStore, settings: configuration.uploads, clock: uploadClock, logger: logger)

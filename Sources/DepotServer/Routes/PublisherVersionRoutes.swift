@@ -19,7 +19,7 @@ import Logging
 /// job moves through `validating` and `bundling` to `staged`, or to `failed` with the reason.
 struct PublisherVersionRoutes: Sendable {
     let ledger: any Ledger
-    let runner: VersionJobRunner
+    let publishing: PublishingService
     let clock: @Sendable () -> Int64
     /// The time uploads expire by (the server's upload clock).
     let uploadClock: @Sendable () -> Int64
@@ -36,14 +36,8 @@ struct PublisherVersionRoutes: Sendable {
                 throw DepotError(.contentOutOfScope, "this publisher key may not stage content \(contentId)")
             }
             let logger = context.logger
-            guard
-                try await PublisherProductRoutes.call(
-                    logger,
-                    { () async throws(LedgerError) in
-                        try await self.ledger.catalogProduct(id: productId)
-                    }) != nil
-            else {
-                throw PublisherProductRoutes.unknownProduct(productId)
+            _ = try await PublisherProductRoutes.run { () async throws(PublishingError) in
+                try await self.publishing.product(productId)
             }
             let now = self.clock()
             try await self.checkUpload(declared.upload, publisher: publisher.name, now: self.uploadClock(), logger: logger)
@@ -51,18 +45,9 @@ struct PublisherVersionRoutes: Sendable {
                 id: UploadService.newId(), productId: productId, version: declared.version, contentId: declared.contentId,
                 uploadId: declared.upload, publisher: publisher.name, sha256: declared.sha256,
                 publishedAt: declared.publishedAt, state: .received, createdAt: now, updatedAt: now)
-            let outcome = try await PublisherProductRoutes.call(logger) { () async throws(LedgerError) in
-                try await self.runner.submit(job, publisher: publisher)
+            try await PublisherProductRoutes.run { () async throws(PublishingError) in
+                try await self.publishing.submit(job, publisher: publisher)
             }
-            if case .inProgress(let live) = outcome {
-                throw DepotError(
-                    .versionInProgress,
-                    "version \(live.version) of \(productId) is already being processed (job \(live.id), "
-                        + "\(live.state.rawValue)); wait for it to be staged or to fail")
-            }
-            context.logger.info(
-                "version received",
-                metadata: ["publisher": "\(publisher.name)", "product": "\(productId)", "version": "\(job.version)", "job": "\(job.id)"])
             var response = try TransactionRoutes.json(VersionJobEnvelope(version: PublisherVersionBody(job: job)))
             response.status = .accepted
             response.headers[.location] = "/v1/publisher/products/\(productId)/versions"
@@ -108,7 +93,7 @@ struct PublisherVersionRoutes: Sendable {
     /// The upload must be the caller's, complete and not expired.
     private func checkUpload(_ id: String, publisher: String, now: Int64, logger: Logger) async throws {
         guard
-            let upload = try await PublisherProductRoutes.call(logger, { () async throws(LedgerError) in try await ledger.upload(id: id) }),
+            let upload = try await Self.call(logger, { () async throws(LedgerError) in try await ledger.upload(id: id) }),
             upload.publisher == publisher
         else {
             throw DepotError(.unknownUpload, "no upload \(id) of this publisher")
@@ -119,6 +104,16 @@ struct PublisherVersionRoutes: Sendable {
         guard upload.isComplete else {
             let received = "\(upload.offset) of \(upload.length.map(String.init) ?? "an undeclared number of") bytes"
             throw DepotError(.uploadIncomplete, "upload \(id) is not complete (\(received) received); finish it first")
+        }
+    }
+
+    /// Runs a ledger call of the route: a ledger failure is logged and answered 503.
+    static func call<T>(_ logger: Logger, _ body: () async throws(LedgerError) -> T) async throws(DepotError) -> T {
+        do {
+            return try await body()
+        } catch {
+            logger.error("publisher request failed in the ledger", metadata: ["error": "\(error)"])
+            throw DepotError(PublishingError.unavailable)
         }
     }
 }

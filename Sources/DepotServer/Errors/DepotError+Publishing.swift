@@ -1,0 +1,39 @@
+import DepotAPI
+import DepotCore
+import DepotLedger
+import DepotServices
+
+extension DepotError {
+    /// The answer to a publisher's refused change: its code from the table, and a sentence for the publisher.
+    init(_ error: PublishingError) {
+        switch error {
+        case .unknownProduct(let productId):
+            self.init(.unknownProduct, "no product \(productId) in the catalog")
+        case .unknownVersion(let contentId, let version):
+            self.init(.unknownVersion, "no version \(version) of \(contentId)")
+        case .ambiguousVersion(let productId, let version, let contents):
+            self.init(
+                .ambiguousVersion,
+                "several contents of \(productId) have version \(version) (\(contents.joined(separator: ", "))); add ?contentId=")
+        case .versionFailed(let contentId, let version):
+            self.init(.versionFailed, "version \(version) of \(contentId) failed and cannot be published")
+        case .versionWasPublished(let contentId, let version):
+            self.init(
+                .versionWasPublished,
+                "version \(version) of \(contentId) was published; published versions are kept (grants for them keep working)")
+        case .typeLocked(let existing):
+            let terms = existing.type.rawValue + (existing.periodDays.map { " of \($0) days" } ?? "")
+            self.init(
+                .productTypeLocked,
+                "product \(existing.id) has versions or transactions, so it stays \(terms); "
+                    + "only its title may change (create a new product for other terms)")
+        case .versionInProgress(let productId, let live):
+            self.init(
+                .versionInProgress,
+                "version \(live.version) of \(productId) is already being processed (job \(live.id), "
+                    + "\(live.state.rawValue)); wait for it to be staged or to fail")
+        case .unavailable:
+            self.init(.unavailable, "the catalog cannot be changed right now; try again")
+        }
+    }
+}
