@@ -185,7 +185,7 @@ let package = Package(
             name: "DepotArchivesTests", dependencies: ["DepotArchives", "DepotTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "DepotBundlesTests",
-            dependencies: ["DepotBundles", "DepotTestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["DepotBundles", "DepotCore", "DepotTestSupport", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

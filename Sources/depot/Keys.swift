@@ -86,7 +86,7 @@ struct KeysList: AsyncParsableCommand {
             print(
                 [
                     key.id, key.publisher, key.productPrefixes.isEmpty ? "*" : key.productPrefixes.joined(separator: ","),
-                    ISO8601.format(key.createdAt), key.revokedAt.map(ISO8601.format) ?? "-",
+                    UTCTimestamp.format(key.createdAt), key.revokedAt.map(UTCTimestamp.format) ?? "-",
                 ]
                 .joined(separator: "\t"))
         }

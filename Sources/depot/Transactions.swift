@@ -61,7 +61,7 @@ struct Transactions: AsyncParsableCommand {
             print(
                 [
                     row.transactionId, row.delivery.contentId, row.delivery.version, String(row.grantsIssued),
-                    String(row.bytesCovered), row.confirmedAt.map(ISO8601.format) ?? "-", ISO8601.format(row.lastActivityAt),
+                    String(row.bytesCovered), row.confirmedAt.map(UTCTimestamp.format) ?? "-", UTCTimestamp.format(row.lastActivityAt),
                 ]
                 .joined(separator: "\t"))
         }
@@ -81,7 +81,7 @@ struct Transactions: AsyncParsableCommand {
             print(
                 [
                     String(job.id), job.kind.rawValue, job.transactionId, job.environment, job.state.rawValue, String(job.attempts),
-                    ISO8601.format(job.nextAttemptAt), ISO8601.format(job.createdAt), job.lastError ?? "-",
+                    UTCTimestamp.format(job.nextAttemptAt), UTCTimestamp.format(job.createdAt), job.lastError ?? "-",
                 ]
                 .joined(separator: "\t"))
         }

@@ -46,8 +46,8 @@ struct TransactionsRefresh: AsyncParsableCommand {
             throw ValidationError("\(error)")
         }
         await LedgerOpener.close(ledger)
-        let revoked = outcome.revokedAt.map { "revoked at \(ISO8601.format($0 / 1000))" } ?? "not revoked"
-        let expiry = outcome.expiresAt.map { ", expires \(ISO8601.format($0 / 1000))" } ?? ""
+        let revoked = outcome.revokedAt.map { "revoked at \(UTCTimestamp.format($0 / 1000))" } ?? "not revoked"
+        let expiry = outcome.expiresAt.map { ", expires \(UTCTimestamp.format($0 / 1000))" } ?? ""
         print("\(outcome.transactionId) (\(outcome.environment)): \(revoked)\(expiry)")
     }
 }

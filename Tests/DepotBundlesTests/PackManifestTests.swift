@@ -1,3 +1,4 @@
+import DepotCore
 import Testing
 
 @testable import DepotBundles

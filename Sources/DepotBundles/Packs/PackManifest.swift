@@ -1,3 +1,5 @@
+import DepotCore
+
 /// What `pack.json` says about a pack: which product (or issue) it is, at which version, published when.
 ///
 /// Reads `productId`, `version`, `publishedAt` (required), `contentId` (defaults to `productId`; for a

@@ -1,3 +1,5 @@
+import DepotCore
+
 /// The `ContentInfo.plist` at the top of a bundle, as Apple's hosted In-App Purchase content had it.
 ///
 /// Written by hand as an XML property list: keys sorted, values escaped, nothing taken from the host

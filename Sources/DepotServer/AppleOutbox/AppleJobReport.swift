@@ -24,12 +24,12 @@ struct AppleJobBody: Encodable, Sendable {
         environment = job.environment
         state = job.state.rawValue
         attempts = job.attempts
-        nextAttemptAt = ISO8601.format(job.nextAttemptAt)
+        nextAttemptAt = UTCTimestamp.format(job.nextAttemptAt)
         leaseOwner = job.leaseOwner
-        leaseExpiresAt = job.leaseExpiresAt.map(ISO8601.format)
+        leaseExpiresAt = job.leaseExpiresAt.map(UTCTimestamp.format)
         lastError = job.lastError
-        createdAt = ISO8601.format(job.createdAt)
-        updatedAt = ISO8601.format(job.updatedAt)
+        createdAt = UTCTimestamp.format(job.createdAt)
+        updatedAt = UTCTimestamp.format(job.updatedAt)
     }
 }
 

@@ -78,7 +78,7 @@ package enum CatalogImporter {
                     directory,
                     "product \(manifest.productId), content \(manifest.contentId), version \(manifest.version) is already "
                         + "recorded with another pack (bundle \(existing.content.digest), published "
-                        + "\(ISO8601.format(existing.content.publishedAt))); a recorded version never changes: give the changed pack a new version"
+                        + "\(UTCTimestamp.format(existing.content.publishedAt))); a recorded version never changes: give the changed pack a new version"
                 )
                 continue
             case .contentOwnedByOtherProduct(let owner):

@@ -70,7 +70,7 @@ extension DeliveryService {
             transactions: flagged.prefix(page.limit).map {
                 .init(
                     transactionId: $0.transactionId, appAccountTokens: $0.activity.appAccountTokens,
-                    clientAddresses: $0.activity.clientAddresses, lastAttemptAt: ISO8601.format($0.lastAttemptAt))
+                    clientAddresses: $0.activity.clientAddresses, lastAttemptAt: UTCTimestamp.format($0.lastAttemptAt))
             },
             nextCursor: flagged.count > page.limit ? PageRequest<Int>.cursor(after: offset + page.limit) : nil)
     }
@@ -109,7 +109,7 @@ extension DeliveryService {
         return TransactionReportBody(
             transaction: Self.body(stored), revoked: stored.transaction.isRevoked, deliveries: statuses.map(report),
             evidence: evidence.rawValue, deliveryStatus: evidence.deliveryStatus,
-            audit: audit.map { .init(at: ISO8601.format($0.at), event: $0.event, detail: $0.detail) },
+            audit: audit.map { .init(at: UTCTimestamp.format($0.at), event: $0.event, detail: $0.detail) },
             appleJobs: jobs.map(AppleJobBody.init),
             nextCursor: fetched.count > limit ? audit.last.map { PageRequest<Int64>.cursor(after: $0.sequence) } : nil)
     }
@@ -136,6 +136,6 @@ extension DeliveryService {
             transactionId: status.transactionId, contentId: status.delivery.contentId, version: status.delivery.version,
             digest: status.delivery.digest, size: catalog.bundleSize(digest: status.delivery.digest),
             grantsIssued: status.grantsIssued, bytesServed: status.bytesCovered,
-            confirmedAt: status.confirmedAt.map(ISO8601.format), lastActivityAt: ISO8601.format(status.lastActivityAt))
+            confirmedAt: status.confirmedAt.map(UTCTimestamp.format), lastActivityAt: UTCTimestamp.format(status.lastActivityAt))
     }
 }

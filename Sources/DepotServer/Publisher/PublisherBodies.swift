@@ -52,8 +52,8 @@ struct PublisherVersionBody: Encodable {
                 productId: content.productId, contentId: content.contentId, version: content.version,
                 state: record.state.rawValue, current: current.contains("\(content.contentId)\n\(content.version)"),
                 digest: content.digest, size: content.size, unpackedSize: content.unpackedSize,
-                publishedAt: ISO8601.format(content.publishedAt), stagedAt: ISO8601.format(record.stagedAt),
-                activatedAt: record.activatedAt.map(ISO8601.format), failureReason: record.failureReason)
+                publishedAt: UTCTimestamp.format(content.publishedAt), stagedAt: UTCTimestamp.format(record.stagedAt),
+                activatedAt: record.activatedAt.map(UTCTimestamp.format), failureReason: record.failureReason)
         }
     }
 }
@@ -63,8 +63,8 @@ extension PublisherVersionBody {
     init(job: VersionJob) {
         self.init(
             productId: job.productId, contentId: job.contentId, version: job.version, state: job.state.rawValue,
-            current: false, publishedAt: job.publishedAt.map(ISO8601.format), failureReason: job.failureReason,
-            job: job.id, upload: job.uploadId, updatedAt: ISO8601.format(job.updatedAt))
+            current: false, publishedAt: job.publishedAt.map(UTCTimestamp.format), failureReason: job.failureReason,
+            job: job.id, upload: job.uploadId, updatedAt: UTCTimestamp.format(job.updatedAt))
     }
 }
 

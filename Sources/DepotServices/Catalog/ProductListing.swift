@@ -37,7 +37,7 @@ package struct ProductListing: Sendable {
                     contents: catalog.currentContents(of: product.id, at: now).map { version in
                         DepotAPI.Product.Content(
                             id: version.contentId, version: version.version, size: version.size,
-                            digest: version.digest, publishedAt: ISO8601.format(version.publishedAt))
+                            digest: version.digest, publishedAt: UTCTimestamp.format(version.publishedAt))
                     })
             })
         products = Self.document(try encoder.encode(rich), lastModified: lastModified)

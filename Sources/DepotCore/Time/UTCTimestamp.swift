@@ -1,7 +1,8 @@
-/// ISO 8601 timestamps in UTC, parsed and written without the host's calendar, locale or time zone.
-package enum UTCTimestamp {
+/// ISO 8601 timestamps in UTC as the contract writes them (`2026-03-01T09:00:00Z`), parsed and written without
+/// the host's calendar, locale or time zone: the one time format of the wire, the ledger's reports and packs.
+public enum UTCTimestamp {
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|+00:00)` into Unix seconds (a fraction is dropped).
-    package static func parse(_ text: String) -> Int64? {
+    public static func parse(_ text: String) -> Int64? {
         let b = Array(text.utf8)
         guard b.count >= 20 else { return nil }
         func digits(_ range: Range<Int>) -> Int? {
@@ -34,7 +35,7 @@ package enum UTCTimestamp {
     }
 
     /// Formats Unix seconds as `YYYY-MM-DDTHH:MM:SSZ`.
-    static func format(_ seconds: Int64) -> String {
+    public static func format(_ seconds: Int64) -> String {
         let days = Int(seconds.floorDivided(by: 86_400))
         let rest = Int(seconds - Int64(days) * 86_400)
         let (year, month, day) = civilFromDays(days)
