@@ -1,5 +1,6 @@
 import Crypto
 import DepotServer
+import DepotServices
 import Foundation
 import Testing
 

@@ -3,6 +3,7 @@ import DepotLedger
 import Testing
 
 @testable import DepotServer
+@testable import DepotServices
 
 /// What becomes of an outbox job after a failed attempt: a table of Apple's answers and transport failures.
 @Suite struct AppleOutboxDecisionTests {

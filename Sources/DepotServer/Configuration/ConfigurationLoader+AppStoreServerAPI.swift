@@ -1,3 +1,4 @@
+import DepotServices
 import Crypto
 import Foundation
 

@@ -1,3 +1,4 @@
+import DepotServices
 import DepotCore
 
 /// Everything `Config/depot.json` and `Config/products.json` say, after command-line options and

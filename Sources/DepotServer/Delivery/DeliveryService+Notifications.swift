@@ -1,3 +1,4 @@
+import DepotServices
 import DepotAPI
 import DepotCore
 import DepotLedger

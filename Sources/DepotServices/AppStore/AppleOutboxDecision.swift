@@ -7,7 +7,7 @@ import DepotLedger
 /// Retried: 429, 5xx, transport failures and timeouts, and 401 (a key being rotated or a clock being set
 /// right can cure it), for as long as the job is younger than the retry period. Given up at once: any other
 /// answer from Apple (a 4xx it will repeat) and a transaction whose environment has no base URL.
-enum AppleOutboxDecision: Equatable {
+package enum AppleOutboxDecision: Equatable {
     /// Try again at this time (seconds since 1970).
     case retry(at: Int64)
     /// Give up.
@@ -17,7 +17,7 @@ enum AppleOutboxDecision: Equatable {
     static let consumptionWindowSeconds: Int64 = 12 * 3600
 
     /// The decision after `error` on `job` at `now`; `random` yields a value in 0..<1.
-    static func after(
+    package static func after(
         _ error: AppStoreAPIError, job: AppleJob, now: Int64, settings: AppleOutboxSettings, random: () -> Double
     )
         -> AppleOutboxDecision

@@ -10,24 +10,48 @@ import ServiceLifecycle
 /// PostgreSQL ledger each claim different jobs; a job whose sender died is claimed again once its lease ends.
 ///
 /// Runs as a `Service` until the server shuts down; `runOnce()` does one pass, for tests.
-struct AppleOutboxWorker: Service {
+package struct AppleOutboxWorker: Service {
+    /// Where the jobs are.
     let ledger: any Ledger
+    /// The App Store Server API.
     let client: AppStoreServerAPIClient
+    /// How jobs are claimed, retried and given up.
     let settings: AppleOutboxSettings
+    /// This sender's name on the jobs it claims.
     let owner: String
+    /// Now, in seconds since 1970.
     let clock: @Sendable () -> Int64
+    /// A random number in 0..<1 (retry jitter).
     let random: @Sendable () -> Double
+    /// Where sends are logged.
     let logger: Logger
     /// The Send Consumption Information body for a transaction, from the delivery evidence at send time; nil
     /// when the customer's consent is no longer recorded.
-    let consumptionInformation: @Sendable (String) async throws(DepotError) -> ConsumptionInformation?
+    let consumptionInformation: @Sendable (String) async throws -> ConsumptionInformation?
+
+    /// A sender of the outbox's jobs through `client`.
+    package init(
+        ledger: any Ledger, client: AppStoreServerAPIClient, settings: AppleOutboxSettings, owner: String,
+        clock: @escaping @Sendable () -> Int64, random: @escaping @Sendable () -> Double, logger: Logger,
+        consumptionInformation: @escaping @Sendable (String) async throws -> ConsumptionInformation?
+    ) {
+        self.ledger = ledger
+        self.client = client
+        self.settings = settings
+        self.owner = owner
+        self.clock = clock
+        self.random = random
+        self.logger = logger
+        self.consumptionInformation = consumptionInformation
+    }
 
     /// A name for this process's sender: host, process id and a random part (a restarted process is a new owner).
-    static func makeOwner() -> String {
+    package static func makeOwner() -> String {
         "\(ProcessInfo.processInfo.hostName)/\(ProcessInfo.processInfo.processIdentifier)/\(UUID().uuidString.prefix(8))"
     }
 
-    func run() async throws {
+    /// Sends due jobs until the server shuts down.
+    package func run() async throws {
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             var claimedFull = false
             do {
@@ -44,7 +68,7 @@ struct AppleOutboxWorker: Service {
 
     /// Claims the due jobs and sends each; returns how many were claimed.
     @discardableResult
-    func runOnce() async throws(LedgerError) -> Int {
+    package func runOnce() async throws(LedgerError) -> Int {
         let jobs = try await ledger.claimAppleJobs(
             owner: owner, now: clock(), leaseSeconds: settings.leaseSeconds, limit: settings.batchSize)
         for job in jobs { try await send(job) }
@@ -61,7 +85,7 @@ struct AppleOutboxWorker: Service {
                 information = try await consumptionInformation(job.transactionId)
             } catch {
                 // The ledger could not be read: a passing failure, tried again like a network one.
-                throw AppStoreAPIError(.transport("the delivery evidence could not be read: \(error.message)"))
+                throw AppStoreAPIError(.transport("the delivery evidence could not be read: \(error)"))
             }
             guard let information else {
                 throw AppStoreAPIError(.configuration("the customer's consent was withdrawn; nothing may be sent"))

@@ -22,6 +22,23 @@ package struct AppStoreServerAPISettings: Sendable {
     /// How missed notifications are recovered from the App Store's notification history.
     package var notificationHistory: NotificationHistorySettings
 
+    /// Settings as `depot.json` gives them (checked by the configuration loader).
+    package init(
+        issuerId: String, keyId: String, privateKeyPath: String, privateKeyPEM: String, bundleId: String,
+        baseURLs: [String: String], timeoutSeconds: Int64, outbox: AppleOutboxSettings,
+        notificationHistory: NotificationHistorySettings
+    ) {
+        self.issuerId = issuerId
+        self.keyId = keyId
+        self.privateKeyPath = privateKeyPath
+        self.privateKeyPEM = privateKeyPEM
+        self.bundleId = bundleId
+        self.baseURLs = baseURLs
+        self.timeoutSeconds = timeoutSeconds
+        self.outbox = outbox
+        self.notificationHistory = notificationHistory
+    }
+
     /// Whether transactions of `environment` are sent to the App Store Server API.
     package func sends(environment: String) -> Bool { baseURLs[environment] != nil }
 }
@@ -40,6 +57,19 @@ package struct AppleOutboxSettings: Sendable {
     package var maxDelaySeconds: Double
     /// Seconds after enqueueing during which a job is retried; then it is marked failed for operators.
     package var retryPeriodSeconds: Int64
+
+    /// Outbox settings.
+    package init(
+        pollIntervalMilliseconds: Int, batchSize: Int, leaseSeconds: Int64, baseDelaySeconds: Double, maxDelaySeconds: Double,
+        retryPeriodSeconds: Int64
+    ) {
+        self.pollIntervalMilliseconds = pollIntervalMilliseconds
+        self.batchSize = batchSize
+        self.leaseSeconds = leaseSeconds
+        self.baseDelaySeconds = baseDelaySeconds
+        self.maxDelaySeconds = maxDelaySeconds
+        self.retryPeriodSeconds = retryPeriodSeconds
+    }
 }
 
 /// Recovering missed notifications with Get Notification History.
@@ -50,4 +80,11 @@ package struct NotificationHistorySettings: Sendable {
     package var overlapSeconds: Int64
     /// How far back the first backfill looks when the ledger has recorded no notification yet.
     package var lookbackSeconds: Int64
+
+    /// Backfill settings.
+    package init(intervalSeconds: Int64, overlapSeconds: Int64, lookbackSeconds: Int64) {
+        self.intervalSeconds = intervalSeconds
+        self.overlapSeconds = overlapSeconds
+        self.lookbackSeconds = lookbackSeconds
+    }
 }

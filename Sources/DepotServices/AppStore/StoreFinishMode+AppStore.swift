@@ -1,9 +1,7 @@
-import DepotServices
-
 extension StoreFinishMode {
     /// Who finishes a transaction of `environment` at the App Store under these settings (nil: the App Store
     /// Server API is not configured, so the app does).
-    init(settings: AppStoreServerAPISettings?, environment: String) {
+    package init(settings: AppStoreServerAPISettings?, environment: String) {
         guard let settings else {
             self = .app
             return
@@ -12,7 +10,7 @@ extension StoreFinishMode {
     }
 
     /// The mode as a sentence for an App Store transaction.
-    var detail: String {
+    package var detail: String {
         switch self {
         case .server:
             "Depot finishes this transaction at the App Store itself (Finish Transaction); calling StoreKit's finish() as well is harmless."

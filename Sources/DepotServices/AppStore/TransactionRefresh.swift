@@ -34,7 +34,7 @@ package struct TransactionRefresh: Sendable {
     /// A refresh through these parts; `clock` gives seconds since 1970.
     package init(
         ledger: any Ledger, verifier: AppStoreVerifier, client: AppStoreServerAPIClient,
-        clock: @escaping @Sendable () -> Int64 = DepotApplication.systemClock
+        clock: @escaping @Sendable () -> Int64
     ) {
         self.ledger = ledger
         self.verifier = verifier
@@ -89,18 +89,5 @@ package struct TransactionRefresh: Sendable {
         } catch {
             throw Failure(description: "the ledger cannot be written: \(error)")
         }
-    }
-}
-
-extension TransactionRefresh {
-    /// A refresh for a configuration: its trust settings, its App Store Server API key and base URLs (calls
-    /// retried as the client's default policy says). Fails when `appStoreServerAPI` is not configured.
-    package static func make(_ configuration: DepotConfiguration, ledger: any Ledger, logger: Logger) throws -> TransactionRefresh {
-        guard let settings = configuration.appStoreServerAPI else {
-            throw ConfigurationError("appStoreServerAPI is not configured in depot.json: Depot cannot ask the App Store")
-        }
-        var client = try DepotApplication.appStoreClient(settings)
-        client = client.retrying(AppStoreAPIRetryPolicy())
-        return TransactionRefresh(ledger: ledger, verifier: try TrustSetup.verifier(configuration, logger: logger), client: client)
     }
 }
