@@ -77,14 +77,14 @@ build_archive_structures() {
         "$ROOT/Fuzz/ArchiveStructuresEntry.swift"
 }
 
-# The tus header parsers and rules import nothing but Foundation: the server's error table and these files
-# build without Hummingbird, NIO or the ledger.
+# The tus header parsers and rules import nothing but Foundation: the error table, the server's answer to an
+# upload's refusal and these files build without Hummingbird, NIO or the ledger.
 build_tus() {
-    local server=$ROOT/Sources/DepotServer
-    compile DepotTusFuzz tus "$server/Errors/DepotError.swift" "$server/Errors/ErrorCode.swift" \
-        "$server/Uploads/DepotError+Uploads.swift" "$server/Uploads/TusProtocol.swift" \
-        "$server/Uploads/UploadMetadata.swift" "$server/Uploads/UploadChecksum.swift" \
-        "$server/Uploads/UploadRules.swift" "$ROOT/Tests/DepotServerTests/Fuzzing/TusFuzzHarness.swift" \
+    local server=$ROOT/Sources/DepotServer uploads=$ROOT/Sources/DepotServices/Uploads
+    compile DepotTusFuzz tus "$server/Errors/DepotError.swift" "$ROOT/Sources/DepotAPI/Errors/ErrorCode.swift" \
+        "$server/Uploads/DepotError+Uploads.swift" "$uploads/UploadError.swift" "$uploads/TusProtocol.swift" \
+        "$uploads/UploadMetadata.swift" "$uploads/UploadChecksum.swift" \
+        "$uploads/UploadRules.swift" "$ROOT/Tests/DepotServerTests/Fuzzing/TusFuzzHarness.swift" \
         "$ROOT/Fuzz/TusEntry.swift"
 }
 
@@ -100,9 +100,9 @@ build_trust() {
         [[ -d $debug/$dependency.build ]] || { echo "no $debug/$dependency.build: the package layout changed"; return 1; }
         mapfile -t -O "${#objects[@]}" objects < <(find "$debug/$dependency.build" -name '*.o' | sort)
     done
-    # DepotTrust's transaction ids follow DepotCore's identifier rule: that one file joins the module.
-    mapfile -t sources < <(find "$ROOT/Sources/DepotTrust" -name '*.swift' | sort)
-    sources+=("$ROOT/Sources/DepotCore/Identifiers/Identifier.swift")
+    # DepotTrust's transaction ids follow DepotCore's identifier rule, and its App Store verifier hands over
+    # DepotCore's verified purchases: DepotCore (which imports nothing) joins the module.
+    mapfile -t sources < <(find "$ROOT/Sources/DepotTrust" "$ROOT/Sources/DepotCore" -name '*.swift' | sort)
     compile "$module" "$target" -I "$debug/Modules" "${sources[@]}" "$harness" "$entry" "${objects[@]}"
 }
 

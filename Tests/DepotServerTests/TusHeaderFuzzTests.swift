@@ -5,6 +5,7 @@ import Foundation
 import Testing
 
 @testable import DepotServer
+@testable import DepotServices
 
 /// The tus header parsers (`Upload-Metadata`, `Upload-Checksum`, `Upload-Length`, `Upload-Offset`) fed
 /// generated hostile values from a fixed seed: each value is accepted or refused with a 4xx `DepotError`,
@@ -27,11 +28,11 @@ import Testing
         }
     }
 
-    static func check(_ body: () throws(DepotError) -> Void) {
+    static func check(_ body: () throws(UploadError) -> Void) {
         do {
             try body()
         } catch {
-            #expect((400..<500).contains(error.status), "\(error)")
+            #expect((400..<500).contains(DepotError(error).status), "\(error)")
         }
     }
 
@@ -42,15 +43,15 @@ import Testing
             expiresAt: 1_000)
         for _ in 0..<20_000 {
             let value = values.value()
-            Self.check { () throws(DepotError) in _ = try UploadMetadata(header: value) }
-            Self.check { () throws(DepotError) in _ = try UploadChecksum(header: value) }
-            Self.check { () throws(DepotError) in
+            Self.check { () throws(UploadError) in _ = try UploadMetadata(header: value) }
+            Self.check { () throws(UploadError) in _ = try UploadChecksum(header: value) }
+            Self.check { () throws(UploadError) in
                 _ = try UploadRules.creation(uploadLength: value, deferLength: nil, metadata: nil, maxSize: 1 << 30)
             }
-            Self.check { () throws(DepotError) in
+            Self.check { () throws(UploadError) in
                 _ = try UploadRules.creation(uploadLength: nil, deferLength: value, metadata: value, maxSize: 1 << 30)
             }
-            Self.check { () throws(DepotError) in
+            Self.check { () throws(UploadError) in
                 _ = try UploadRules.patch(
                     record, now: 5, contentType: "application/offset+octet-stream", uploadOffset: value, uploadLength: value,
                     contentLength: 5, maxSize: 1 << 30)

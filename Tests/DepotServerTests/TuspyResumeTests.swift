@@ -5,6 +5,7 @@ import Foundation
 import Testing
 
 @testable import DepotServer
+@testable import DepotServices
 
 /// The tus project's own Python client, tuspy, uploads a pack through a proxy that cuts its connection
 /// part way; a new process resumes the upload from the offset the server kept, with sha1 checksums.

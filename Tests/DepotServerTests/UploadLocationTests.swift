@@ -7,6 +7,7 @@ import NIOCore
 import Testing
 
 @testable import DepotServer
+@testable import DepotServices
 
 /// tus creation answers an absolute `Location` on the origin the client reached (as tusd does): built from `Host`,
 /// from the forwarded fields of a trusted proxy only, never from a malformed host.

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import DepotServer
+@testable import DepotServices
 
 /// Each publisher's quota of live uploads (`uploads.maxLivePerPublisher`, `uploads.maxLiveBytesPerPublisher`) on a
 /// live server: counted from the ledger, refused the tus way (403 with a code; 413 for one upload over

@@ -5,6 +5,7 @@ import NIOHTTP1
 import Testing
 
 @testable import DepotServer
+@testable import DepotServices
 
 /// The tus 1.0 rules, row by row, without a socket: versions, creation, PATCH preconditions, metadata,
 /// checksums, and which requests' deadlines run on progress.
@@ -30,7 +31,7 @@ struct UploadRulesTests {
             (.options, "0.1", nil),
         ] as [(HTTPRequest.Method, String?, Int?)])
     func versions(method: HTTPRequest.Method, header: String?, expected: Int?) {
-        #expect(status(of: { () throws(DepotError) in try UploadRules.checkVersion(method: method, tusResumable: header) }) == expected)
+        #expect(status(of: { () throws(UploadError) in try UploadRules.checkVersion(method: method, tusResumable: header) }) == expected)
     }
 
     @Test(
@@ -52,7 +53,7 @@ struct UploadRulesTests {
             ("10", nil, "a YQ==,a Yg==", 400),
         ] as [(String?, String?, String?, Int)])
     func creation(length: String?, deferred: String?, metadata: String?, expected: Int) {
-        let result = status(of: { () throws(DepotError) in
+        let result = status(of: { () throws(UploadError) in
             _ = try UploadRules.creation(uploadLength: length, deferLength: deferred, metadata: metadata, maxSize: Self.maxSize)
         })
         #expect((result ?? 201) == expected)
@@ -128,7 +129,7 @@ struct UploadRulesTests {
                 contentLength: row.contentLength, maxSize: Self.maxSize)
             #expect(PatchRow.Result.write(write) == row.expected)
         } catch {
-            #expect(PatchRow.Result.status(error.status) == row.expected, "\(error)")
+            #expect(PatchRow.Result.status(DepotError(error).status) == row.expected, "\(error)")
         }
     }
 
@@ -161,7 +162,7 @@ struct UploadRulesTests {
         "a ?w==",  // not base64
     ])
     func metadataRefused(header: String) {
-        #expect(status(of: { () throws(DepotError) in _ = try UploadMetadata(header: header) }) == 400, "\(header)")
+        #expect(status(of: { () throws(UploadError) in _ = try UploadMetadata(header: header) }) == 400, "\(header)")
     }
 
     @Test(
@@ -176,7 +177,7 @@ struct UploadRulesTests {
             ("", 400),
         ] as [(String, Int?)])
     func checksumHeaders(header: String, expected: Int?) {
-        #expect(status(of: { () throws(DepotError) in _ = try UploadChecksum(header: header) }) == expected)
+        #expect(status(of: { () throws(UploadError) in _ = try UploadChecksum(header: header) }) == expected)
     }
 
     @Test(
@@ -195,12 +196,12 @@ struct UploadRulesTests {
         #expect(RequestDeadline.policy(method: method, uri: uri) == policy)
     }
 
-    private func status(of body: () throws(DepotError) -> Void) -> Int? {
+    private func status(of body: () throws(UploadError) -> Void) -> Int? {
         do {
             try body()
             return nil
         } catch {
-            return error.status
+            return DepotError(error).status
         }
     }
 }

@@ -1,3 +1,5 @@
+import DepotServices
+
 extension ConfigurationLoader {
     /// The `uploads` section: `maxSize` (default 8 GiB), `expirySeconds` (default 86,400), `reaperIntervalSeconds`
     /// (default 60), each at least 1; the per-publisher quota of live uploads, `maxLivePerPublisher` (1 to 100,000,

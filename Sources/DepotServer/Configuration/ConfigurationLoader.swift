@@ -1,3 +1,4 @@
+import DepotServices
 import DepotCore
 import Foundation
 

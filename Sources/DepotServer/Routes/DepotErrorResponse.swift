@@ -1,3 +1,4 @@
+import DepotServices
 import DepotAPI
 import Hummingbird
 import HTTPTypes
@@ -41,6 +42,12 @@ struct ErrorBodyMiddleware<Context: RequestContext>: RouterMiddleware {
             return try DepotErrorResponse(error).response(from: request, context: context)
         } catch let error as DepotErrorResponse {
             return try error.response(from: request, context: context)
+        } catch let error as UploadError {
+            return try DepotErrorResponse(DepotError(error)).response(from: request, context: context)
+        } catch let error as DeliveryError {
+            return try DepotErrorResponse(DepotError(error)).response(from: request, context: context)
+        } catch let error as PublishingError {
+            return try DepotErrorResponse(DepotError(error)).response(from: request, context: context)
         } catch let error as HTTPError {
             return try DepotErrorResponse(Self.depotError(error, logger: context.logger)).response(from: request, context: context)
         } catch {

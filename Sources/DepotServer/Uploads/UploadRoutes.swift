@@ -1,3 +1,4 @@
+import DepotServices
 import DepotAPI
 import DepotCore
 import DepotHTTP
@@ -78,10 +79,10 @@ struct UploadRoutes: Sendable {
             metadata: request.headers[.uploadMetadata], maxSize: service.settings.maxSize)
         let withBody = UploadRules.isOffsetStream(request.headers[.contentType])
         if !withBody, let length = Self.contentLength(request), length > 0 {
-            throw DepotError.uploadMediaType
+            throw UploadError.uploadMediaType
         }
         if withBody, let length = Self.contentLength(request), length > (creation.length ?? service.settings.maxSize) {
-            throw DepotError.uploadTooLarge("the bytes sent pass the upload's length")
+            throw UploadError.uploadTooLarge("the bytes sent pass the upload's length")
         }
         if let checksum = request.headers[.uploadChecksum] { _ = try UploadChecksum(header: checksum) }
         var state = try await service.create(creation, publisher: publisher(request, context))
@@ -92,9 +93,9 @@ struct UploadRoutes: Sendable {
         if withBody {
             do {
                 state = try await append(request, context: context, id: state.id, offset: "0")
-            } catch let error as DepotError {
+            } catch let error as UploadError {
                 // The upload exists: say where, so the client can resume it.
-                var response = try DepotErrorResponse(error).response(from: request, context: context)
+                var response = try DepotErrorResponse(DepotError(error)).response(from: request, context: context)
                 response.headers[.location] = location
                 return response
             }

@@ -1,4 +1,6 @@
+#if !DEPOT_FUZZ_SINGLE_MODULE
 import DepotCore
+#endif
 
 extension AppStoreVerifier: PurchaseVerifier {
     /// The App Store.

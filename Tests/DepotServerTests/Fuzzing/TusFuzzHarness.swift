@@ -4,6 +4,7 @@ import Foundation
 
 #if !DEPOT_FUZZ_SINGLE_MODULE
 @testable import DepotServer
+@testable import DepotServices
 #endif
 
 /// Turns arbitrary bytes into the tus headers of a creation and of a PATCH, runs every tus header parser and
@@ -54,6 +55,11 @@ enum TusFuzzHarness {
     /// A refusal is a 4xx with a message; anything else is a violation.
     static func refusalViolations(_ error: DepotError, _ what: String) -> [String] {
         (400..<500).contains(error.status) && !error.message.isEmpty ? [] : ["\(what) refused with \(error)"]
+    }
+
+    /// The same, for an upload's refusal as the server answers it.
+    static func refusalViolations(_ error: UploadError, _ what: String) -> [String] {
+        refusalViolations(DepotError(error), what)
     }
 
     /// Each header parser takes any value; what it accepts is what the header says.

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import DepotServer
+@testable import DepotServices
 
 /// Every seed of the `tus` libFuzzer campaign and every input a campaign found breaking an invariant,
 /// replayed through the same harness.
@@ -19,7 +20,7 @@ struct TusFuzzRegressionTests {
 
     @Test func theHarnessChecksBite() {
         #expect(TusFuzzHarness.refusalViolations(DepotError(.internal, "failed"), "PATCH").count == 1)
-        #expect(TusFuzzHarness.refusalViolations(.badUploadHeader("send Upload-Offset"), "PATCH") == [])
+        #expect(TusFuzzHarness.refusalViolations(UploadError.badUploadHeader("send Upload-Offset"), "PATCH") == [])
         // A write within the upload passes the PATCH checks; one past its length is refused (413), which is
         // no violation.
         let write = try? UploadRules.write(

@@ -2,27 +2,27 @@
 /// decisions out, so that every rule is tested (and fuzzed) without a socket, a ledger or an HTTP type.
 ///
 /// `UploadRules+Request.swift` applies them to a request's method and to the ledger's `UploadRecord`.
-enum UploadRules {
+package enum UploadRules {
     /// Whether a `Tus-Resumable` value names the version served (tus 1.0 "Tus-Resumable").
-    static func isServedVersion(_ tusResumable: String?) -> Bool {
+    package static func isServedVersion(_ tusResumable: String?) -> Bool {
         tusResumable?.trimmingSpaces == TusProtocol.version
     }
 
     /// What a creation request (POST) asks for.
-    struct Creation: Equatable {
+    package struct Creation: Equatable {
         /// The declared length, nil when deferred.
-        var length: Int64?
+        package var length: Int64?
         /// The checked `Upload-Metadata` header, empty when none.
-        var metadata: String
+        package var metadata: String
     }
 
     /// tus creation: exactly one of `Upload-Length` (at most `maxSize`, else 413) and
     /// `Upload-Defer-Length: 1`; a strict `Upload-Metadata`.
-    static func creation(
+    package static func creation(
         uploadLength: String?, deferLength: String?, metadata: String?, maxSize: Int64
-    ) throws(DepotError) -> Creation {
+    ) throws(UploadError) -> Creation {
         let checkedMetadata =
-            try metadata.map { header throws(DepotError) in
+            try metadata.map { header throws(UploadError) in
                 _ = try UploadMetadata(header: header)
                 return header.trimmingSpaces
             } ?? ""
@@ -44,22 +44,22 @@ enum UploadRules {
     }
 
     /// What a PATCH may write.
-    struct Write: Equatable {
+    package struct Write: Equatable {
         /// The offset the bytes start at (the upload's offset).
-        var start: Int64
+        package var start: Int64
         /// A length to record, when the upload's was deferred and this request gives it.
-        var setLength: Int64?
+        package var setLength: Int64?
         /// Most bytes this request may append.
-        var limit: Int64
+        package var limit: Int64
     }
 
     /// tus core PATCH on a live upload holding `offset` bytes of `length` (nil while deferred): the body is
     /// `application/offset+octet-stream` (415), `Upload-Offset` equals the upload's offset (409), a deferred
     /// length may be given once (creation-defer-length), and the bytes may not pass the length or `maxSize` (413).
-    static func write(
+    package static func write(
         offset: Int64, length: Int64?, contentType: String?, uploadOffset: String?, uploadLength: String?,
         contentLength: Int64?, maxSize: Int64
-    ) throws(DepotError) -> Write {
+    ) throws(UploadError) -> Write {
         guard isOffsetStream(contentType) else { throw .uploadMediaType }
         guard let uploadOffset else { throw .badUploadHeader("send Upload-Offset") }
         let given = try decimal(uploadOffset, header: "Upload-Offset")
@@ -91,14 +91,14 @@ enum UploadRules {
     ///
     /// The media type is what comes before the first `;` (RFC 9110 §8.3.1), even when that is empty: a value
     /// such as `;application/offset+octet-stream` names no media type.
-    static func isOffsetStream(_ contentType: String?) -> Bool {
+    package static func isOffsetStream(_ contentType: String?) -> Bool {
         guard let contentType else { return false }
         let mediaType = String(contentType.prefix { $0 != ";" })
         return mediaType.trimmingSpaces.lowercased() == TusProtocol.offsetStreamType
     }
 
     /// A non-negative decimal integer of at most 18 digits, as tus sizes and offsets are written.
-    static func decimal(_ text: String, header: String) throws(DepotError) -> Int64 {
+    package static func decimal(_ text: String, header: String) throws(UploadError) -> Int64 {
         let digits = text.trimmingSpaces
         guard !digits.isEmpty, digits.count <= 18, digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
             let value = Int64(digits)
@@ -111,7 +111,7 @@ enum UploadRules {
 
 extension String {
     /// The string without leading and trailing spaces and tabs (HTTP's optional whitespace).
-    var trimmingSpaces: String {
+    package var trimmingSpaces: String {
         var view = Substring(self)
         while let first = view.first, first == " " || first == "\t" { view = view.dropFirst() }
         while let last = view.last, last == " " || last == "\t" { view = view.dropLast() }

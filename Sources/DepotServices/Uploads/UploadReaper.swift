@@ -7,17 +7,26 @@ import ServiceLifecycle
 /// Driven by the clock it is given, so a test can move time on and call `reap()` itself; as a `Service`
 /// it reaps every `interval` until the server shuts down. An expired upload is answered 410 until it is
 /// reaped and 404 after.
-struct UploadReaper: Service {
-    let ledger: any Ledger
-    let store: UploadStore
-    let clock: @Sendable () -> Int64
-    let interval: Duration
-    let logger: Logger
+package struct UploadReaper: Service {
+    package let ledger: any Ledger
+    package let store: UploadStore
+    package let clock: @Sendable () -> Int64
+    package let interval: Duration
+    package let logger: Logger
+
+    /// A reaper of `store`'s expired uploads, running every `interval`.
+    package init(ledger: any Ledger, store: UploadStore, clock: @escaping @Sendable () -> Int64, interval: Duration, logger: Logger) {
+        self.ledger = ledger
+        self.store = store
+        self.clock = clock
+        self.interval = interval
+        self.logger = logger
+    }
 
     /// Most uploads removed per ledger query.
     static let batch = 100
 
-    func run() async throws {
+    package func run() async throws {
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             await reapLogged()
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
@@ -35,7 +44,7 @@ struct UploadReaper: Service {
 
     /// Removes every upload expired by the clock's now; returns how many.
     @discardableResult
-    func reap() async throws -> Int {
+    package func reap() async throws -> Int {
         var removed = 0
         while true {
             let ids = try await ledger.expiredUploads(now: clock(), limit: Self.batch)

@@ -3,19 +3,17 @@
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import NIOCore
-import NIOPosix
 
 /// The bytes of uploads on disk: `<dataDirectory>/uploads/<id>`, one file per upload.
 ///
 /// Which of a file's bytes count is the ledger's record (its offset); bytes past it (a writer that died
 /// before recording them) are cut off when the next writer starts at the recorded offset. One writer at a
 /// time: opening for writing takes an exclusive `flock` without waiting, which also holds between processes
-/// sharing the directory, and is released by the kernel if the process dies. Blocking calls run on NIO's
-/// thread pool.
-struct UploadStore: Sendable {
+/// sharing the directory, and is released by the kernel if the process dies. Blocking calls run off the
+/// concurrency pool (`OffLoop`).
+package struct UploadStore: Sendable {
     /// Why the store could not do what was asked.
-    enum Failure: Error, Equatable {
+    package enum Failure: Error, Equatable {
         /// Another writer holds the upload.
         case locked
         /// The upload's file is gone, or holds fewer bytes than its record says.
@@ -25,23 +23,21 @@ struct UploadStore: Sendable {
     }
 
     /// The directory holding the files.
-    let directory: String
-    private let threadPool: NIOThreadPool
+    package let directory: String
 
     /// A store in `<dataDirectory>/uploads`, created if needed.
-    init(dataDirectory: String, threadPool: NIOThreadPool = .singleton) throws(Failure) {
+    package init(dataDirectory: String) throws(Failure) {
         directory = dataDirectory + "/uploads"
-        self.threadPool = threadPool
         if mkdir(directory, 0o700) != 0 && errno != EEXIST {
             throw .io("cannot create the uploads directory: \(String(cString: strerror(errno)))")
         }
     }
 
     /// The file of upload `id` (ids are checked hex, never a path).
-    func path(_ id: String) -> String { directory + "/" + id }
+    package func path(_ id: String) -> String { directory + "/" + id }
 
     /// Creates the empty file of a new upload.
-    func create(_ id: String) async throws(Failure) {
+    package func create(_ id: String) async throws(Failure) {
         let path = path(id)
         try await run { () throws(Failure) in
             let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
@@ -51,7 +47,7 @@ struct UploadStore: Sendable {
     }
 
     /// Removes the file of upload `id`; a file already gone is fine.
-    func remove(_ id: String) async throws(Failure) {
+    package func remove(_ id: String) async throws(Failure) {
         let path = path(id)
         try await run { () throws(Failure) in
             if unlink(path) != 0 && errno != ENOENT {
@@ -62,7 +58,7 @@ struct UploadStore: Sendable {
 
     /// Opens upload `id` for writing, holding its lock: `locked` when another writer has it, `missing` when
     /// the file is gone. Nothing is changed until the writer is told where to `start`.
-    func openWriter(_ id: String) async throws(Failure) -> UploadWriter {
+    package func openWriter(_ id: String) async throws(Failure) -> UploadWriter {
         let path = path(id)
         let descriptor = try await run { () throws(Failure) -> Int32 in
             let descriptor = open(path, O_WRONLY | O_CLOEXEC)
@@ -81,21 +77,15 @@ struct UploadStore: Sendable {
         return UploadWriter(descriptor: descriptor, store: self)
     }
 
-    /// Runs a blocking call on the thread pool.
-    func run<T: Sendable>(_ body: @escaping @Sendable () throws(Failure) -> T) async throws(Failure) -> T {
-        do {
-            return try await threadPool.runIfActive { try body() }
-        } catch let failure as Failure {
-            throw failure
-        } catch {
-            throw .io("the thread pool is not running: \(error)")
-        }
+    /// Runs a blocking call off the concurrency pool.
+    package func run<T: Sendable>(_ body: @escaping @Sendable () throws(Failure) -> T) async throws(Failure) -> T {
+        try await OffLoop.run(body)
     }
 }
 
 /// The one writer of an upload's file: appends at its position, syncs, cuts back. Used by one task at a
 /// time; `close` releases the lock.
-final class UploadWriter: @unchecked Sendable {
+package final class UploadWriter: @unchecked Sendable {
     private let descriptor: Int32
     private let store: UploadStore
     /// Where the next byte goes.
@@ -109,7 +99,7 @@ final class UploadWriter: @unchecked Sendable {
 
     /// Starts writing at `offset` (the ledger's, read while holding the lock): `missing` when the file holds
     /// fewer bytes; bytes past it (never counted) are cut off.
-    func start(at offset: Int64) async throws(UploadStore.Failure) {
+    package func start(at offset: Int64) async throws(UploadStore.Failure) {
         let descriptor = descriptor
         try await store.run { () throws(UploadStore.Failure) in
             // The file's size from its end (writes are positioned, so the seek moves nothing that matters).
@@ -124,12 +114,12 @@ final class UploadWriter: @unchecked Sendable {
         if !closed { closeDescriptor(descriptor) }
     }
 
-    /// Writes `buffer` at the position and moves it on.
-    func append(_ buffer: ByteBuffer) async throws(UploadStore.Failure) {
+    /// Writes `chunk` at the position and moves it on.
+    package func append(_ chunk: some UploadBodyChunk) async throws(UploadStore.Failure) {
         let descriptor = descriptor
         let start = position
         try await store.run { () throws(UploadStore.Failure) in
-            let failure: UploadStore.Failure? = buffer.withUnsafeReadableBytes { bytes in
+            let failure: UploadStore.Failure? = chunk.withBytes { bytes in
                 var done = 0
                 while done < bytes.count {
                     let written = pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(start) + off_t(done))
@@ -143,11 +133,11 @@ final class UploadWriter: @unchecked Sendable {
             }
             if let failure { throw failure }
         }
-        position += Int64(buffer.readableBytes)
+        position += Int64(chunk.byteCount)
     }
 
     /// Makes the bytes written so far durable (`fsync`).
-    func sync() async throws(UploadStore.Failure) {
+    package func sync() async throws(UploadStore.Failure) {
         let descriptor = descriptor
         try await store.run { () throws(UploadStore.Failure) in
             guard fsync(descriptor) == 0 else {
@@ -157,7 +147,7 @@ final class UploadWriter: @unchecked Sendable {
     }
 
     /// Cuts the file back to `offset` (a discarded chunk).
-    func truncate(to offset: Int64) async throws(UploadStore.Failure) {
+    package func truncate(to offset: Int64) async throws(UploadStore.Failure) {
         let descriptor = descriptor
         try await store.run { () throws(UploadStore.Failure) in
             guard ftruncate(descriptor, off_t(offset)) == 0 else {
@@ -168,7 +158,7 @@ final class UploadWriter: @unchecked Sendable {
     }
 
     /// Closes the file, releasing the lock.
-    func close() {
+    package func close() {
         guard !closed else { return }
         closed = true
         closeDescriptor(descriptor)

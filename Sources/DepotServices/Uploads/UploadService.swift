@@ -1,8 +1,6 @@
-import DepotAPI
 import DepotCore
 import DepotLedger
 import Logging
-import NIOCore
 
 /// Runs tus uploads: creates them, reports their offset, appends PATCH bodies to disk as they stream in,
 /// terminates them. Records live in the ledger (every instance sharing it answers for every upload),
@@ -12,26 +10,35 @@ import NIOCore
 /// made durable with `fsync`, and only then counted by moving the ledger's offset. When the connection is
 /// cut mid-body, the bytes that arrived are kept and counted (unless the request carried a checksum, which
 /// they can no longer be checked against).
-struct UploadService: Sendable {
-    let ledger: any Ledger
-    let store: UploadStore
-    let settings: UploadSettings
-    let clock: @Sendable () -> Int64
-    let logger: Logger
+package struct UploadService: Sendable {
+    package let ledger: any Ledger
+    package let store: UploadStore
+    package let settings: UploadSettings
+    package let clock: @Sendable () -> Int64
+    package let logger: Logger
     /// The most bytes held in memory per PATCH before they are written.
-    let batchBytes = 1 << 20
+    package let batchBytes = 1 << 20
+
+    /// A service over a ledger and a store, under these settings.
+    package init(ledger: any Ledger, store: UploadStore, settings: UploadSettings, clock: @escaping @Sendable () -> Int64, logger: Logger) {
+        self.ledger = ledger
+        self.store = store
+        self.settings = settings
+        self.clock = clock
+        self.logger = logger
+    }
 
     /// What HEAD, POST and PATCH report of an upload.
-    struct State: Sendable, Equatable {
-        var id: String
-        var offset: Int64
-        var length: Int64?
-        var metadata: String
-        var expiresAt: Int64
+    package struct State: Sendable, Equatable {
+        package var id: String
+        package var offset: Int64
+        package var length: Int64?
+        package var metadata: String
+        package var expiresAt: Int64
     }
 
     /// The quota each publisher's live uploads are held to (a deferred length counts as `Tus-Max-Size`).
-    var quota: UploadQuota {
+    package var quota: UploadQuota {
         UploadQuota(
             maxCount: settings.maxLivePerPublisher, maxBytes: settings.maxLiveBytesPerPublisher,
             deferredBytes: settings.maxSize)
@@ -40,7 +47,7 @@ struct UploadService: Sendable {
     /// tus creation: records a new upload and makes its empty file, within the publisher's quota of live uploads
     /// (403 `upload-count-quota-exceeded` or `upload-bytes-quota-exceeded` past it). The ledger counts the uploads
     /// that exist, so the quota holds across restarts and instances.
-    func create(_ creation: UploadRules.Creation, publisher: String) async throws(DepotError) -> State {
+    package func create(_ creation: UploadRules.Creation, publisher: String) async throws(UploadError) -> State {
         let id = Self.newId()
         let now = clock()
         let record = UploadRecord(
@@ -67,19 +74,19 @@ struct UploadService: Sendable {
     }
 
     /// The state of a live upload of `owner` (404 unknown or another publisher's, 410 expired).
-    func state(id: String, owner: String) async throws(DepotError) -> State {
+    package func state(id: String, owner: String) async throws(UploadError) -> State {
         State(try UploadRules.live(try await record(id, owner: owner), now: clock()))
     }
 
     /// tus PATCH: checks the request, then streams `body` to the upload's file.
-    func append<Body: AsyncSequence>(
+    package func append<Body: AsyncSequence>(
         id: String, owner: String, contentType: String?, uploadOffset: String?, uploadLength: String?, contentLength: Int64?,
         checksum: String?, body: Body
-    ) async throws(DepotError) -> State where Body.Element == ByteBuffer {
+    ) async throws(UploadError) -> State where Body.Element: UploadBodyChunk {
         let write = try UploadRules.patch(
             try await record(id, owner: owner), now: clock(), contentType: contentType, uploadOffset: uploadOffset,
             uploadLength: uploadLength, contentLength: contentLength, maxSize: settings.maxSize)
-        let expected = try checksum.map { header throws(DepotError) in try UploadChecksum(header: header) }
+        let expected = try checksum.map { header throws(UploadError) in try UploadChecksum(header: header) }
         let writer: UploadWriter
         do {
             writer = try await store.openWriter(id)
@@ -124,31 +131,31 @@ struct UploadService: Sendable {
     /// Streams the body to disk; returns how many bytes count. Bytes that must not count are cut off again.
     private func receive<Body: AsyncSequence>(
         _ body: Body, into writer: UploadWriter, write: UploadRules.Write, checksum: UploadChecksum?, contentLength: Int64?
-    ) async throws(DepotError) -> Int64 where Body.Element == ByteBuffer {
+    ) async throws(UploadError) -> Int64 where Body.Element: UploadBodyChunk {
         var hasher = checksum.map { UploadChecksum.Hasher($0.algorithm) }
-        var batch = ByteBuffer()
+        var batch: [UInt8] = []
         var received: Int64 = 0
         var cut = false
         do {
-            for try await buffer in body {
-                received += Int64(buffer.readableBytes)
+            for try await chunk in body {
+                received += Int64(chunk.byteCount)
                 if received > write.limit {
                     try? await writer.truncate(to: write.start)
-                    throw DepotError.uploadTooLarge("the bytes sent pass the upload's length (\(write.limit) bytes remained)")
+                    throw UploadError.uploadTooLarge("the bytes sent pass the upload's length (\(write.limit) bytes remained)")
                 }
-                hasher?.update(buffer)
-                if batch.readableBytes == 0 && buffer.readableBytes >= batchBytes {
-                    try await writer.append(buffer)
+                hasher?.update(chunk)
+                if batch.isEmpty && chunk.byteCount >= batchBytes {
+                    try await writer.append(chunk)
                     continue
                 }
-                var buffer = buffer
-                batch.writeBuffer(&buffer)
-                if batch.readableBytes >= batchBytes {
+                if batch.isEmpty { batch.reserveCapacity(batchBytes) }
+                chunk.withBytes { batch.append(contentsOf: $0) }
+                if batch.count >= batchBytes {
                     try await writer.append(batch)
-                    batch.clear()
+                    batch.removeAll(keepingCapacity: true)
                 }
             }
-        } catch let error as DepotError {
+        } catch let error as UploadError {
             throw error
         } catch let failure as UploadStore.Failure {
             try? await writer.truncate(to: write.start)
@@ -168,7 +175,7 @@ struct UploadService: Sendable {
             }
         }
         do {
-            if batch.readableBytes > 0 { try await writer.append(batch) }
+            if !batch.isEmpty { try await writer.append(batch) }
             try await writer.sync()
         } catch {
             try? await writer.truncate(to: write.start)
@@ -179,7 +186,7 @@ struct UploadService: Sendable {
 
     /// tus termination: removes the record, then the bytes. 404 when unknown or another publisher's, 423
     /// while being written.
-    func terminate(id: String, owner: String) async throws(DepotError) {
+    package func terminate(id: String, owner: String) async throws(UploadError) {
         guard try await record(id, owner: owner) != nil else { throw .uploadNotFound }
         let writer: UploadWriter
         do {
@@ -192,8 +199,8 @@ struct UploadService: Sendable {
         }
         defer { writer.close() }
         do {
-            guard try await ledger.deleteUpload(id: id) else { throw DepotError.uploadNotFound }
-        } catch let error as DepotError {
+            guard try await ledger.deleteUpload(id: id) else { throw UploadError.uploadNotFound }
+        } catch let error as UploadError {
             throw error
         } catch {
             throw unavailable(error)
@@ -203,7 +210,7 @@ struct UploadService: Sendable {
 
     /// The upload's record when it exists and belongs to `owner`: another publisher's upload is as unknown
     /// as a missing one (its existence is not revealed).
-    private func record(_ id: String, owner: String) async throws(DepotError) -> UploadRecord? {
+    private func record(_ id: String, owner: String) async throws(UploadError) -> UploadRecord? {
         guard Self.isId(id) else { return nil }
         do {
             return try await ledger.upload(id: id).flatMap { $0.publisher == owner ? $0 : nil }
@@ -212,7 +219,7 @@ struct UploadService: Sendable {
         }
     }
 
-    private func failure(_ failure: UploadStore.Failure) -> DepotError {
+    private func failure(_ failure: UploadStore.Failure) -> UploadError {
         switch failure {
         case .locked:
             return .uploadLocked
@@ -220,17 +227,17 @@ struct UploadService: Sendable {
             return .uploadNotFound
         case .io(let message):
             logger.error("upload storage failed", metadata: ["error": "\(message)"])
-            return DepotError(.uploadStorage, "the upload could not be stored; retry later")
+            return .storage
         }
     }
 
-    private func unavailable(_ error: any Error) -> DepotError {
+    private func unavailable(_ error: any Error) -> UploadError {
         logger.error("the ledger failed", metadata: ["error": "\(error)"])
-        return DepotError(.ledgerUnavailable, "the ledger is unavailable; retry later")
+        return .ledgerUnavailable
     }
 
     /// A new random id: 128 bits as 32 lowercase hex digits.
-    static func newId() -> String {
+    package static func newId() -> String {
         var generator = SystemRandomNumberGenerator()
         return (0..<2).map { _ in
             let hex = String(generator.next() as UInt64, radix: 16)
@@ -239,13 +246,13 @@ struct UploadService: Sendable {
     }
 
     /// Whether `text` has the shape of an id (so it can never name a path).
-    static func isId(_ text: String) -> Bool {
+    package static func isId(_ text: String) -> Bool {
         text.utf8.count == 32 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 }
 
 extension UploadService.State {
-    init(_ record: UploadRecord) {
+    package init(_ record: UploadRecord) {
         self.init(
             id: record.id, offset: record.offset, length: record.length, metadata: record.metadata,
             expiresAt: record.expiresAt)

@@ -5,15 +5,15 @@ import Foundation
 ///
 /// Strict: an empty or non-ASCII key, a key with a space or a comma, a value that is not canonical
 /// standard base64, or a key given twice is refused (400). Spaces around a comma are allowed.
-struct UploadMetadata {
+package struct UploadMetadata {
     /// The pairs in header order; a value is nil when only the key was sent.
-    let pairs: [(key: String, value: [UInt8]?)]
+    package let pairs: [(key: String, value: [UInt8]?)]
 
     /// Most bytes a header may hold.
     static let maxHeaderBytes = 4096
 
     /// Parses a header value (the empty string is no metadata).
-    init(header: String) throws(DepotError) {
+    package init(header: String) throws(UploadError) {
         guard header.utf8.count <= Self.maxHeaderBytes else {
             throw .badMetadata("Upload-Metadata is longer than \(Self.maxHeaderBytes) bytes")
         }
@@ -50,7 +50,7 @@ struct UploadMetadata {
     }
 
     /// The value of `key` as UTF-8 text, if present and valid.
-    func text(_ key: String) -> String? {
+    package func text(_ key: String) -> String? {
         guard let value = pairs.first(where: { $0.key == key })?.value else { return nil }
         return String(validating: value, as: UTF8.self)
     }

@@ -2,14 +2,14 @@ import Foundation
 
 /// A PATCH body's expected checksum (tus checksum extension, `Upload-Checksum: sha256 BASE64`) and the
 /// hash that runs over the bytes as they arrive (`UploadChecksum+Hasher.swift`).
-struct UploadChecksum {
+package struct UploadChecksum {
     /// The algorithms served, as `Tus-Checksum-Algorithm` lists them.
-    enum Algorithm: String, CaseIterable {
+    package enum Algorithm: String, CaseIterable {
         case sha1
         case sha256
 
         /// The digest's length in bytes (FIPS 180-4: SHA-1 160 bits, SHA-256 256 bits).
-        var digestBytes: Int {
+        package var digestBytes: Int {
             switch self {
             case .sha1: 20
             case .sha256: 32
@@ -18,12 +18,12 @@ struct UploadChecksum {
     }
 
     /// The algorithm named in the header.
-    let algorithm: Algorithm
+    package let algorithm: Algorithm
     /// The digest the client computed.
-    let expected: [UInt8]
+    package let expected: [UInt8]
 
     /// Parses `algorithm base64digest`; an unknown algorithm or a malformed digest is a 400.
-    init(header: String) throws(DepotError) {
+    package init(header: String) throws(UploadError) {
         let parts = header.trimmingCharacters(in: .whitespaces).split(separator: " ", omittingEmptySubsequences: false)
         guard parts.count == 2 else {
             throw .badUploadHeader("Upload-Checksum must be `algorithm base64digest`")
