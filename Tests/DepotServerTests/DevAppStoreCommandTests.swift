@@ -1,4 +1,5 @@
 import DepotAppStore
+import DepotTestSupport
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+import DepotTestSupport
 import Foundation
 import Testing
 
@@ -37,7 +38,7 @@ struct FetchCommandTests {
                 return (size ?? 0) >= 1 << 20
             }
             kill(first.processIdentifier, SIGKILL)
-            try await OffPool.run { first.waitUntilExit() }
+            await OffPool.run { first.waitUntilExit() }
             #expect(first.terminationReason == .uncaughtSignal)
             let partial = try #require(partialName())
             let kept = try #require(try FileManager.default.attributesOfItem(atPath: out + "/" + partial)[.size] as? NSNumber).intValue
