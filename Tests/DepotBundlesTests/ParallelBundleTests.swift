@@ -49,9 +49,9 @@ import Testing
             let record = try BundleWriter(parallelism: 2).write(
                 PackReader.read(directory: packDirectory), to: dir + "/b.zip")
             #expect(record.size > 0)
-            let unzip = try ExternalTools.unzipTest(dir + "/b.zip")
-            #expect(unzip.status == 0, "\(unzip.text)")
-            let report = try ExternalTools.pythonCheck(zip: dir + "/b.zip", contents: packDirectory + "/Contents")
+            let unzip = try await ExternalTools.unzipTest(dir + "/b.zip")
+            #expect(unzip.status == 0, "\(unzip.combined)")
+            let report = try await ExternalTools.pythonCheck(zip: dir + "/b.zip", contents: packDirectory + "/Contents")
             #expect(report.count == 1 + Self.mixedFiles().count)
             #expect(report.stored.contains("Contents/chunks/noise.bin"))
             #expect(report.stored.contains("Contents/chunks/noise-then-text.bin"))
@@ -67,7 +67,7 @@ import Testing
             let text = TestData.text(count: 6 * ChunkCompressor.chunkSize, seed: 5)
             let pack = try PackReader.read(directory: PackFixture.write(at: dir + "/pack", files: [("t.txt", text)]))
             let record = try BundleWriter(parallelism: 2).write(pack, to: dir + "/b.zip")
-            let single = try ExternalTools.run(
+            let single = try await ExternalTool.run(
                 "/usr/bin/env",
                 [
                     "python3", "-c",
@@ -75,7 +75,7 @@ import Testing
                         + "d=open(sys.argv[1],'rb').read(); print(len(c.compress(d)+c.flush()))",
                     dir + "/pack/Contents/t.txt",
                 ])
-            let singleSize = try #require(Int64(single.text.trimmingCharacters(in: .whitespacesAndNewlines)))
+            let singleSize = try #require(Int64(single.output.trimmingCharacters(in: .whitespacesAndNewlines)))
             let overhead = record.size - 1200  // headers, ContentInfo.plist, central directory: well under this
             #expect(Double(overhead) < Double(singleSize) * 1.01, "chunked \(overhead) vs single \(singleSize)")
         }

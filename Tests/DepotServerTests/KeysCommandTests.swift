@@ -1,5 +1,6 @@
 import DepotLedger
 import DepotServer
+import DepotTestSupport
 import Foundation
 import Testing
 
