@@ -1,6 +1,7 @@
 import DepotCore
 import DepotLedger
 import DepotServer
+import DepotTestSupport
 import Foundation
 import Testing
 
