@@ -1,4 +1,5 @@
 import DepotArchives
+import DepotTestSupport
 import Foundation
 import Testing
 
@@ -24,9 +25,9 @@ struct ArchiveLimitTests {
         """
 
     @Test func bombsAreRefusedWhileInflating() async throws {
-        guard Tool.require("python3") != nil else { return }
+        guard ExternalTool.require("python3") != nil else { return }
         try await withScratch { scratch in
-            try Tool.python(Self.bombScript, [scratch])
+            try await runPython(Self.bombScript, [scratch])
             let zipBomb = try HostileArchiveTests.refusal(try readFile(scratch + "/bomb.zip"), scratch: scratch)
             #expect(zipBomb?.code == .compressionRatio, "\(String(describing: zipBomb))")
             #expect(zipBomb?.entry == "Contents/zeros.bin")
@@ -47,9 +48,9 @@ struct ArchiveLimitTests {
     /// Many entries that each stay at the ratio-check threshold add up: 200 entries of 1 MiB of zeros (a
     /// 229 KB zip, ratio about 900) are refused as a whole, as one gzip stream of them would be.
     @Test func theRatioIsJudgedOverTheWholeZip() async throws {
-        guard Tool.require("python3") != nil else { return }
+        guard ExternalTool.require("python3") != nil else { return }
         try await withScratch { scratch in
-            try Tool.python(
+            try await runPython(
                 """
                 import sys, zipfile
                 with zipfile.ZipFile(sys.argv[1] + "/many.zip", "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:

@@ -26,7 +26,7 @@ struct ExtremeValueTests {
             #expect(entries.count >= 2, "the archive with plausible numbers is read")
             unlink(scratch + "/plain")
             // Hundreds of archives read in a row: on a thread of their own, off the cooperative pool.
-            let problems = try await DedicatedThread.run { () throws -> [String] in
+            let problems = try await OffPool.run { () throws -> [String] in
                 let harness = ArchiveFuzzHarness(scratch: scratch)
                 var problems: [String] = []
                 for slot in 0..<plain.slots {
@@ -50,7 +50,7 @@ struct ExtremeValueTests {
     /// Generated archives from seeded bytes: whatever the description, the harness's invariants hold.
     @Test func generatedArchivesKeepEveryInvariant() async throws {
         try await withScratch { scratch in
-            let (problems, refused) = try await DedicatedThread.run { () throws -> ([String], Int) in
+            let (problems, refused) = try await OffPool.run { () throws -> ([String], Int) in
                 let harness = ArchiveFuzzHarness(scratch: scratch)
                 var bytes = SeededBytes(seed: 20)
                 var problems: [String] = []

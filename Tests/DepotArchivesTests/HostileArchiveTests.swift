@@ -116,7 +116,7 @@ struct HostileArchiveTests {
     }
 
     @Test func pythonMadeSymlinksInZipAndTar() async throws {
-        guard Tool.require("python3") != nil else { return }
+        guard ExternalTool.require("python3") != nil else { return }
         try await withScratch { scratch in
             let script = """
                 import io, sys, tarfile, zipfile
@@ -133,7 +133,7 @@ struct HostileArchiveTests {
                     info.linkname = "/etc/passwd"
                     t.addfile(info)
                 """
-            try Tool.python(script, [scratch])
+            try await runPython(script, [scratch])
             for name in ["link.zip", "link.tar.gz"] {
                 let error = try Self.refusal(try readFile(scratch + "/" + name), scratch: scratch)
                 #expect(error?.code == .link, "\(name): \(String(describing: error))")
@@ -185,7 +185,7 @@ struct HostileArchiveTests {
     }
 
     @Test func truncatedGzip() async throws {
-        guard Tool.require("python3") != nil else { return }
+        guard ExternalTool.require("python3") != nil else { return }
         try await withScratch { scratch in
             let script = """
                 import gzip, random, sys, tarfile, io
@@ -199,7 +199,7 @@ struct HostileArchiveTests {
                 open(out + "/notrailer.tar.gz", "wb").write(whole[:-8])
                 open(out + "/garbage.tar.gz", "wb").write(whole + b"garbage")
                 """
-            try Tool.python(script, [scratch])
+            try await runPython(script, [scratch])
             let cut = try Self.refusal(try readFile(scratch + "/cut.tar.gz"), scratch: scratch)
             #expect(cut?.code == .truncated, "\(String(describing: cut))")
             let noTrailer = try Self.refusal(try readFile(scratch + "/notrailer.tar.gz"), scratch: scratch)

@@ -35,28 +35,24 @@ struct RealToolArchiveTests {
     }
 
     @Test func infoZipDeflateAndStored() async throws {
-        guard let zip = Tool.require("zip") else { return }
+        guard let zip = ExternalTool.require("zip") else { return }
         try await withScratch { scratch in
             let files = try Self.makeSource(scratch + "/src")
-            try Tool.run(zip, ["-q", "-r", "-6", scratch + "/deflate.zip", "."], in: scratch + "/src")
-            try Tool.run(zip, ["-q", "-r", "-0", scratch + "/stored.zip", "."], in: scratch + "/src")
+            try await ExternalTool.runSucceeding(zip, ["-q", "-r", "-6", scratch + "/deflate.zip", "."], in: scratch + "/src")
+            try await ExternalTool.runSucceeding(zip, ["-q", "-r", "-0", scratch + "/stored.zip", "."], in: scratch + "/src")
             try Self.expectExtracted(scratch + "/deflate.zip", matches: files, scratch: scratch)
             try Self.expectExtracted(scratch + "/stored.zip", matches: files, scratch: scratch)
         }
     }
 
     @Test func infoZipStreamedWithDataDescriptors() async throws {
-        guard let zip = Tool.require("zip") else { return }
+        guard let zip = ExternalTool.require("zip") else { return }
         try await withScratch { scratch in
             let files = try Self.makeSource(scratch + "/src")
             // Writing to a pipe, zip cannot seek back: sizes and CRCs go into data descriptors (flag bit 3).
-            let shell = Process()
-            shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-            shell.arguments = ["-c", "\(zip) -q -r - . | cat > ../streamed.zip"]
-            shell.currentDirectoryURL = URL(fileURLWithPath: scratch + "/src")
-            try shell.run()
-            shell.waitUntilExit()
-            #expect(shell.terminationStatus == 0)
+            let shell = try await ExternalTool.run(
+                "/bin/sh", ["-c", "\(zip) -q -r - . | cat > ../streamed.zip"], in: scratch + "/src")
+            #expect(shell.status == 0, "\(shell.combined)")
             let bytes = try readFile(scratch + "/streamed.zip")
             // Local headers (`PK\u{3}\u{4}`) whose flag bit 3 says a data descriptor follows the data.
             var described = 0
@@ -73,7 +69,7 @@ struct RealToolArchiveTests {
 
     @Test(arguments: ["ustar", "pax", "gnu"])
     func gnuTarFormats(format: String) async throws {
-        guard let tar = Tool.require("tar") else { return }
+        guard let tar = ExternalTool.require("tar") else { return }
         try await withScratch { scratch in
             var files = try Self.makeSource(scratch + "/src")
             if format == "ustar" {
@@ -82,15 +78,16 @@ struct RealToolArchiveTests {
                 try FileManager.default.removeItem(atPath: scratch + "/src/Contents/long-directory-name")
                 files[long] = nil
             }
-            try Tool.run(tar, ["--format=\(format)", "-cf", scratch + "/plain.tar", "."], in: scratch + "/src")
-            try Tool.run(tar, ["--format=\(format)", "-czf", scratch + "/packed.tar.gz", "."], in: scratch + "/src")
+            try await ExternalTool.runSucceeding(tar, ["--format=\(format)", "-cf", scratch + "/plain.tar", "."], in: scratch + "/src")
+            try await ExternalTool.runSucceeding(
+                tar, ["--format=\(format)", "-czf", scratch + "/packed.tar.gz", "."], in: scratch + "/src")
             try Self.expectExtracted(scratch + "/plain.tar", matches: files, scratch: scratch)
             try Self.expectExtracted(scratch + "/packed.tar.gz", matches: files, scratch: scratch)
         }
     }
 
     @Test func pythonZipfileWithZip64AndUnseekableOutput() async throws {
-        guard Tool.require("python3") != nil else { return }
+        guard ExternalTool.require("python3") != nil else { return }
         try await withScratch { scratch in
             let files = try Self.makeSource(scratch + "/src")
             let script = """
@@ -112,7 +109,7 @@ struct RealToolArchiveTests {
                         for n in names:
                             z.write(os.path.join(src, n), n)
                 """
-            try Tool.python(script, [scratch + "/src", scratch])
+            try await runPython(script, [scratch + "/src", scratch])
             try Self.expectExtracted(scratch + "/zip64.zip", matches: files, scratch: scratch)
             try Self.expectExtracted(scratch + "/piped.zip", matches: files, scratch: scratch)
         }
@@ -120,7 +117,7 @@ struct RealToolArchiveTests {
 
     @Test(arguments: ["PAX_FORMAT", "GNU_FORMAT", "USTAR_FORMAT"])
     func pythonTarfile(format: String) async throws {
-        guard Tool.require("python3") != nil else { return }
+        guard ExternalTool.require("python3") != nil else { return }
         try await withScratch { scratch in
             var files = try Self.makeSource(scratch + "/src")
             if format == "USTAR_FORMAT" {
@@ -134,14 +131,14 @@ struct RealToolArchiveTests {
                 with tarfile.open(out + "/py.tar", "w", format=fmt) as t: t.add(src, arcname=".")
                 with tarfile.open(out + "/py.tar.gz", "w:gz", format=fmt) as t: t.add(src, arcname=".")
                 """
-            try Tool.python(script, [scratch + "/src", scratch, format])
+            try await runPython(script, [scratch + "/src", scratch, format])
             try Self.expectExtracted(scratch + "/py.tar", matches: files, scratch: scratch)
             try Self.expectExtracted(scratch + "/py.tar.gz", matches: files, scratch: scratch)
         }
     }
 
     @Test func pythonZip64LargeEntryStreamsThroughFixedBuffers() async throws {
-        guard Tool.require("python3") != nil else { return }
+        guard ExternalTool.require("python3") != nil else { return }
         try await withScratch { scratch in
             // 48 MiB of varied bytes, stored with ZIP64 sizes: read in 64 KiB steps, CRC checked.
             let script = """
@@ -156,7 +153,7 @@ struct RealToolArchiveTests {
                                 source.write(chunk)
                                 w.write(chunk)
                 """
-            try Tool.python(script, [scratch])
+            try await runPython(script, [scratch])
             let entries = try Archive.extract(scratch + "/big.zip", into: scratch + "/out")
             #expect(entries == [ArchiveEntry(path: "big.bin", kind: .file, size: 48 << 20)])
             #expect(FileManager.default.contentsEqual(atPath: scratch + "/out/big.bin", andPath: scratch + "/source.bin"))

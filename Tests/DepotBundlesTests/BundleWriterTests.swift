@@ -49,7 +49,7 @@ import Testing
                     == BundleRecord(
                         digest: "1d434840ac27754ce6b74829f780cd829fc29ece72ab99490ffb2a5b2add425d", size: 994
                     ))
-            let report = try ExternalTools.pythonCheck(zip: dir + "/stored.zip", contents: dir + "/pack/Contents")
+            let report = try await ExternalTools.pythonCheck(zip: dir + "/stored.zip", contents: dir + "/pack/Contents")
             #expect(report.deflated.isEmpty)
         }
     }
@@ -60,11 +60,11 @@ import Testing
             let record = try BundleWriter().write(PackReader.read(directory: packDirectory), to: dir + "/b.zip")
             #expect(record.digest.count == 64)
 
-            let unzip = try ExternalTools.unzipTest(dir + "/b.zip")
-            #expect(unzip.status == 0, "\(unzip.text)")
-            #expect(unzip.text.contains("No errors detected"))
+            let unzip = try await ExternalTools.unzipTest(dir + "/b.zip")
+            #expect(unzip.status == 0, "\(unzip.combined)")
+            #expect(unzip.combined.contains("No errors detected"))
 
-            let report = try ExternalTools.pythonCheck(zip: dir + "/b.zip", contents: packDirectory + "/Contents")
+            let report = try await ExternalTools.pythonCheck(zip: dir + "/b.zip", contents: packDirectory + "/Contents")
             #expect(report.count == 7)
             // Noise does not compress; tiny files grow when deflated; an empty file has nothing to compress.
             #expect(
@@ -96,7 +96,7 @@ import Testing
             let eager = CompressionPolicy(probeSize: 64 << 10, storeRatio: 100)
             let tried = try BundleWriter(compressionLevel: 6, policy: eager).write(pack, to: dir + "/tried.zip")
             #expect(standard == tried)
-            let report = try ExternalTools.pythonCheck(zip: dir + "/tried.zip", contents: dir + "/pack/Contents")
+            let report = try await ExternalTools.pythonCheck(zip: dir + "/tried.zip", contents: dir + "/pack/Contents")
             #expect(Set(report.stored) == ["Contents/noise.bin", "Contents/tiny.txt"])
         }
     }

@@ -123,9 +123,9 @@ import Testing
             #expect(plan.unchangedCount == 3)  // keep.txt, media/big.bin, media/text.txt
 
             let record = try BundleWriter().writeDelta(from: oldPack, to: newPack, at: dir + "/delta.zip")
-            let unzip = try ExternalTools.unzipTest(dir + "/delta.zip")
-            #expect(unzip.status == 0, "\(unzip.text)")
-            let report = try DeltaApplier.apply(
+            let unzip = try await ExternalTools.unzipTest(dir + "/delta.zip")
+            #expect(unzip.status == 0, "\(unzip.combined)")
+            let report = try await DeltaApplier.apply(
                 delta: dir + "/delta.zip", oldContents: dir + "/v1/Contents", newContents: dir + "/v2/Contents",
                 work: dir + "/applied")
             #expect(
@@ -153,14 +153,14 @@ import Testing
             let second = try PackReader.read(
                 directory: PackFixture.write(at: dir + "/v1b", manifest: Self.manifest(version: "1.0"), files: files))
             _ = try BundleWriter().writeDelta(from: first, to: second, at: dir + "/delta.zip")
-            let report = try DeltaApplier.apply(
+            let report = try await DeltaApplier.apply(
                 delta: dir + "/delta.zip", oldContents: dir + "/v1/Contents", newContents: dir + "/v1b/Contents",
                 work: dir + "/applied")
             #expect(report.entries.isEmpty)
             #expect(report.removed.isEmpty)
             #expect(report.info["BaseContentVersion"] == .string("1.0"))
-            let unzip = try ExternalTools.unzipTest(dir + "/delta.zip")
-            #expect(unzip.status == 0, "\(unzip.text)")
+            let unzip = try await ExternalTools.unzipTest(dir + "/delta.zip")
+            #expect(unzip.status == 0, "\(unzip.combined)")
         }
     }
 

@@ -54,7 +54,7 @@ struct DeltaNormalizationTests {
                     files: [(Self.nfd, bytes), ("keep.txt", [1])]))
             _ = try BundleWriter().writeDelta(from: oldPack, to: newPack, at: dir + "/delta.zip")
             // The applier checks the result holds exactly the new version's names, byte for byte.
-            let report = try DeltaApplier.apply(
+            let report = try await DeltaApplier.apply(
                 delta: dir + "/delta.zip", oldContents: dir + "/v1/Contents", newContents: dir + "/v2/Contents",
                 work: dir + "/applied")
             #expect(report.removed.map { Array($0.utf8) } == [Array(Self.nfc.utf8)])

@@ -1,3 +1,4 @@
+import DepotTestSupport
 import Foundation
 import Testing
 
@@ -47,12 +48,12 @@ import Testing
     /// the store holds nothing.
     private func expectRefused(
         _ code: PackError.Code, naming entry: String, limits: PackLimits = .default, test: String = #function,
-        setUp: (String) throws -> Void
+        setUp: (String) async throws -> Void
     ) async throws {
         try await withTemporaryDirectory(test) { dir in
             let packDirectory = dir + "/pack"
             try FileManager.default.createDirectory(atPath: packDirectory, withIntermediateDirectories: true)
-            try setUp(packDirectory)
+            try await setUp(packDirectory)
             let store = try LocalBundleStore(root: dir + "/bundles")
             await #expect {
                 _ = try await store.importPack(directory: packDirectory, limits: limits)
@@ -105,7 +106,7 @@ import Testing
     @Test func refusesSocket() async throws {
         try await expectRefused(.specialFile, naming: "Contents/sock") { pack in
             try PackFixture.write(at: pack, files: ok)
-            let result = try ExternalTools.run(
+            let result = try await ExternalTool.run(
                 "/usr/bin/env",
                 [
                     "python3", "-c", "import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])",

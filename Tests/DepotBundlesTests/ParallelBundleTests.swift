@@ -49,9 +49,9 @@ import Testing
             let record = try BundleWriter(parallelism: 2).write(
                 PackReader.read(directory: packDirectory), to: dir + "/b.zip")
             #expect(record.size > 0)
-            let unzip = try ExternalTools.unzipTest(dir + "/b.zip")
-            #expect(unzip.status == 0, "\(unzip.text)")
-            let report = try ExternalTools.pythonCheck(zip: dir + "/b.zip", contents: packDirectory + "/Contents")
+            let unzip = try await ExternalTools.unzipTest(dir + "/b.zip")
+            #expect(unzip.status == 0, "\(unzip.combined)")
+            let report = try await ExternalTools.pythonCheck(zip: dir + "/b.zip", contents: packDirectory + "/Contents")
             #expect(report.count == 1 + Self.mixedFiles().count)
             #expect(report.stored.contains("Contents/chunks/noise.bin"))
             #expect(report.stored.contains("Contents/chunks/noise-then-text.bin"))
@@ -67,7 +67,7 @@ import Testing
             let text = TestData.text(count: 6 * ChunkCompressor.chunkSize, seed: 5)
             let pack = try PackReader.read(directory: PackFixture.write(at: dir + "/pack", files: [("t.txt", text)]))
             let record = try BundleWriter(parallelism: 2).write(pack, to: dir + "/b.zip")
-            let single = try ExternalTools.run(
+            let single = try await ExternalTool.run(
                 "/usr/bin/env",
                 [
                     "python3", "-c",
@@ -75,7 +75,7 @@ import Testing
                         + "d=open(sys.argv[1],'rb').read(); print(len(c.compress(d)+c.flush()))",
                     dir + "/pack/Contents/t.txt",
                 ])
-            let singleSize = try #require(Int64(single.text.trimmingCharacters(in: .whitespacesAndNewlines)))
+            let singleSize = try #require(Int64(single.output.trimmingCharacters(in: .whitespacesAndNewlines)))
             let overhead = record.size - 1200  // headers, ContentInfo.plist, central directory: well under this
             #expect(Double(overhead) < Double(singleSize) * 1.01, "chunked \(overhead) vs single \(singleSize)")
         }
@@ -100,58 +100,67 @@ import Testing
     }
 
     @Test(arguments: [0, 1, 2, 5])
-    func poolReturnsOutputsInOrderWithinTheWindow(threads: Int) {
+    func poolReturnsOutputsInOrderWithinTheWindow(threads: Int) async {
         let counters = Counters()
-        let window = max(1, threads * 2)
-        let pool = OrderedWorkPool<Int, Int>(threads: threads, window: window) {
-            { job in
-                counters.start()
-                usleep(UInt32((job * 7919) % 5) * 200)
-                counters.end()
-                return job * job
+        // The pool's waits block the calling thread: the pool is driven from a thread of its own.
+        let (outputs, emptied) = await OffPool.run { () -> ([Int], Bool) in
+            let window = max(1, threads * 2)
+            let pool = OrderedWorkPool<Int, Int>(threads: threads, window: window) {
+                { job in
+                    counters.start()
+                    usleep(UInt32((job * 7919) % 5) * 200)
+                    counters.end()
+                    return job * job
+                }
             }
+            defer { pool.shutdown() }
+            var outputs: [Int] = []
+            for job in 0..<200 {
+                while pool.isFull { outputs.append(pool.next()!) }
+                pool.submit(job)
+            }
+            while let output = pool.next() { outputs.append(output) }
+            return (outputs, pool.isEmpty)
         }
-        defer { pool.shutdown() }
-        var outputs: [Int] = []
-        for job in 0..<200 {
-            while pool.isFull { outputs.append(pool.next()!) }
-            pool.submit(job)
-        }
-        while let output = pool.next() { outputs.append(output) }
         #expect(outputs == (0..<200).map { $0 * $0 })
-        #expect(pool.isEmpty)
+        #expect(emptied)
         #expect(counters.peak <= max(1, threads))
         #expect(counters.started == 200)
     }
 
-    @Test func poolShutdownDropsQueuedJobsAndJoinsItsThreads() {
+    @Test func poolShutdownDropsQueuedJobsAndJoinsItsThreads() async {
         let counters = Counters()
-        // Each job holds its worker until the gate opens, which happens only once shutdown was asked for:
-        // the queued jobs are still queued when the pool stops, however slow or loaded the machine.
-        let gate = Atomic<Bool>(false)
-        let shutdownAsked = Atomic<Bool>(false)
-        let pool = OrderedWorkPool<Int, Int>(threads: 2, window: 50) {
-            { job in
-                counters.start()
-                while !gate.load(ordering: .acquiring) { usleep(1000) }
-                counters.end()
-                return job
+        // Shutting down joins the pool's threads, and the opener sleeps: all of it on threads of their own.
+        let (afterShutdown, runningAfterShutdown, startedLater) = await OffPool.run { () -> (Int, Int, Int) in
+            // Each job holds its worker until the gate opens, which happens only once shutdown was asked for:
+            // the queued jobs are still queued when the pool stops, however slow or loaded the machine.
+            let gate = Atomic<Bool>(false)
+            let shutdownAsked = Atomic<Bool>(false)
+            let pool = OrderedWorkPool<Int, Int>(threads: 2, window: 50) {
+                { job in
+                    counters.start()
+                    while !gate.load(ordering: .acquiring) { usleep(1000) }
+                    counters.end()
+                    return job
+                }
             }
+            for job in 0..<50 { pool.submit(job) }
+            let opener = Thread {
+                while !shutdownAsked.load(ordering: .acquiring) { usleep(1000) }
+                usleep(100_000)
+                gate.store(true, ordering: .releasing)
+            }
+            opener.start()
+            shutdownAsked.store(true, ordering: .releasing)
+            pool.shutdown()
+            let afterShutdown = counters.started
+            let running = counters.running
+            usleep(20_000)
+            return (afterShutdown, running, counters.started)
         }
-        for job in 0..<50 { pool.submit(job) }
-        let opener = Thread {
-            while !shutdownAsked.load(ordering: .acquiring) { usleep(1000) }
-            usleep(100_000)
-            gate.store(true, ordering: .releasing)
-        }
-        opener.start()
-        shutdownAsked.store(true, ordering: .releasing)
-        pool.shutdown()
-        let afterShutdown = counters.started
         #expect(afterShutdown <= 2)
-        #expect(counters.running == 0)
-        usleep(20_000)
-        #expect(counters.started == afterShutdown)
+        #expect(runningAfterShutdown == 0)
+        #expect(startedLater == afterShutdown)
     }
 }
 

@@ -1,3 +1,4 @@
+import DepotTestSupport
 import Foundation
 import Testing
 
@@ -31,9 +32,9 @@ import Testing
             #expect(tail[56..<60] == [0x50, 0x4B, 0x06, 0x07])  // ZIP64 locator
             #expect(tail[76..<80] == [0x50, 0x4B, 0x05, 0x06])  // end of central directory record
 
-            let unzip = try ExternalTools.unzipTest(dir + "/many.zip")
-            #expect(unzip.status == 0, "\(unzip.text.suffix(500))")
-            let report = try ExternalTools.pythonCheck(zip: dir + "/many.zip", contents: pack + "/Contents")
+            let unzip = try await ExternalTools.unzipTest(dir + "/many.zip")
+            #expect(unzip.status == 0, "\(unzip.combined.suffix(500))")
+            let report = try await ExternalTools.pythonCheck(zip: dir + "/many.zip", contents: pack + "/Contents")
             #expect(report.count == 70_001)
             #expect(report.info["FileCount"] == .integer(70_000))
         }
@@ -55,9 +56,9 @@ import Testing
                 PackReader.read(directory: pack, limits: limits), to: dir + "/huge.zip"
             )
             #expect(level == 0 ? record.size > 4 << 30 : record.size < 1 << 30)
-            let unzip = try ExternalTools.unzipTest(dir + "/huge.zip")
-            #expect(unzip.status == 0, "\(unzip.text)")
-            let python = try ExternalTools.run(
+            let unzip = try await ExternalTools.unzipTest(dir + "/huge.zip")
+            #expect(unzip.status == 0, "\(unzip.combined)")
+            let python = try await ExternalTool.run(
                 "/usr/bin/env",
                 [
                     "python3", "-c",
@@ -69,7 +70,7 @@ import Testing
                     assert z.read("Contents/z.txt") == b"after\\n"
                     """, dir + "/huge.zip",
                 ])
-            #expect(python.status == 0, "\(python.text)")
+            #expect(python.status == 0, "\(python.combined)")
         }
     }
 }

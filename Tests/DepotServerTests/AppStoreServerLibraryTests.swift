@@ -1,4 +1,5 @@
 import DepotAppStoreDouble
+import DepotTestSupport
 import Foundation
 import Testing
 

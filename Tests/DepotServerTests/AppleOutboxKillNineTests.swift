@@ -1,5 +1,6 @@
 import DepotAppStoreDouble
 import DepotLedger
+import DepotTestSupport
 import Foundation
 import Testing
 

@@ -2,6 +2,7 @@ import DepotAppStoreDouble
 import DepotCore
 import DepotLedger
 import DepotServer
+import DepotTestSupport
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import DepotAppStore
+import DepotTestSupport
 import Foundation
 import Testing
 
@@ -14,16 +15,23 @@ struct DevAppStoreCommandTests {
     /// A running `depot dev appstore` and the JSON object it printed first.
     final class RunningDouble: @unchecked Sendable {
         let process: Process
+        let exit: ProcessExit
         let settings: [String: Any]
-        init(process: Process, settings: [String: Any]) {
+        init(process: Process, exit: ProcessExit, settings: [String: Any]) {
             self.process = process
+            self.exit = exit
             self.settings = settings
         }
         var base: String { ((settings["baseURLs"] as? [String: String]) ?? [:])["Sandbox"] ?? "" }
         var port: Int { Int(base.split(separator: ":").last ?? "") ?? 0 }
-        func stop() {
-            if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-            process.waitUntilExit()
+        /// Asks the double to stop (SIGTERM), without waiting: for cleanup paths.
+        func terminate() {
+            if !exit.hasEnded { kill(process.processIdentifier, SIGTERM) }
+        }
+        /// Stops the double and waits until it has exited.
+        func stop() async {
+            terminate()
+            _ = await exit.wait()
         }
     }
 
@@ -35,7 +43,7 @@ struct DevAppStoreCommandTests {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        let exit = try ProcessExit.run(process)
         let reader = output.fileHandleForReading
         // The first line, read off the concurrency pool (the read blocks until the double listens).
         let line = try await OffPool.run { () throws -> String in
@@ -51,14 +59,14 @@ struct DevAppStoreCommandTests {
             if process.isRunning { kill(process.processIdentifier, SIGTERM) }
             throw CancellationError()
         }
-        return RunningDouble(process: process, settings: settings)
+        return RunningDouble(process: process, exit: exit, settings: settings)
     }
 
     @Test func printsItsConfigurationFirstAndChecksTokensMadeWithItsKey() async throws {
         let scratch = try ScratchDirectory(#function)
         defer { scratch.remove() }
         let double = try await Self.start(dataDirectory: scratch.path + "/data")
-        defer { double.stop() }
+        defer { double.terminate() }
         let settings = double.settings
         let keyId = try #require(settings["keyId"] as? String)
         let issuerId = try #require(settings["issuerId"] as? String)
@@ -140,10 +148,11 @@ struct DevAppStoreCommandTests {
         }
 
         // A second start on the same data directory keeps the key, so the configuration stays valid.
-        double.stop()
+        await double.stop()
         let again = try await Self.start(dataDirectory: scratch.path + "/data")
-        defer { again.stop() }
+        defer { again.terminate() }
         #expect(again.settings["keyId"] as? String == keyId)
         #expect(again.settings["privateKeyPath"] as? String == keyPath)
+        await again.stop()
     }
 }

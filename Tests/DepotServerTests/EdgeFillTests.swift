@@ -1,5 +1,6 @@
 import DepotCore
 import DepotServer
+import DepotTestSupport
 import Foundation
 import Testing
 

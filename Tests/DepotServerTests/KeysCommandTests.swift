@@ -1,6 +1,7 @@
 import DepotLedger
 import DepotServer
 import DepotServices
+import DepotTestSupport
 import Foundation
 import Testing
 

@@ -98,7 +98,7 @@ struct KillNineRecoveryTests {
                 let running = Task {
                     await withTaskGroup(of: Void.self) { group in
                         for (index, client) in clients.enumerated() {
-                            group.addTask { await BlockingThread.run("crash-client-\(index)") { client.runNow() } }
+                            group.addTask { await OffPool.run("crash-client-\(index)") { client.runNow() } }
                         }
                     }
                 }

@@ -1,5 +1,6 @@
 import DepotCore
 import DepotLedger
+import DepotTestSupport
 import Foundation
 import Testing
 
@@ -40,7 +41,8 @@ struct PublishKillNineTests {
 
         // 1. SIGKILL while `depot dev stage` writes the bundle.
         // Random bytes from the system: 32 MiB of them quickly, so the test spends its time bundling.
-        let noise = try #require(FileHandle(forReadingAtPath: "/dev/urandom")).readData(ofLength: 32 << 20)
+        let urandom = try #require(FileHandle(forReadingAtPath: "/dev/urandom"))
+        let noise = await OffPool.run { urandom.readData(ofLength: 32 << 20) }
         let directory = try PublisherRequests.writePack(
             in: scratch, at: "uploads/level1-2.0", productId: Self.level1, version: "2.0",
             files: ["media/big.bin": Array(noise), "notes.txt": Array("Big second edition.".utf8)])
@@ -49,7 +51,7 @@ struct PublishKillNineTests {
         stage.arguments = ["dev", "stage", directory, "--product", Self.level1] + depot.place
         stage.standardOutput = FileHandle.nullDevice
         stage.standardError = FileHandle.nullDevice
-        try stage.run()
+        let stageExit = try ProcessExit.run(stage)
         let temporary = data + "/bundles/tmp"
         func partialBytes() -> Int {
             partialFiles(under: temporary).compactMap {
@@ -57,13 +59,12 @@ struct PublishKillNineTests {
             }.reduce(0, +)
         }
         let started = ContinuousClock.now
-        while stage.isRunning, partialBytes() < 256 << 10, ContinuousClock.now - started < .seconds(120) {
+        while !stageExit.hasEnded, partialBytes() < 256 << 10, ContinuousClock.now - started < .seconds(120) {
             try await Task.sleep(for: .milliseconds(1))
         }
-        try #require(stage.isRunning, "depot dev stage finished before it could be killed mid-bundle")
+        try #require(!stageExit.hasEnded, "depot dev stage finished before it could be killed mid-bundle")
         kill(stage.processIdentifier, SIGKILL)
-        stage.waitUntilExit()
-        #expect(stage.terminationReason == .uncaughtSignal)
+        #expect(await stageExit.wait().bySignal)
         try await LedgerReader.with(ledgerURL) { ledger in
             let versions = try await ledger.catalogVersions(productId: Self.level1).map(\.content.version)
             #expect(versions == ["1.0"])

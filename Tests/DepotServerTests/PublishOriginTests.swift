@@ -55,7 +55,7 @@ struct PublishOriginTests {
     /// (`{foreign}`: the port of a second stand-in); returns the result and both logs.
     static func publish(
         _ python: String, location: String, scratch: ScratchDirectory
-    ) async throws -> (result: (status: Int32, output: String, error: String), own: [[String: Any]], foreign: [[String: Any]]) {
+    ) async throws -> (result: ExternalTool.Output, own: [[String: Any]], foreign: [[String: Any]]) {
         let foreign = try await PythonService.start(
             python, script: script, arguments: [scratch.path + "/foreign.log", "/unused"], logPath: scratch.path + "/foreign.log")
         defer { foreign.stop() }

@@ -2,6 +2,7 @@ import DepotCore
 import DepotLedger
 import DepotServer
 import DepotServices
+import DepotTestSupport
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import DepotLedger
+import DepotTestSupport
 import Foundation
 import Testing
 

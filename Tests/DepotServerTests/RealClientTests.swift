@@ -1,4 +1,5 @@
 import DepotCore
+import DepotTestSupport
 import DepotTrust
 import Foundation
 import Testing

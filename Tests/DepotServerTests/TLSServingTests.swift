@@ -1,5 +1,6 @@
 import DepotCore
 import DepotServer
+import DepotTestSupport
 import DepotTrust
 import Foundation
 import Testing

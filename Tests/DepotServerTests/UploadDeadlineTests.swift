@@ -29,7 +29,7 @@ struct UploadDeadlineTests {
     /// Waits until the server's upload route holds the upload's lock (it writes the body), or an answer arrives
     /// first: true in the first case.
     static func awaitBodyTaken(_ file: String, client: RawHTTPClient) async throws -> Bool {
-        try await OffPool.run { () -> Bool in
+        await OffPool.run { () -> Bool in
             while true {
                 if FileLocks.isLocked(file) { return true }
                 if client.hasBytesWaiting() { return false }
@@ -153,7 +153,7 @@ struct RefusedUploadTests {
             #expect(answer.value("Connection") == "close")
             // The client goes on sending a little at a time, from a thread of its own, until the server cuts it (the
             // bound is a fallback only: before, such a connection stayed open as long as bytes kept coming).
-            let cut = try await OffPool.run { () -> Bool in
+            let cut = await OffPool.run { () -> Bool in
                 for _ in 0..<2400 {
                     do {
                         try client.sendNow(bytes: [UInt8](repeating: 7, count: 1024))

@@ -1,5 +1,6 @@
 import DepotCore
 import DepotLedger
+import DepotTestSupport
 import Foundation
 import Testing
 

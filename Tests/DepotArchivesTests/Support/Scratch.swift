@@ -1,3 +1,4 @@
+import DepotTestSupport
 import Foundation
 import Testing
 
@@ -27,48 +28,11 @@ func tree(_ root: String) -> [String] {
     (FileManager.default.subpaths(atPath: root) ?? []).sorted()
 }
 
-/// External programs that make archives: `zip`, `tar`, `gzip`, `python3`.
-enum Tool {
-    /// The program's path, or nil (recorded as a failure in CI, a skip with a message elsewhere).
-    static func require(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for directory in path.split(separator: ":") + ["/usr/bin", "/bin"] {
-            let candidate = "\(directory)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        if ProcessInfo.processInfo.environment["CI"] != nil {
-            Issue.record("\(name) is required in CI but was not found on PATH", sourceLocation: sourceLocation)
-        } else {
-            print("skipping: \(name) is not installed")
-        }
-        return nil
-    }
-
-    /// Runs a program in `directory`; fails the test with its output when it exits nonzero.
-    static func run(_ executable: String, _ arguments: [String], in directory: String? = nil) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        if process.terminationStatus != 0 {
-            throw ToolFailed(
-                description: "\(executable) \(arguments) exited \(process.terminationStatus): "
-                    + String(decoding: output, as: UTF8.self))
-        }
-    }
-
-    /// Runs a Python script with arguments.
-    static func python(_ script: String, _ arguments: [String]) throws {
-        guard let python = require("python3") else { throw ToolMissing() }
-        try run(python, ["-c", script] + arguments)
-    }
-
-    struct ToolFailed: Error, CustomStringConvertible { var description: String }
-    struct ToolMissing: Error {}
+/// Runs a Python script with arguments to its end; throws, with what it printed, when it fails.
+func runPython(_ script: String, _ arguments: [String]) async throws {
+    guard let python = ExternalTool.require("python3") else { throw PythonMissing() }
+    try await ExternalTool.runSucceeding(python, ["-c", script] + arguments)
 }
+
+/// python3 is not installed (recorded as a failure in CI, a skip elsewhere).
+struct PythonMissing: Error {}

@@ -1,3 +1,4 @@
+import DepotTestSupport
 import Foundation
 
 /// Applies a delta bundle the way a client does, with Python's zipfile, and compares the result with
@@ -13,11 +14,11 @@ enum DeltaApplier {
     /// Copies `oldContents` to `work`, deletes the delta's `RemovedPaths` and the directories this
     /// leaves empty, unpacks the delta's `Contents/` over it, then checks that `work` holds exactly the
     /// files and directories of `newContents`, with the same bytes. Throws when anything differs.
-    static func apply(delta: String, oldContents: String, newContents: String, work: String) throws -> Report {
-        let output = try ExternalTools.run(
+    static func apply(delta: String, oldContents: String, newContents: String, work: String) async throws -> Report {
+        let output = try await ExternalTool.run(
             "/usr/bin/env", ["python3", "-c", script, delta, oldContents, newContents, work])
-        guard output.status == 0, let line = output.text.split(separator: "\n").last else {
-            throw ExternalTools.CheckFailed(description: "applying the delta failed:\n\(output.text)")
+        guard output.status == 0, let line = output.output.split(separator: "\n").last else {
+            throw ExternalTools.CheckFailed(description: "applying the delta failed:\n\(output.combined)")
         }
         return try JSONDecoder().decode(Report.self, from: Data(line.utf8))
     }

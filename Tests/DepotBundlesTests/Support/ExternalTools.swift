@@ -1,28 +1,11 @@
+import DepotTestSupport
 import Foundation
 
 /// Runs real ZIP readers over bundles: Info-ZIP's `unzip -t` and Python's `zipfile`.
 enum ExternalTools {
-    struct Output {
-        var status: Int32
-        var text: String
-    }
-
-    static func run(_ executable: String, _ arguments: [String]) throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Output(status: process.terminationStatus, text: String(decoding: data, as: UTF8.self))
-    }
-
     /// `unzip -tq`: tests every entry's CRC.
-    static func unzipTest(_ zip: String) throws -> Output {
-        try run("/usr/bin/unzip", ["-tq", zip])
+    static func unzipTest(_ zip: String) async throws -> ExternalTool.Output {
+        try await ExternalTool.run("/usr/bin/unzip", ["-tq", zip])
     }
 
     /// What Python's zipfile saw, after checking the bundle against the pack's `Contents/`.
@@ -50,10 +33,10 @@ enum ExternalTools {
     /// Opens the bundle with Python's zipfile: `testzip()` must be None, the names must be
     /// ContentInfo.plist then the pack's files sorted by UTF-8 bytes, every file's bytes must equal the
     /// pack's, and ContentInfo.plist must parse with plistlib and hold exactly the expected keys.
-    static func pythonCheck(zip: String, contents: String) throws -> PythonReport {
-        let output = try run("/usr/bin/env", ["python3", "-c", pythonScript, zip, contents])
-        guard output.status == 0, let line = output.text.split(separator: "\n").last else {
-            throw CheckFailed(description: "python zipfile check failed:\n\(output.text)")
+    static func pythonCheck(zip: String, contents: String) async throws -> PythonReport {
+        let output = try await ExternalTool.run("/usr/bin/env", ["python3", "-c", pythonScript, zip, contents])
+        guard output.status == 0, let line = output.output.split(separator: "\n").last else {
+            throw CheckFailed(description: "python zipfile check failed:\n\(output.combined)")
         }
         return try JSONDecoder().decode(PythonReport.self, from: Data(line.utf8))
     }

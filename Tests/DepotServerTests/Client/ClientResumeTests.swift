@@ -1,5 +1,6 @@
 import DepotClient
 import DepotServer
+import DepotTestSupport
 import DepotTrust
 import Foundation
 import Synchronization

@@ -1,3 +1,4 @@
+import DepotTestSupport
 import Foundation
 import Testing
 
@@ -29,7 +30,7 @@ struct FetchCommandTests {
             first.arguments = arguments
             first.standardOutput = FileHandle.nullDevice
             first.standardError = FileHandle.nullDevice
-            try first.run()
+            let firstExit = try ProcessExit.run(first)
             let partialName = { ClientTestSupport.names(in: out).first { $0.hasSuffix(".partial") } }
             try await eventually("the first run to write a megabyte", within: 120) {
                 guard let name = partialName() else { return false }
@@ -37,8 +38,7 @@ struct FetchCommandTests {
                 return (size ?? 0) >= 1 << 20
             }
             kill(first.processIdentifier, SIGKILL)
-            try await OffPool.run { first.waitUntilExit() }
-            #expect(first.terminationReason == .uncaughtSignal)
+            #expect(await firstExit.wait().bySignal)
             let partial = try #require(partialName())
             let kept = try #require(try FileManager.default.attributesOfItem(atPath: out + "/" + partial)[.size] as? NSNumber).intValue
             #expect(FileManager.default.fileExists(atPath: out + "/" + partial + ".etag"))

@@ -194,18 +194,3 @@ struct CrashClient: Sendable {
         return response
     }
 }
-
-/// Runs blocking work on a thread of its own (neither the concurrency pool nor Dispatch's, which grows
-/// slowly when its threads block) and waits for it.
-enum BlockingThread {
-    static func run(_ name: String, _ work: @escaping @Sendable () -> Void) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let thread = Thread {
-                work()
-                continuation.resume()
-            }
-            thread.name = name
-            thread.start()
-        }
-    }
-}

@@ -1,3 +1,4 @@
+import DepotTestSupport
 import Foundation
 
 /// A tiny stand-in for a Depot server that answers a redeem with one download of a bundle the test made

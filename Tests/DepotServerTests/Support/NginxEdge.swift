@@ -1,3 +1,4 @@
+import DepotTestSupport
 import Foundation
 import Testing
 
@@ -48,21 +49,31 @@ struct NginxEdge {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: nginx)
             process.arguments = ["-c", configPath, "-g", "daemon off;"]
-            let errors = Pipe()
+            // Standard error goes to a file, read once nginx stopped: a pipe's write end inherited by a process
+            // another test starts at the same moment would keep a read to its end waiting.
+            let errorsPath = cache + "/stderr.log"
+            guard FileManager.default.createFile(atPath: errorsPath, contents: nil),
+                let errors = FileHandle(forWritingAtPath: errorsPath)
+            else { throw StartError(description: "cannot make \(errorsPath)") }
             process.standardError = errors
             process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            let box = NginxProcess(process)
-            defer { box.stop() }
-            guard await waitUntilListening(port: port, process: box) else {
-                box.stop()
+            let edge = try NginxProcess(starting: process)
+            try? errors.close()
+            guard await waitUntilListening(port: port, process: edge) else {
+                await edge.stop()
                 lastFailure =
-                    String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                    ((try? String(contentsOfFile: errorsPath, encoding: .utf8)) ?? "")
                     + ((try? String(contentsOfFile: cache + "/error.log", encoding: .utf8)) ?? "")
                 if lastFailure.contains("Address already in use") { continue }
                 throw StartError(description: "nginx did not start: \(lastFailure)")
             }
-            try await body(NginxEdge(port: port, cacheDirectory: cache))
+            do {
+                try await body(NginxEdge(port: port, cacheDirectory: cache))
+            } catch {
+                await edge.stop()
+                throw error
+            }
+            await edge.stop()
             return
         }
         throw StartError(description: "nginx found no free port: \(lastFailure)")
@@ -72,22 +83,10 @@ struct NginxEdge {
     /// `namingPlaceholders`, as a careless run would (every `$name`, nginx's own variables too, replaced).
     static func render(envsubst: String, variables: [String: String], namingPlaceholders: Bool = true) async throws -> String {
         let template = try String(contentsOfFile: templatePath, encoding: .utf8)
-        return try await OffPool.run {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: envsubst)
-            process.arguments = namingPlaceholders ? ["${EDGE_PORT} ${DEPOT_ORIGIN} ${CACHE_DIR} ${EDGE_SECRET}"] : []
-            process.environment = variables.merging(["PATH": "/usr/bin:/bin"]) { a, _ in a }
-            let input = Pipe()
-            let output = Pipe()
-            process.standardInput = input
-            process.standardOutput = output
-            try process.run()
-            input.fileHandleForWriting.write(Data(template.utf8))
-            try input.fileHandleForWriting.close()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return String(decoding: data, as: UTF8.self)
-        }
+        return try await ExternalTool.run(
+            envsubst, namingPlaceholders ? ["${EDGE_PORT} ${DEPOT_ORIGIN} ${CACHE_DIR} ${EDGE_SECRET}"] : [],
+            environment: variables.merging(["PATH": "/usr/bin:/bin"]) { a, _ in a }, input: template
+        ).output
     }
 
     /// Waits until something accepts connections on the port, or the process has exited.
@@ -129,20 +128,29 @@ struct NginxEdge {
     var base: String { "http://127.0.0.1:\(port)" }
 }
 
-/// The nginx master process; stopped gracefully (SIGQUIT), then killed if it does not exit.
-private final class NginxProcess: @unchecked Sendable {
-    private let process: Process
-    init(_ process: Process) { self.process = process }
-    var isRunning: Bool { process.isRunning }
+/// The nginx master process; stopped gracefully (SIGQUIT), then killed if it does not exit, and awaited without
+/// holding a thread.
+private final class NginxProcess: Sendable {
+    private let pid: Int32
+    private let exit: ProcessExit
 
-    func stop() {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGQUIT)
-        let deadline = Date().addingTimeInterval(30)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+    /// Starts `process` (configured, not yet run).
+    init(starting process: Process) throws {
+        exit = try ProcessExit.run(process)
+        pid = process.processIdentifier
+    }
+
+    var isRunning: Bool { !exit.hasEnded }
+
+    /// SIGQUIT, then SIGKILL if nginx still runs after 30 s; returns once it has exited.
+    func stop() async {
+        guard !exit.hasEnded else { return }
+        kill(pid, SIGQUIT)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !exit.hasEnded, ContinuousClock.now < deadline, !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(10))
         }
+        if !exit.hasEnded { kill(pid, SIGKILL) }
+        _ = await exit.wait()
     }
 }

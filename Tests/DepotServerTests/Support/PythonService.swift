@@ -1,3 +1,4 @@
+import DepotTestSupport
 import Foundation
 import Testing
 
@@ -30,7 +31,7 @@ final class PythonService: Sendable {
         process.standardError = FileHandle.standardError
         try process.run()
         let descriptor = output.fileHandleForReading.fileDescriptor
-        let line = try await OffPool.run { () -> String in
+        let line = await OffPool.run { () -> String in
             var bytes: [UInt8] = []
             var byte: UInt8 = 0
             while read(descriptor, &byte, 1) == 1, byte != 10 { bytes.append(byte) }

@@ -1,3 +1,4 @@
+import DepotTestSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -173,7 +174,7 @@ final class RawHTTPClient: @unchecked Sendable {
 
     /// Whether the server has closed the connection (reads until EOF or timeout).
     func isClosedByPeer() async -> Bool {
-        (try? await OffPool.run { self.isClosedByPeerNow() }) ?? false
+        await OffPool.run { self.isClosedByPeerNow() }
     }
 
     private func isClosedByPeerNow() -> Bool {
@@ -231,18 +232,3 @@ extension RawHTTPClient {
 }
 
 extension RawHTTPClient.Response: @unchecked Sendable {}
-
-/// Runs blocking work (sockets, child processes) on a thread of its own, so that it never occupies the
-/// Swift concurrency pool, which the server under test needs for its routes, nor Dispatch's small global
-/// pool, where one slow read would hold up every other test's I/O.
-enum OffPool {
-    static func run<T>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread {
-                continuation.resume(with: Result { try work() })
-            }
-            thread.stackSize = 1 << 20
-            thread.start()
-        }
-    }
-}
