@@ -1,4 +1,5 @@
 import Foundation
+import CoreFoundation
 import Glibc
 
 /// Whether a process holds a `flock` on a file, read from `/proc/locks` without taking the lock (taking it, even
