@@ -106,6 +106,10 @@ package protocol Ledger: CatalogLedger, PublisherKeyLedger, UploadLedger, Versio
 
     /// Records a redemption attempt's account token and client address (for irregular activity).
     func recordAttempt(transactionId: String, appAccountToken: String?, client: String, now: Int64) async throws(LedgerError)
+
+    /// Closes the engine once its work is done: a SQLite file's connections, or the PostgreSQL client the ledger
+    /// started (a client whose run loop its owner drives is left to the owner). Calls after it fail.
+    func close() async throws(LedgerError)
 }
 
 extension Ledger {

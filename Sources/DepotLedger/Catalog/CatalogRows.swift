@@ -1,30 +1,72 @@
 import DepotCore
 
-/// Column lists and row decoding the two engines share for the catalog tables.
+/// Column lists, row decoding and the shared statements of the catalog tables.
 enum CatalogRows {
+    static let productColumns = "id, type, title, period_days"
     static let versionColumns =
         "product_id, content_id, version, digest, size, unpacked_size, published_at, state, failure_reason, staged_at, activated_at"
     static let versionOrder = "product_id, content_id, published_at, version"
 
     /// A version record from its columns in `versionColumns` order.
-    static func version(
-        productId: String, contentId: String, version: String, digest: String, size: Int64, unpackedSize: Int64,
-        publishedAt: Int64, state: String, failureReason: String?, stagedAt: Int64, activatedAt: Int64?
-    ) throws(LedgerError) -> CatalogVersion {
-        guard let state = VersionState(rawValue: state) else {
-            throw .corrupt("version \(version) of \(contentId) has the unknown state \(state)")
+    static func version(_ row: SQLRow) throws -> CatalogVersion {
+        let contentId = try row.text(1)
+        let version = try row.text(2)
+        let stateName = try row.text(7)
+        guard let state = VersionState(rawValue: stateName) else {
+            throw LedgerError.corrupt("version \(version) of \(contentId) has the unknown state \(stateName)")
         }
         return CatalogVersion(
             content: ContentVersion(
-                productId: productId, contentId: contentId, version: version, publishedAt: publishedAt, digest: digest,
-                size: size, unpackedSize: unpackedSize),
-            state: state, stagedAt: stagedAt, activatedAt: activatedAt, failureReason: failureReason)
+                productId: try row.text(0), contentId: contentId, version: version, publishedAt: try row.integer(6),
+                digest: try row.text(3), size: try row.integer(4), unpackedSize: try row.integer(5)),
+            state: state, stagedAt: try row.integer(9), activatedAt: try row.optionalInteger(10),
+            failureReason: try row.optionalText(8))
     }
 
-    /// A product record from its columns.
-    static func product(id: String, type: String, title: String, periodDays: Int64?) throws(LedgerError) -> CatalogProduct {
-        guard let type = ProductType(rawValue: type) else { throw .corrupt("product \(id) has the unknown type \(type)") }
-        return CatalogProduct(id: id, type: type, title: title, periodDays: periodDays.map { Int($0) })
+    /// A product record from its columns in `productColumns` order.
+    static func product(_ row: SQLRow) throws -> CatalogProduct {
+        let id = try row.text(0)
+        let typeName = try row.text(1)
+        guard let type = ProductType(rawValue: typeName) else {
+            throw LedgerError.corrupt("product \(id) has the unknown type \(typeName)")
+        }
+        return CatalogProduct(id: id, type: type, title: try row.text(2), periodDays: try row.optionalInteger(3).map { Int($0) })
+    }
+
+    /// Locks the revision row: catalog writers from every instance run one after the other (on SQLite, the
+    /// write transaction does so already).
+    static func lock(_ session: any SQLSession) async throws {
+        try await session.execute("SELECT revision FROM catalog_revision WHERE id = 1\(.forUpdate)")
+    }
+
+    /// Whether the product has a version (in any state) or a transaction: then its type and period are fixed.
+    static func isSold(_ session: any SQLSession, productId: String) async throws -> Bool {
+        try await session.row(
+            """
+            SELECT EXISTS (SELECT 1 FROM catalog_versions WHERE product_id = \(productId))
+                OR EXISTS (SELECT 1 FROM transactions WHERE product_id = \(productId))
+            """)?.boolean(0) ?? false
+    }
+
+    /// Increments the revision; `changedAt` (a change apps see) moves the lists' Last-Modified forward.
+    static func bumpRevision(_ session: any SQLSession, changedAt: Int64?) async throws {
+        try await session.execute(
+            """
+            UPDATE catalog_revision SET revision = revision + 1,
+                changed_at = \(.greatest)(changed_at, COALESCE(\(changedAt), 0)) WHERE id = 1
+            """)
+    }
+
+    /// One version, if recorded.
+    static func version(
+        _ session: any SQLSession, _ productId: String, _ contentId: String, _ version: String
+    ) async throws -> CatalogVersion? {
+        try await session.row(
+            """
+            SELECT \(unescaped: versionColumns) FROM catalog_versions
+            WHERE product_id = \(productId) AND content_id = \(contentId) AND version = \(version)
+            """
+        ).map(Self.version)
     }
 
     /// Product prefixes as stored: one per line.

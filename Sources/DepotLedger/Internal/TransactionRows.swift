@@ -1,7 +1,34 @@
 import DepotCore
 
-/// Transaction columns both engines decode alike.
+/// Reading transaction rows, and the audit trail every transaction's changes write to.
 enum TransactionRows {
+    /// The selected columns, in the order `transaction(_:)` reads them.
+    static let columns = """
+        id, original_id, product_id, purchase_date_ms, expires_date_ms, revocation_date_ms, quantity,
+        app_account_token, environment, state, first_seen_at, finished_at, product_type
+        """
+
+    /// One transaction, if known.
+    static func transaction(_ session: any SQLSession, id: String) async throws -> LedgerTransaction? {
+        try await session.row("SELECT \(unescaped: columns) FROM transactions WHERE id = \(id)").map(transaction)
+    }
+
+    /// A transaction from its columns, in `columns` order.
+    static func transaction(_ row: SQLRow) throws -> LedgerTransaction {
+        let stateName = try row.text(9)
+        guard let state = DeliveryState(rawValue: stateName) else {
+            throw LedgerError.corrupt("unknown transaction state \(stateName)")
+        }
+        let transaction = PurchaseTransaction(
+            id: try row.text(0), originalId: try row.text(1), productId: try row.text(2),
+            purchaseDate: try row.integer(3), expiresDate: try row.optionalInteger(4),
+            revocationDate: try row.optionalInteger(5), quantity: try row.int(6), appAccountToken: try row.optionalText(7),
+            environment: try row.text(8))
+        return LedgerTransaction(
+            transaction: transaction, state: state, firstSeenAt: try row.integer(10), finishedAt: try row.optionalInteger(11),
+            productType: try productType(row.optionalText(12), transactionId: transaction.id))
+    }
+
     /// The type a transaction was recorded under, from its `product_type` column; nil (NULL) when none was.
     static func productType(_ text: String?, transactionId: String) throws(LedgerError) -> ProductType? {
         guard let text else { return nil }
@@ -9,5 +36,13 @@ enum TransactionRows {
             throw .corrupt("transaction \(transactionId) has the unknown product type \(text)")
         }
         return type
+    }
+
+    /// Appends an event to a transaction's audit trail.
+    static func audit(
+        _ session: any SQLSession, _ transactionId: String, _ at: Int64, _ event: String, _ detail: String
+    ) async throws {
+        try await session.execute(
+            "INSERT INTO audit_events (transaction_id, at, event, detail) VALUES (\(transactionId), \(at), \(event), \(detail))")
     }
 }

@@ -4,12 +4,9 @@ import PostgresNIO
 extension PostgresLedger {
     /// The schema versions applied to this database, oldest first (`version name`).
     package func appliedMigrations() async throws(LedgerError) -> [String] {
-        let rows = try await query(
-            "reading applied migrations", "SELECT version, name FROM depot_schema_migrations ORDER BY version")
-        return try Self.decoding("reading applied migrations") {
-            try rows.map { row in
-                let (version, name) = try row.decode((Int64, String).self)
-                return "\(version) \(name)"
+        try await transaction(.read, "reading applied migrations") { session in
+            try await session.rows("SELECT version, name FROM depot_schema_migrations ORDER BY version").map { row in
+                "\(try row.integer(0)) \(try row.text(1))"
             }
         }
     }

@@ -16,7 +16,7 @@ import PostgresNIO
 /// coverage row's upsert for `recordServed`), so instances racing on one transaction serialise there and
 /// exactly one `finish` sees it pending. Rows are always locked in the same order (transaction, then
 /// deliveries by content id and version); a deadlock or serialization failure is retried a few times.
-package final class PostgresLedger: Ledger {
+package final class PostgresLedger: SQLLedger {
     /// The client; usable by the owner for its own queries.
     package let client: PostgresClient
     let logger: Logger
@@ -97,17 +97,40 @@ package final class PostgresLedger: Ledger {
         await runTask.value
     }
 
+    /// Stops the client started by `connect`, as `shutdown()` does.
+    package func close() async {
+        await shutdown()
+    }
+
     // MARK: Running transactions
 
-    /// Runs `body` in one SQL transaction, retried on deadlock or serialization failure.
-    func transact<T: Sendable>(
-        _ what: String, _ body: (PostgresConnection, Logger) async throws -> T
+    /// Runs `body` in one transaction of `kind`:
+    /// - `.write`: a READ COMMITTED transaction, retried on deadlock or serialization failure;
+    /// - `.snapshot`: the same, `REPEATABLE READ, READ ONLY`, so that every statement sees one snapshot;
+    /// - `.read`: on a leased connection without `BEGIN` (each statement is its own transaction), not retried.
+    @discardableResult
+    package func transaction<T: Sendable>(
+        _ kind: SQLTransactionKind, _ what: String, _ body: (any SQLSession) async throws -> T
     ) async throws(LedgerError) -> T {
+        let logger = self.logger
+        if case .read = kind {
+            do {
+                return try await client.withConnection { connection in
+                    try await body(PostgresSession(connection: connection, logger: logger))
+                }
+            } catch {
+                throw Self.ledgerError(error, while: what)
+            }
+        }
         var attempt = 1
         while true {
             do {
                 return try await client.withTransaction(logger: logger) { connection in
-                    try await body(connection, self.logger)
+                    let session = PostgresSession(connection: connection, logger: logger)
+                    if case .snapshot = kind {
+                        try await session.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                    }
+                    return try await body(session)
                 }
             } catch {
                 if attempt < Self.attempts, Self.isRetryable(error) {
@@ -118,15 +141,6 @@ package final class PostgresLedger: Ledger {
                 }
                 throw Self.ledgerError(error, while: what)
             }
-        }
-    }
-
-    /// Runs a read-only query outside an explicit transaction (one statement is its own transaction).
-    func query(_ what: String, _ query: PostgresQuery) async throws(LedgerError) -> [PostgresRow] {
-        do {
-            return try await client.query(query, logger: logger).collect()
-        } catch {
-            throw Self.ledgerError(error, while: what)
         }
     }
 
@@ -161,7 +175,7 @@ package final class PostgresLedger: Ledger {
             }
             return .unavailable("\(what): \(message)\(state.map { " (SQLSTATE \($0))" } ?? "")")
         }
-        if error is PostgresDecodingError {
+        if error is PostgresDecodingError || error is SQLRowError {
             return .corrupt("\(what): \(error)")
         }
         return .unavailable("\(what): \(error)")

@@ -198,6 +198,10 @@ extension SQLiteLedger {
 extension SQLiteLedger {
     /// The schema versions applied to this file, oldest first.
     package func appliedMigrations() async throws(LedgerError) -> [String] {
-        try await read("reading applied migrations") { db in try Self.migrator.appliedMigrations(db) }
+        do {
+            return try await pool.read { db in try Self.migrator.appliedMigrations(db) }
+        } catch {
+            throw Self.ledgerError(error, while: "reading applied migrations")
+        }
     }
 }

@@ -15,7 +15,7 @@ import GRDB
 ///   waits for the lock rather than failing).
 /// - The schema is versioned by GRDB's `DatabaseMigrator` (`grdb_migrations` table); opening runs what is
 ///   missing, and opening an up-to-date file changes nothing.
-package final class SQLiteLedger: Ledger {
+package final class SQLiteLedger: SQLLedger {
     /// How long a write waits for another process's write lock before failing with `unavailable`.
     package static let busyTimeout: TimeInterval = 10
 
@@ -98,36 +98,57 @@ package final class SQLiteLedger: Ledger {
 
     // MARK: Running transactions
 
-    /// Runs `body` in one `BEGIN IMMEDIATE` transaction, committed when it returns.
-    func write<T: Sendable>(
-        _ what: String, _ body: @escaping @Sendable (Database) throws -> T
+    /// Runs `body` in one transaction: a write begins `IMMEDIATE` (the file's write lock from the start), a read
+    /// or a snapshot reads the last commit through a reader connection.
+    ///
+    /// The GRDB access serves the statements `body` sends through the channel until `body` returns (commit)
+    /// or throws (rollback); an access that fails to begin fails the statements sent.
+    @discardableResult
+    package func transaction<T: Sendable>(
+        _ kind: SQLTransactionKind, _ what: String, _ body: (any SQLSession) async throws -> T
     ) async throws(LedgerError) -> T {
+        let channel = SQLiteStatementChannel()
+        async let access: Void = Self.serve(channel, on: pool, kind)
+        let result: Result<T, any Error>
         do {
-            return try await pool.writeWithoutTransaction { db in
-                var result: T?
-                try db.inTransaction(.immediate) {
-                    result = try body(db)
-                    return .commit
-                }
-                guard let result else { throw LedgerError.corrupt("\(what): the transaction produced no result") }
-                return result
-            }
+            result = .success(try await body(SQLiteSession(channel: channel)))
+        } catch {
+            result = .failure(error)
+        }
+        if case .success = result {
+            channel.finish(commit: true)
+        } else {
+            channel.finish(commit: false)
+        }
+        do {
+            try await access
+        } catch {
+            // The commit failed (or the access never began, and `body` saw the same error).
+            if case .success = result { throw Self.ledgerError(error, while: what) }
+        }
+        do {
+            return try result.get()
         } catch {
             throw Self.ledgerError(error, while: what)
         }
     }
 
-    /// Runs `body` in one read transaction (a consistent snapshot of the last commit).
-    func read<T: Sendable>(
-        _ what: String, _ body: @escaping @Sendable (Database) throws -> T
-    ) async throws(LedgerError)
-        -> T
-    {
+    /// One GRDB access serving `channel` until the operation ends.
+    private static func serve(_ channel: SQLiteStatementChannel, on pool: DatabasePool, _ kind: SQLTransactionKind) async throws {
         do {
-            return try await pool.read(body)
+            switch kind {
+            case .write:
+                try await pool.writeWithoutTransaction { db in
+                    try db.inTransaction(.immediate) { channel.serve(db) ? .commit : .rollback }
+                }
+            case .read, .snapshot:
+                try await pool.read { db in _ = channel.serve(db) }
+            }
         } catch {
-            throw Self.ledgerError(error, while: what)
+            channel.close(error)
+            throw error
         }
+        channel.close(LedgerError.unavailable("the ledger transaction is over"))
     }
 
     static func ledgerError(_ error: any Error, while what: String) -> LedgerError {
@@ -140,7 +161,7 @@ package final class SQLiteLedger: Ledger {
                 return .unavailable("\(what): \(error)")
             }
         }
-        if error is RowDecodingError {
+        if error is RowDecodingError || error is SQLRowError {
             return .corrupt("\(what): \(error)")
         }
         return .unavailable("\(what): \(error)")
@@ -151,13 +172,17 @@ extension SQLiteLedger {
     /// A pragma's value on a reader connection, for checks (`journal_mode`, `synchronous`, ...).
     func pragma(_ name: String) async throws(LedgerError) -> String? {
         guard name.allSatisfy({ $0.isLetter || $0 == "_" }) else { throw .unavailable("not a pragma: \(name)") }
-        return try await read("reading PRAGMA \(name)") { db in
-            switch try DatabaseValue.fetchOne(db, sql: "PRAGMA \(name)")?.storage {
-            case .int64(let value): String(value)
-            case .string(let value): value
-            case .double(let value): String(value)
-            case .blob, .null, nil: nil
+        do {
+            return try await pool.read { db in
+                switch try DatabaseValue.fetchOne(db, sql: "PRAGMA \(name)")?.storage {
+                case .int64(let value): String(value)
+                case .string(let value): value
+                case .double(let value): String(value)
+                case .blob, .null, nil: nil
+                }
             }
+        } catch {
+            throw Self.ledgerError(error, while: "reading PRAGMA \(name)")
         }
     }
 }

@@ -1,6 +1,6 @@
-/// Reading and writing version-job rows the same way on both engines.
+/// Reading and writing version-job rows.
 enum VersionJobRows {
-    /// The selected columns, in the order `job(_:)` takes them.
+    /// The selected columns, in the order `job(_:)` reads them.
     static let columns = """
         id, product_id, version, content_key, upload_id, publisher, sha256, published_at, state, failure_reason,
         created_at, updated_at
@@ -10,15 +10,17 @@ enum VersionJobRows {
     static func contentKey(_ contentId: String?) -> String { contentId ?? "" }
 
     /// A job from its columns, in `columns` order.
-    static func job(
-        _ values: (String, String, String, String, String, String, String, Int64?, String, String?, Int64, Int64)
-    ) throws(LedgerError) -> VersionJob {
-        guard let state = VersionJobState(rawValue: values.8) else {
-            throw .corrupt("version job \(values.0) has an unknown state \(values.8)")
+    static func job(_ row: SQLRow) throws -> VersionJob {
+        let id = try row.text(0)
+        let stateName = try row.text(8)
+        guard let state = VersionJobState(rawValue: stateName) else {
+            throw LedgerError.corrupt("version job \(id) has an unknown state \(stateName)")
         }
+        let contentKey = try row.text(3)
         return VersionJob(
-            id: values.0, productId: values.1, version: values.2, contentId: values.3.isEmpty ? nil : values.3,
-            uploadId: values.4, publisher: values.5, sha256: values.6, publishedAt: values.7, state: state,
-            failureReason: values.9, createdAt: values.10, updatedAt: values.11)
+            id: id, productId: try row.text(1), version: try row.text(2), contentId: contentKey.isEmpty ? nil : contentKey,
+            uploadId: try row.text(4), publisher: try row.text(5), sha256: try row.text(6),
+            publishedAt: try row.optionalInteger(7), state: state, failureReason: try row.optionalText(9),
+            createdAt: try row.integer(10), updatedAt: try row.integer(11))
     }
 }

@@ -162,11 +162,7 @@ package struct DepotApplication: Sendable {
 
     /// Closes the ledger after the server stopped.
     package func close() async {
-        if let postgres = ledger as? PostgresLedger {
-            await postgres.shutdown()
-        } else if let sqlite = ledger as? SQLiteLedger {
-            try? sqlite.close()
-        }
+        try? await ledger.close()
     }
 
     /// The grant authority for a configuration's keys.

@@ -23,10 +23,6 @@ package enum LedgerOpener {
 extension LedgerOpener {
     /// Closes a ledger `open` returned (stops a PostgreSQL client, closes a SQLite file).
     package static func close(_ ledger: any Ledger) async {
-        if let postgres = ledger as? PostgresLedger {
-            await postgres.shutdown()
-        } else if let sqlite = ledger as? SQLiteLedger {
-            try? sqlite.close()
-        }
+        try? await ledger.close()
     }
 }

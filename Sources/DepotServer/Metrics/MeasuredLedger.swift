@@ -143,4 +143,9 @@ struct MeasuredLedger: Ledger {
             try await base.recordAttempt(transactionId: transactionId, appAccountToken: appAccountToken, client: client, now: now)
         }
     }
+
+    /// Closes the engine (not timed: it happens once, at the end).
+    func close() async throws(LedgerError) {
+        try await base.close()
+    }
 }

@@ -1,0 +1,29 @@
+import DepotCore
+
+/// Reading delivery and offer rows.
+enum DeliveryRows {
+    /// The selected columns of `deliveries d` joined with `served_coverage c`, in the order `status(_:)` reads them.
+    static let columns: SQL = """
+        d.transaction_id, d.content_id, d.version, d.digest, d.grants_issued, COALESCE(c.bytes_covered, 0),
+        d.confirmed_at, \(.greatest)(d.last_activity_at, COALESCE(c.last_served_at, 0))
+        """
+
+    /// A delivery's state from its columns.
+    static func status(_ row: SQLRow) throws -> DeliveryStatus {
+        DeliveryStatus(
+            transactionId: try row.text(0),
+            delivery: PlannedDelivery(contentId: try row.text(1), version: try row.text(2), digest: try row.text(3)),
+            grantsIssued: try row.int(4), bytesCovered: try row.integer(5), confirmedAt: try row.optionalInteger(6),
+            lastActivityAt: try row.integer(7))
+    }
+
+    /// Every bundle offered for a transaction, sorted by content, version, digest.
+    static func offers(_ session: any SQLSession, transactionId: String) async throws -> [PlannedDelivery] {
+        try await session.rows(
+            """
+            SELECT content_id, version, digest FROM offers WHERE transaction_id = \(transactionId)
+            ORDER BY content_id, version, digest
+            """
+        ).map { row in PlannedDelivery(contentId: try row.text(0), version: try row.text(1), digest: try row.text(2)) }
+    }
+}

@@ -1,0 +1,198 @@
+import DepotCore
+
+extension SQLLedger {
+    package func recordTransaction(
+        _ transaction: PurchaseTransaction, productType: ProductType?, now: Int64
+    ) async throws(LedgerError)
+        -> LedgerTransaction
+    {
+        let t = transaction
+        let revocationReason: String? = t.revocationDate == nil ? nil : "signed transaction"
+        return try await self.transaction(.write, "recording transaction \(t.id)") { session in
+            // First sight: the insert wins once even when instances race (the loser waits, then does nothing).
+            let inserted = try await session.execute(
+                """
+                INSERT INTO transactions (id, original_id, product_id, purchase_date_ms, expires_date_ms,
+                    revocation_date_ms, revocation_reason, quantity, app_account_token, environment, state,
+                    first_seen_at, last_seen_at, last_fact_signed_ms, product_type)
+                VALUES (\(t.id), \(t.originalId), \(t.productId), \(t.purchaseDate), \(t.expiresDate),
+                    \(t.revocationDate), \(revocationReason), \(t.quantity),
+                    \(t.appAccountToken), \(t.environment), 'pending', \(now), \(now), \(PresentedFacts.firstSight(t)),
+                    \(productType?.rawValue))
+                ON CONFLICT (id) DO NOTHING
+                """)
+            if inserted > 0 {
+                try await TransactionRows.audit(
+                    session, t.id, now, AuditEventKind.redeemed, "product \(t.productId), \(t.environment)")
+                if let revocation = t.revocationDate {
+                    try await TransactionRows.audit(
+                        session, t.id, now, AuditEventKind.revoked, "revocationDate \(revocation) in the signed transaction")
+                }
+            } else {
+                try await Self.refresh(t, in: session, now: now)
+            }
+            guard let stored = try await TransactionRows.transaction(session, id: t.id) else {
+                throw LedgerError.corrupt("transaction \(t.id) vanished while being recorded")
+            }
+            return stored
+        }
+    }
+
+    /// Merges what a known transaction presents again into its row, auditing a revocation or expiry learnt.
+    private static func refresh(_ t: PurchaseTransaction, in session: any SQLSession, now: Int64) async throws {
+        guard
+            let row = try await session.row(
+                """
+                SELECT revocation_date_ms, expires_date_ms, last_fact_signed_ms FROM transactions
+                WHERE id = \(t.id)\(.forUpdate)
+                """)
+        else { throw LedgerError.corrupt("transaction \(t.id) vanished") }
+        let known = PresentedFacts(
+            revocationDate: try row.optionalInteger(0), expiresDate: try row.optionalInteger(1),
+            lastFactSignedDate: try row.optionalInteger(2))
+        let merged = PresentedFacts.merge(known: known, presented: t)
+        let revocation = merged.revocationDate, expiry = merged.expiresDate
+        let reason: String? = revocation == nil ? nil : "signed transaction"
+        try await session.execute(
+            """
+            UPDATE transactions SET original_id = \(t.originalId), product_id = \(t.productId),
+                purchase_date_ms = \(t.purchaseDate), expires_date_ms = \(expiry), revocation_date_ms = \(revocation),
+                revocation_reason = COALESCE(revocation_reason, \(reason)),
+                quantity = \(t.quantity), app_account_token = COALESCE(\(t.appAccountToken), app_account_token),
+                environment = \(t.environment), last_seen_at = \(.greatest)(last_seen_at, \(now)),
+                last_fact_signed_ms = \(merged.lastFactSignedDate)
+            WHERE id = \(t.id)
+            """)
+        if known.revocationDate == nil, let revocation {
+            try await TransactionRows.audit(
+                session, t.id, now, AuditEventKind.revoked, "revocationDate \(revocation) in the signed transaction")
+        }
+        if expiry != known.expiresDate, let expiry {
+            try await TransactionRows.audit(session, t.id, now, AuditEventKind.expiryUpdated, "expiresDate \(expiry)")
+        }
+    }
+
+    package func transaction(id: String) async throws(LedgerError) -> LedgerTransaction? {
+        try await transaction(.read, "reading transaction \(id)") { session in
+            try await TransactionRows.transaction(session, id: id)
+        }
+    }
+
+    package func transactions(originalId: String) async throws(LedgerError) -> [PurchaseTransaction] {
+        try await transaction(.read, "reading transactions of \(originalId)") { session in
+            try await session.rows(
+                """
+                SELECT \(unescaped: TransactionRows.columns) FROM transactions WHERE original_id = \(originalId)
+                ORDER BY purchase_date_ms, id
+                """
+            ).map { try TransactionRows.transaction($0).transaction }
+        }
+    }
+
+    package func transactions(
+        productId: String, appAccountToken: String
+    ) async throws(LedgerError)
+        -> [PurchaseTransaction]
+    {
+        try await transaction(.read, "reading transactions of \(productId)") { session in
+            try await session.rows(
+                """
+                SELECT \(unescaped: TransactionRows.columns) FROM transactions
+                WHERE product_id = \(productId) AND app_account_token = \(appAccountToken) ORDER BY purchase_date_ms, id
+                """
+            ).map { try TransactionRows.transaction($0).transaction }
+        }
+    }
+
+    package func setRevocation(
+        transactionId: String, revokedAt: Int64?, reason: String, signedAt: Int64?, now: Int64
+    )
+        async throws(LedgerError) -> Bool
+    {
+        try await transaction(.write, "setting the revocation of \(transactionId)") { session in
+            guard
+                let row = try await session.row(
+                    "SELECT revocation_date_ms, last_fact_signed_ms FROM transactions WHERE id = \(transactionId)\(.forUpdate)")
+            else { return false }
+            let known = try row.optionalInteger(0)
+            let lastSigned = try row.optionalInteger(1)
+            if let signedAt, let lastSigned, signedAt <= lastSigned { return true }
+            if let signedAt {
+                try await session.execute("UPDATE transactions SET last_fact_signed_ms = \(signedAt) WHERE id = \(transactionId)")
+            }
+            guard known != revokedAt else { return true }
+            let revocationReason: String? = revokedAt == nil ? nil : reason
+            try await session.execute(
+                """
+                UPDATE transactions SET revocation_date_ms = \(revokedAt), revocation_reason = \(revocationReason)
+                WHERE id = \(transactionId)
+                """)
+            if let revokedAt {
+                try await TransactionRows.audit(
+                    session, transactionId, now, AuditEventKind.revoked, "\(reason), revocationDate \(revokedAt)")
+            } else {
+                try await TransactionRows.audit(session, transactionId, now, AuditEventKind.revocationCleared, reason)
+            }
+            return true
+        }
+    }
+
+    package func revokedTransactionIds() async throws(LedgerError) -> Set<String> {
+        try await transaction(.read, "reading revoked transactions") { session in
+            Set(try await session.rows("SELECT id FROM transactions WHERE revocation_date_ms IS NOT NULL").map { try $0.text(0) })
+        }
+    }
+
+    package func finishedConsumableIds(
+        catalogConsumables: [String], finishedSince: Int64
+    ) async throws(LedgerError)
+        -> Set<String>
+    {
+        try await transaction(.read, "reading finished consumables") { session in
+            let rows = try await session.rows(
+                """
+                SELECT id FROM transactions
+                WHERE state = 'finished' AND finished_at >= \(finishedSince)
+                    AND (product_type = \(ProductType.consumable.rawValue)
+                        OR (product_type IS NULL AND product_id \(in: catalogConsumables)))
+                """)
+            return Set(try rows.map { try $0.text(0) })
+        }
+    }
+
+    package func recordNotification(
+        _ notification: NotificationRecord, enqueueConsumption: Bool, now: Int64
+    )
+        async throws(LedgerError) -> Bool
+    {
+        let n = notification
+        return try await transaction(.write, "recording notification \(n.uuid)") { session in
+            let inserted = try await session.execute(
+                """
+                INSERT INTO notifications (uuid, type, subtype, transaction_id, received_at)
+                VALUES (\(n.uuid), \(n.type), \(n.subtype), \(n.transactionId), \(now))
+                ON CONFLICT (uuid) DO NOTHING
+                """)
+            guard inserted == 1 else { return false }
+            if let transactionId = n.transactionId {
+                try await TransactionRows.audit(session, transactionId, now, AuditEventKind.notification, n.auditDetail)
+                if enqueueConsumption { try await AppleOutboxRows.enqueueConsumption(session, transactionId: transactionId, now: now) }
+            }
+            return true
+        }
+    }
+
+    package func lastNotificationRecordedAt() async throws(LedgerError) -> Int64? {
+        try await transaction(.read, "reading the last notification") { session in
+            try await session.row("SELECT MAX(received_at) FROM notifications")?.optionalInteger(0)
+        }
+    }
+}
+
+extension NotificationRecord {
+    /// `TYPE/SUBTYPE uuid`, for the audit trail.
+    var auditDetail: String {
+        let kind = subtype.map { "\(type)/\($0)" } ?? type
+        return "\(kind) \(uuid)"
+    }
+}

@@ -1,0 +1,60 @@
+/// Reading outbox rows, and the enqueueing an operation does inside its own transaction.
+enum AppleOutboxRows {
+    /// Enqueues a job for a transaction inside the caller's transaction; nothing (false) when one of the kind
+    /// exists.
+    @discardableResult
+    static func enqueue(_ session: any SQLSession, kind: AppleJob.Kind, transactionId: String, now: Int64) async throws -> Bool {
+        let inserted = try await session.execute(
+            """
+            INSERT INTO apple_outbox (kind, transaction_id, environment, state, attempts, next_attempt_at,
+                created_at, updated_at)
+            SELECT \(kind.rawValue), id, environment, 'pending', 0, \(now), \(now), \(now) FROM transactions
+            WHERE id = \(transactionId)
+            ON CONFLICT (kind, transaction_id) DO NOTHING
+            """)
+        guard inserted > 0 else { return false }
+        try await TransactionRows.audit(
+            session, transactionId, now, AppleOutboxSchema.auditEvent(kind, "enqueued"), "App Store Server API outbox")
+        return true
+    }
+
+    /// A consumption job for a transaction whose customer consented (a settled one is pending again: a new
+    /// request deserves a new answer), else an audit entry saying why nothing is sent.
+    static func enqueueConsumption(_ session: any SQLSession, transactionId: String, now: Int64) async throws {
+        guard try await session.row("SELECT consented_at FROM apple_consents WHERE transaction_id = \(transactionId)") != nil
+        else {
+            try await TransactionRows.audit(
+                session, transactionId, now, AppleOutboxSchema.auditEvent(.consumption, "not-sent"), AppleOutboxSchema.noConsent)
+            return
+        }
+        // SQLite parses an upsert after `INSERT ... SELECT` only when the SELECT has a WHERE clause, as here.
+        let enqueued = try await session.execute(
+            """
+            INSERT INTO apple_outbox (kind, transaction_id, environment, state, attempts, next_attempt_at, created_at,
+                updated_at)
+            SELECT 'consumption', id, environment, 'pending', 0, \(now), \(now), \(now) FROM transactions WHERE id = \(transactionId)
+            ON CONFLICT (kind, transaction_id) DO UPDATE SET state = 'pending', attempts = 0,
+                next_attempt_at = excluded.next_attempt_at, lease_owner = NULL, lease_expires_at = NULL, last_error = NULL,
+                created_at = excluded.created_at, updated_at = excluded.updated_at
+            WHERE apple_outbox.state <> 'pending'
+            """)
+        if enqueued > 0 {
+            try await TransactionRows.audit(
+                session, transactionId, now, AppleOutboxSchema.auditEvent(.consumption, "enqueued"), "App Store Server API outbox")
+        }
+    }
+
+    /// A job from its columns, in `AppleOutboxSchema.columns` order.
+    static func job(_ row: SQLRow) throws -> AppleJob {
+        let kindName = try row.text(1)
+        let stateName = try row.text(4)
+        guard let kind = AppleJob.Kind(rawValue: kindName), let state = AppleJob.State(rawValue: stateName) else {
+            throw LedgerError.corrupt("App Store outbox job with kind \(kindName) and state \(stateName)")
+        }
+        return AppleJob(
+            id: try row.integer(0), kind: kind, transactionId: try row.text(2), environment: try row.text(3), state: state,
+            attempts: try row.int(5), nextAttemptAt: try row.integer(6), leaseOwner: try row.optionalText(7),
+            leaseExpiresAt: try row.optionalInteger(8), lastError: try row.optionalText(9), createdAt: try row.integer(10),
+            updatedAt: try row.integer(11))
+    }
+}
