@@ -111,7 +111,11 @@ package final class SQLiteLedger: SQLLedger {
         async let access: Void = Self.serve(channel, on: pool, kind)
         let result: Result<T, any Error>
         do {
-            result = .success(try await body(SQLiteSession(channel: channel)))
+            // Off the concurrency pool: the transaction's lock is held until its operation ends.
+            result = .success(
+                try await withTaskExecutorPreference(SQLiteOperationExecutor.shared) {
+                    try await body(SQLiteSession(channel: channel))
+                })
         } catch {
             result = .failure(error)
         }
