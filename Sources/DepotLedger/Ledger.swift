@@ -104,6 +104,14 @@ package protocol Ledger: CatalogLedger, PublisherKeyLedger, UploadLedger, Versio
         since: Int64, maxAccountTokens: Int, maxClientAddresses: Int, offset: Int, limit: Int
     ) async throws(LedgerError) -> [IrregularTransaction]
 
+    /// Records a redemption (a redeem, or one purchase of a restore) in one transaction: reads the attempt before
+    /// this one, records this attempt's account token and client address and the transaction (first seen with
+    /// `productType`), and counts the distinct redeemers since `activitySince`, this attempt included.
+    func recordRedemption(
+        _ transaction: PurchaseTransaction, productType: ProductType?, appAccountToken: String?, client: String,
+        activitySince: Int64, now: Int64
+    ) async throws(LedgerError) -> RecordedRedemption
+
     /// Records a redemption attempt's account token and client address (for irregular activity).
     func recordAttempt(transactionId: String, appAccountToken: String?, client: String, now: Int64) async throws(LedgerError)
 

@@ -6,6 +6,34 @@ import Testing
 /// Conformance: redemption attempts, the latest attempt, and the irregular-activity listing, on every engine.
 @Suite struct LedgerActivityTests {
     @Test(arguments: Engine.allCases)
+    func aRedemptionIsRecordedWithItsPreviousAttemptAndActivityInOneCall(engine: Engine) async throws {
+        try await LedgerFixture.with(engine) { _, ledger in
+            let purchase = PurchaseTransaction(id: "3100", originalId: "3100", productId: "com.example.levels", purchaseDate: 1_000)
+            let first = try await ledger.recordRedemption(
+                purchase, productType: .nonConsumable, appAccountToken: "a", client: "192.0.2.1", activitySince: 0, now: 100)
+            #expect(first.previousAttempt == nil)
+            #expect(first.activity == RedemptionActivity(appAccountTokens: 1, clientAddresses: 1))
+            #expect(first.transaction.transaction.id == "3100")
+            #expect(first.transaction.productType == .nonConsumable)
+            #expect(first.transaction.state == .pending)
+            // Presented again from another account and address: the type first seen stays, the attempt before is
+            // the first one, and both attempts count.
+            let second = try await ledger.recordRedemption(
+                purchase, productType: .consumable, appAccountToken: "b", client: "192.0.2.2", activitySince: 0, now: 100)
+            #expect(second.previousAttempt == 100)
+            #expect(second.activity == RedemptionActivity(appAccountTokens: 2, clientAddresses: 2))
+            #expect(second.transaction.productType == .nonConsumable)
+            // A window that starts after the first attempts counts only this one.
+            let third = try await ledger.recordRedemption(
+                purchase, productType: nil, appAccountToken: nil, client: "192.0.2.3", activitySince: 150, now: 200)
+            #expect(third.previousAttempt == 100)
+            #expect(third.activity == RedemptionActivity(appAccountTokens: 0, clientAddresses: 1))
+            #expect(try await ledger.lastAttempt(transactionId: "3100", before: 1_000) == 200)
+            #expect(try await ledger.transaction(id: "3100") == third.transaction)
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
     func attemptsAreCountedAndIrregularTransactionsListed(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             // 3000: one account from two addresses. 3001: four accounts. 3002: eleven addresses.

@@ -131,6 +131,24 @@ package struct AuditEvent: Sendable, Equatable {
     }
 }
 
+/// What recording one redemption found: the transaction as stored now, the attempt before this one, and the
+/// transaction's distinct redeemers within the window asked for (this attempt included).
+package struct RecordedRedemption: Sendable, Equatable {
+    /// The transaction as the ledger holds it now.
+    package var transaction: LedgerTransaction
+    /// When the previous redemption attempt was made, if there was one.
+    package var previousAttempt: Int64?
+    /// Distinct account tokens and addresses within the window.
+    package var activity: RedemptionActivity
+
+    /// A recorded redemption.
+    package init(transaction: LedgerTransaction, previousAttempt: Int64?, activity: RedemptionActivity) {
+        self.transaction = transaction
+        self.previousAttempt = previousAttempt
+        self.activity = activity
+    }
+}
+
 /// Distinct redeemers of one transaction within a window.
 package struct RedemptionActivity: Sendable, Equatable {
     /// Distinct app account tokens.

@@ -6,36 +6,73 @@ extension SQLLedger {
     ) async throws(LedgerError)
         -> LedgerTransaction
     {
+        try await self.transaction(.write, "recording transaction \(transaction.id)") { session in
+            try await Self.record(transaction, productType: productType, in: session, now: now)
+        }
+    }
+
+    /// Records a redemption in one transaction: reads the attempt before this one, records this attempt and the
+    /// transaction, and reads the transaction's activity since `activitySince` (this attempt included).
+    package func recordRedemption(
+        _ transaction: PurchaseTransaction, productType: ProductType?, appAccountToken: String?, client: String,
+        activitySince: Int64, now: Int64
+    ) async throws(LedgerError) -> RecordedRedemption {
+        let id = transaction.id
+        return try await self.transaction(.write, "recording a redemption of \(id)") { session in
+            // The previous attempt is read before this one is recorded, so attempts within one second count.
+            let previous = try await session.row(
+                "SELECT MAX(at) FROM redemption_attempts WHERE transaction_id = \(id)"
+            )?.optionalInteger(0)
+            try await session.execute(
+                """
+                INSERT INTO redemption_attempts (transaction_id, app_account_token, client, at)
+                VALUES (\(id), \(appAccountToken), \(client), \(now))
+                """)
+            let stored = try await Self.record(transaction, productType: productType, in: session, now: now)
+            let activity = try await session.row(
+                """
+                SELECT COUNT(DISTINCT app_account_token), COUNT(DISTINCT client) FROM redemption_attempts
+                WHERE transaction_id = \(id) AND at >= \(activitySince)
+                """)
+            return RecordedRedemption(
+                transaction: stored, previousAttempt: previous,
+                activity: RedemptionActivity(
+                    appAccountTokens: try activity?.int(0) ?? 0, clientAddresses: try activity?.int(1) ?? 0))
+        }
+    }
+
+    /// Records a transaction (first seen, or presented again) within `session`.
+    private static func record(
+        _ transaction: PurchaseTransaction, productType: ProductType?, in session: any SQLSession, now: Int64
+    ) async throws -> LedgerTransaction {
         let t = transaction
         let revocationReason: String? = t.revocationDate == nil ? nil : "signed transaction"
-        return try await self.transaction(.write, "recording transaction \(t.id)") { session in
-            // First sight: the insert wins once even when instances race (the loser waits, then does nothing).
-            let inserted = try await session.execute(
-                """
-                INSERT INTO transactions (id, original_id, product_id, purchase_date_ms, expires_date_ms,
-                    revocation_date_ms, revocation_reason, quantity, app_account_token, environment, state,
-                    first_seen_at, last_seen_at, last_fact_signed_ms, product_type)
-                VALUES (\(t.id), \(t.originalId), \(t.productId), \(t.purchaseDate), \(t.expiresDate),
-                    \(t.revocationDate), \(revocationReason), \(t.quantity),
-                    \(t.appAccountToken), \(t.environment), 'pending', \(now), \(now), \(PresentedFacts.firstSight(t)),
-                    \(productType?.rawValue))
-                ON CONFLICT (id) DO NOTHING
-                """)
-            if inserted > 0 {
+        // First sight: the insert wins once even when instances race (the loser waits, then does nothing).
+        let inserted = try await session.execute(
+            """
+            INSERT INTO transactions (id, original_id, product_id, purchase_date_ms, expires_date_ms,
+                revocation_date_ms, revocation_reason, quantity, app_account_token, environment, state,
+                first_seen_at, last_seen_at, last_fact_signed_ms, product_type)
+            VALUES (\(t.id), \(t.originalId), \(t.productId), \(t.purchaseDate), \(t.expiresDate),
+                \(t.revocationDate), \(revocationReason), \(t.quantity),
+                \(t.appAccountToken), \(t.environment), 'pending', \(now), \(now), \(PresentedFacts.firstSight(t)),
+                \(productType?.rawValue))
+            ON CONFLICT (id) DO NOTHING
+            """)
+        if inserted > 0 {
+            try await TransactionRows.audit(
+                session, t.id, now, AuditEventKind.redeemed, "product \(t.productId), \(t.environment)")
+            if let revocation = t.revocationDate {
                 try await TransactionRows.audit(
-                    session, t.id, now, AuditEventKind.redeemed, "product \(t.productId), \(t.environment)")
-                if let revocation = t.revocationDate {
-                    try await TransactionRows.audit(
-                        session, t.id, now, AuditEventKind.revoked, "revocationDate \(revocation) in the signed transaction")
-                }
-            } else {
-                try await Self.refresh(t, in: session, now: now)
+                    session, t.id, now, AuditEventKind.revoked, "revocationDate \(revocation) in the signed transaction")
             }
-            guard let stored = try await TransactionRows.transaction(session, id: t.id) else {
-                throw LedgerError.corrupt("transaction \(t.id) vanished while being recorded")
-            }
-            return stored
+        } else {
+            try await Self.refresh(t, in: session, now: now)
         }
+        guard let stored = try await TransactionRows.transaction(session, id: t.id) else {
+            throw LedgerError.corrupt("transaction \(t.id) vanished while being recorded")
+        }
+        return stored
     }
 
     /// Merges what a known transaction presents again into its row, auditing a revocation or expiry learnt.

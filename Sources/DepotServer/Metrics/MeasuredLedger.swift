@@ -138,6 +138,17 @@ struct MeasuredLedger: Ledger {
         }
     }
 
+    func recordRedemption(
+        _ transaction: PurchaseTransaction, productType: ProductType?, appAccountToken: String?, client: String,
+        activitySince: Int64, now: Int64
+    ) async throws(LedgerError) -> RecordedRedemption {
+        try await timed("recordRedemption") { () async throws(LedgerError) in
+            try await base.recordRedemption(
+                transaction, productType: productType, appAccountToken: appAccountToken, client: client,
+                activitySince: activitySince, now: now)
+        }
+    }
+
     func recordAttempt(transactionId: String, appAccountToken: String?, client: String, now: Int64) async throws(LedgerError) {
         try await timed("recordAttempt") { () async throws(LedgerError) in
             try await base.recordAttempt(transactionId: transactionId, appAccountToken: appAccountToken, client: client, now: now)
