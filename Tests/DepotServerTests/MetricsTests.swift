@@ -107,7 +107,7 @@ struct MetricsTests {
             // Both standard packs were built at start; each finish that reached the ledger was timed once.
             #expect(metrics.value("depot_bundle_build_duration_seconds_count", ["kind": "full"]) == 2)
             #expect(metrics.value("depot_ledger_operation_duration_seconds_count", ["operation": "finish"]) == 1)
-            #expect((metrics.value("depot_ledger_operation_duration_seconds_count", ["operation": "recordTransaction"]) ?? 0) >= 1)
+            #expect((metrics.value("depot_ledger_operation_duration_seconds_count", ["operation": "recordRedemption"]) ?? 0) >= 1)
             #expect(metrics.value("depot_apple_outbox_jobs", ["state": "pending"]) == 0)
             #expect(metrics.value("depot_apple_outbox_jobs", ["state": "failed"]) == 0)
             #expect(metrics.value("depot_purge_queue_depth") == 0)
