@@ -109,16 +109,27 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "DepotOrigin",
+            dependencies: [
+                "DepotCore", "DepotAPI", "DepotHTTP", "DepotTrust",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            swiftSettings: bytePathSettings
+        ),
+        .target(
             name: "DepotServer",
             dependencies: [
                 "DepotCore", "DepotHTTP", "DepotBundles", "DepotTrust", "DepotLedger", "DepotArchives", "DepotAppStore",
-                "DepotAPI", "DepotServices", "CMalloc",
+                "DepotAPI", "DepotServices", "DepotOrigin", "CMalloc",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -129,7 +140,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
-            swiftSettings: bytePathSettings
+            swiftSettings: swiftSettings
         ),
         .target(
             name: "DepotClient",
@@ -202,7 +213,7 @@ let package = Package(
         .testTarget(
             name: "DepotServerTests",
             dependencies: [
-                "DepotAPI", "DepotServices",
+                "DepotAPI", "DepotServices", "DepotOrigin",
                 "DepotServer", "DepotTrust", "DepotHTTP", "DepotCore", "DepotClient", "DepotAppStoreDouble", "DepotAppStore",
                 "DepotLedger", "DepotTestSupport", "DepotArchives",
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -81,7 +81,7 @@ build_archive_structures() {
 # upload's refusal and these files build without Hummingbird, NIO or the ledger.
 build_tus() {
     local server=$ROOT/Sources/DepotServer uploads=$ROOT/Sources/DepotServices/Uploads
-    compile DepotTusFuzz tus "$server/Errors/DepotError.swift" "$ROOT/Sources/DepotAPI/Errors/ErrorCode.swift" \
+    compile DepotTusFuzz tus "$ROOT/Sources/DepotAPI/Errors/DepotError.swift" "$ROOT/Sources/DepotAPI/Errors/ErrorCode.swift" \
         "$server/Uploads/DepotError+Uploads.swift" "$uploads/UploadError.swift" "$uploads/TusProtocol.swift" \
         "$uploads/UploadMetadata.swift" "$uploads/UploadChecksum.swift" \
         "$uploads/UploadRules.swift" "$ROOT/Tests/DepotServerTests/Fuzzing/TusFuzzHarness.swift" \

@@ -1,4 +1,5 @@
 import DepotCore
+@testable import DepotOrigin
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import DepotAPI
+@testable import DepotOrigin
 import DepotTrust
 import Foundation
 import Hummingbird

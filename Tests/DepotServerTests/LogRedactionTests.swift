@@ -1,3 +1,4 @@
+@testable import DepotOrigin
 import DepotServer
 import Logging
 import Testing

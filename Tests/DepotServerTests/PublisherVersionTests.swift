@@ -1,6 +1,8 @@
+import DepotAPI
 import DepotCore
 import DepotHTTP
 import DepotLedger
+@testable import DepotOrigin
 import DepotServer
 import DepotServices
 import DepotTestSupport

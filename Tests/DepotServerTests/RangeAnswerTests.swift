@@ -1,5 +1,6 @@
 import DepotCore
 import DepotHTTP
+@testable import DepotOrigin
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -24,7 +25,7 @@ struct RangeAnswerTests {
             productId: "com.example.range", contentId: "com.example.range", version: "1", publishedAt: 1_700_000_000,
             digest: digest, size: Int64(size), unpackedSize: Int64(size))
         let plain = ServedBundle(version: version, path: path)
-        let asOrigin = plain.adding(OriginHeaders(settings: .defaults))
+        let asOrigin = plain.adding(OriginHeaders(settings: .defaults).bundleFields(for:))
         let files = LoopFileCache()
         let allocator = ByteBufferAllocator()
         var compared = 0

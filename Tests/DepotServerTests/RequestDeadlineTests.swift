@@ -1,4 +1,6 @@
+import DepotAPI
 import DepotCore
+@testable import DepotOrigin
 import DepotTrust
 import Testing
 

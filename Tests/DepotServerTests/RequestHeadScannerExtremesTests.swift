@@ -1,4 +1,5 @@
 import DepotHTTP
+@testable import DepotOrigin
 import DepotTestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import DepotHTTP
+@testable import DepotOrigin
 import Testing
 
 @testable import DepotServer

@@ -1,5 +1,7 @@
+import DepotAPI
 import DepotCore
 import DepotLedger
+@testable import DepotOrigin
 import HTTPTypes
 import NIOHTTP1
 import Testing

@@ -1,9 +1,11 @@
+import DepotAPI
 import DepotArchives
 import DepotAppStore
 import DepotBundles
 import DepotCore
 import DepotHTTP
 import DepotLedger
+import DepotOrigin
 import DepotServices
 import DepotTrust
 import Foundation
@@ -80,7 +82,7 @@ package struct DepotApplication: Sendable {
         let imported = try await CatalogImporter.run(
             configuration, ledger: ledger, store: store, shelf: shelf, now: systemClock(), logger: logger, metrics: metrics)
         let catalogs = try CatalogHolder(catalog: .empty, revision: -1, now: systemClock())
-        let index = BundleIndex(originHeaders: OriginHeaders(settings: configuration.edge))
+        let index = BundleIndex(originFields: OriginHeaders(settings: configuration.edge).bundleFields(for:))
         let refresher = CatalogRefresher(
             ledger: ledger, holder: catalogs, index: index, store: store, productOrder: configuration.products.map(\.id),
             clock: systemClock, logger: logger)
@@ -234,35 +236,30 @@ package struct DepotApplication: Sendable {
             storeDirectory: (configuration.dataDirectory as NSString).appendingPathComponent("bundles")
         ).register(on: router)
 
-        let access = BundleAccess(
-            grants: grants, revocations: revocations, edgeSecrets: EdgeSecrets(settings: configuration.edge))
-        let responder = BundleResponder(
-            index: index, access: access, rangeLimits: RangeLimits(maxRanges: configuration.bundles.maxRanges))
-        let checker = GrantCheckResponder(
-            access: access, cacheSeconds: configuration.edge.grantCheckCacheSeconds,
-            purgeTagHeader: configuration.edge.purgeTagHeader)
-        let edgeFills = access.edgeSecrets.isEnabled ? self.edgeFills : nil
-        let registry = FileCacheRegistry()
         let recorder = ServedBytesRecorder(ledger: ledger, logger: logger, metrics: metrics)
-        let idle = TimeAmount.seconds(configuration.http.idleTimeoutSeconds)
-        let grace = TimeAmount.seconds(configuration.http.shutdownGraceSeconds)
-        let requestTimeout = TimeAmount.seconds(configuration.http.requestTimeoutSeconds)
-        let connections = self.connections
-        let headLimits = configuration.http.requestHeadLimits
         let tls = configuration.tls?.context
-        let bodyWriter = BundleBodyWriter.forServer(tls: tls != nil)
+        let origin = BundleOrigin(
+            index: index, grants: grants, revocations: revocations, edgeSecrets: EdgeSecrets(settings: configuration.edge),
+            rangeLimits: RangeLimits(maxRanges: configuration.bundles.maxRanges),
+            grantCheckCacheSeconds: configuration.edge.grantCheckCacheSeconds,
+            purgeTag: configuration.edge.purgeTagHeader.map { header in
+                { @Sendable (transactionId: String) -> (name: String, value: String) in
+                    (header, PurgeTags.transaction(transactionId))
+                }
+            },
+            recorder: recorder, edgeFills: self.edgeFills,
+            timeouts: .init(
+                idle: .seconds(configuration.http.idleTimeoutSeconds),
+                request: .seconds(configuration.http.requestTimeoutSeconds),
+                shutdownGrace: .seconds(configuration.http.shutdownGraceSeconds)),
+            headLimits: configuration.http.requestHeadLimits, metrics: metrics.bytePath, tls: tls != nil, clock: clock)
+        let connections = self.connections
         let server = HTTPServerBuilder { httpResponder in
             TLSChannel(
                 base: ConnectionLimitedChannel(
                     base: BundleServingChannel(
                         http1: HTTP1Channel(responder: httpResponder, configuration: .init(idleTimeout: nil)),
-                        makeHandler: { channel in
-                            BundleChannelHandler(
-                                responder: responder, checker: checker, recorder: recorder, edgeFills: edgeFills,
-                                files: registry.cache(for: channel.eventLoop), idleTimeout: idle,
-                                requestTimeout: requestTimeout, shutdownGrace: grace, headLimits: headLimits,
-                                metrics: metrics, bodyWriter: bodyWriter, clock: clock)
-                        }),
+                        origin: origin),
                     gate: connections, clock: clock),
                 context: tls)
         }

@@ -1,6 +1,7 @@
 import DepotBundles
 import DepotCore
 import DepotLedger
+import DepotOrigin
 import DepotServices
 import Logging
 import Synchronization

@@ -1,3 +1,4 @@
+import DepotOrigin
 extension ConfigurationLoader {
     /// The `server` section's connection settings: timeouts (idle at least 1 s, default 60; whole request at least
     /// 1 s, default 30; shutdown grace, default 30), trusted proxies, connection limits (`maxConnections` 1 to

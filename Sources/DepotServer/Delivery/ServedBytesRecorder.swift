@@ -1,22 +1,14 @@
 import DepotAPI
 import DepotLedger
+import DepotOrigin
 import Logging
 import ServiceLifecycle
 
 /// Carries "these bytes of this bundle were served for this transaction" from the event loops to the
 /// ledger without ever blocking the byte path: events queue in memory (bounded) and one task writes them.
-package final class ServedBytesRecorder: Service, Sendable {
-    /// One completed response's bytes.
-    struct Event: Sendable {
-        var transactionId: String
-        var digest: String
-        var ranges: [Range<Int64>]
-        var client: String
-        var at: Int64
-    }
-
-    private let stream: AsyncStream<Event>
-    private let continuation: AsyncStream<Event>.Continuation
+package final class ServedBytesRecorder: ServedBytesRecording, Service, Sendable {
+    private let stream: AsyncStream<ServedBytes>
+    private let continuation: AsyncStream<ServedBytes>.Continuation
     private let ledger: any Ledger
     private let logger: Logger
     /// Where each response's bytes are counted (`depot_bundle_bytes_total{via="grant"}`) as it is queued.
@@ -25,13 +17,13 @@ package final class ServedBytesRecorder: Service, Sendable {
     /// Creates a recorder writing to `ledger`; at most `capacity` events wait (older ones are dropped).
     package init(ledger: any Ledger, logger: Logger, metrics: DepotMetrics? = nil, capacity: Int = 100_000) {
         self.metrics = metrics
-        (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(capacity))
+        (stream, continuation) = AsyncStream.makeStream(of: ServedBytes.self, bufferingPolicy: .bufferingNewest(capacity))
         self.ledger = ledger
         self.logger = logger
     }
 
     /// Queues an event and counts its bytes; never waits.
-    func record(_ event: Event) {
+    package func record(_ event: ServedBytes) {
         metrics?.grantDownload(bytes: event.ranges.reduce(0) { $0 + ($1.upperBound - $1.lowerBound) })
         if case .dropped = continuation.yield(event) {
             logger.warning("served-bytes queue full; coverage of one response not recorded")

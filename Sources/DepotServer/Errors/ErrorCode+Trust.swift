@@ -7,10 +7,4 @@ extension ErrorCode {
     init(verification code: AppStoreVerificationError.Code) {
         self = ErrorCode(rawValue: code.description) ?? .signatureInvalid
     }
-
-    /// The code of a refused grant, listed under the grant error's own name; a code the table lacks is
-    /// answered as `grant-malformed`.
-    init(grant code: GrantError.Code) {
-        self = ErrorCode(rawValue: code.description) ?? .grantMalformed
-    }
 }

@@ -1,3 +1,4 @@
+import DepotOrigin
 import DepotServices
 import Metrics
 

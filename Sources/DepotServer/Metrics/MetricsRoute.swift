@@ -1,6 +1,7 @@
 import DepotAPI
 import DepotCore
 import DepotLedger
+import DepotOrigin
 import DepotServices
 import Hummingbird
 import Logging

@@ -1,3 +1,4 @@
+import DepotOrigin
 import HTTPTypes
 import Hummingbird
 import Logging

@@ -1,5 +1,7 @@
 import Crypto
+import DepotAPI
 import DepotCore
+import DepotHTTP
 import HTTPTypes
 
 /// Bearer tokens accepted by their SHA-256 digests (tokens are never stored), compared in constant time.
@@ -35,7 +37,7 @@ struct BearerTokenDigests: Sendable {
     /// Checks an `Authorization` field: throws `missing` without a bearer token, `refused` for a token not
     /// accepted.
     func check(_ authorization: String?, missing: DepotError, refused: DepotError) throws(DepotError) {
-        guard let authorization, let token = BundleResponder.bearerToken(authorization) else { throw missing }
+        guard let authorization, let token = BearerCredential.token(in: authorization) else { throw missing }
         guard accepts(token) else { throw refused }
     }
 }

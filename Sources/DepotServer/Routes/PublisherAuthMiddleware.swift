@@ -1,5 +1,6 @@
 import DepotAPI
 import DepotCore
+import DepotHTTP
 import DepotLedger
 import DepotServices
 import Hummingbird
@@ -16,7 +17,7 @@ struct PublisherAuthMiddleware: RouterMiddleware {
     let ledger: any Ledger
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let header = request.headers[.authorization], let key = BundleResponder.bearerToken(header),
+        guard let header = request.headers[.authorization], let key = BearerCredential.token(in: header),
             PublisherKey.isWellFormed(key)
         else {
             throw DepotError(.publisherKeyRequired, "send Authorization: Bearer KEY with a publisher key (dpk_...)")

@@ -1,3 +1,4 @@
+import DepotOrigin
 import Hummingbird
 
 /// Behind the publisher key check of the upload routes: a PATCH or POST whose key was accepted tells its connection

@@ -1,3 +1,4 @@
+@testable import DepotOrigin
 import Foundation
 import Testing
 

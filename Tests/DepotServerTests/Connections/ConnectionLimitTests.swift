@@ -1,3 +1,4 @@
+@testable import DepotOrigin
 import DepotTestSupport
 import Foundation
 import Testing

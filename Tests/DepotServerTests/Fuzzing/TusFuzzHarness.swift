@@ -3,6 +3,7 @@
 import Foundation
 
 #if !DEPOT_FUZZ_SINGLE_MODULE
+import DepotAPI
 @testable import DepotServer
 @testable import DepotServices
 #endif

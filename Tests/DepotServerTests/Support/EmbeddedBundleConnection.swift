@@ -1,5 +1,6 @@
 import DepotCore
 import DepotHTTP
+@testable import DepotOrigin
 import DepotTrust
 import Foundation
 import NIOCore
@@ -149,7 +150,7 @@ final class EmbeddedBundleConnection {
         try pipeline.configureHTTPServerPipeline(
             withPipeliningAssistance: false, withErrorHandling: false, withOutboundHeaderValidation: false)
         try pipeline.addHandler(router)
-        try BundleServingChannel.install(handler, before: router, in: pipeline)
+        try BundleOrigin.install(handler, before: router, in: pipeline)
         try pipeline.addHandler(socket, position: .first)
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 9)).wait()
         // The request decoder's swap ends on the loop's next turn.

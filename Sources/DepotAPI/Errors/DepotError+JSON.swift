@@ -10,9 +10,9 @@ extension DepotError {
 }
 
 /// Minimal JSON text helpers for the few bodies written without an encoder.
-enum JSONText {
+package enum JSONText {
     /// A JSON string literal for `text`, escaping quotes, backslashes and control characters (RFC 8259 §7).
-    static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         var out = "\""
         out.reserveCapacity(text.utf8.count + 2)
         for scalar in text.unicodeScalars {

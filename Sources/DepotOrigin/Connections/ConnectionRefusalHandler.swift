@@ -1,6 +1,5 @@
 import DepotAPI
 import DepotHTTP
-import Foundation
 import NIOCore
 import NIOHTTP1
 
@@ -12,23 +11,26 @@ import NIOHTTP1
 /// client can read it: a plaintext answer on a TLS port would reach the client as a malformed record, and it would
 /// never learn why it was turned away. The handshake this costs is bounded as an admitted one's is: the bundle
 /// handler behind it closes a connection idle for `server.idleTimeoutSeconds`.
-final class ConnectionRefusalHandler: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = ByteBuffer
+package final class ConnectionRefusalHandler: ChannelInboundHandler, RemovableChannelHandler {
+    /// Bytes from the client, dropped.
+    package typealias InboundIn = ByteBuffer
 
     private let answer: [UInt8]
 
     /// A handler answering `admission` (one of the refusals).
-    init(refusing admission: ConnectionGate.Admission, now: Int64) {
+    package init(refusing admission: ConnectionGate.Admission, now: Int64) {
         answer = Self.answer(for: admission, now: now)
     }
 
     private var answered = false
 
-    func handlerAdded(context: ChannelHandlerContext) {
+    /// Answers at once when the channel is already active.
+    package func handlerAdded(context: ChannelHandlerContext) {
         if context.channel.isActive { answerAndClose(context: context) }
     }
 
-    func channelActive(context: ChannelHandlerContext) {
+    /// Answers once the channel is active.
+    package func channelActive(context: ChannelHandlerContext) {
         context.fireChannelActive()
         answerAndClose(context: context)
     }
@@ -42,11 +44,13 @@ final class ConnectionRefusalHandler: ChannelInboundHandler, RemovableChannelHan
         }
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    /// Drops what the client sends.
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         // Dropped: a refused connection is answered once and never served.
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    /// Closes the connection.
+    package func errorCaught(context: ChannelHandlerContext, error: any Error) {
         context.close(promise: nil)
     }
 

@@ -11,10 +11,10 @@ package struct EdgeSecrets: Sendable {
     package let headerName: String
     private let digests: [[UInt8]]
 
-    /// Secrets from the edge settings; none means edge fill is off.
-    package init(settings: EdgeSettings) {
-        headerName = settings.fillSecretHeader
-        digests = settings.fillSecrets.map { Array(SHA256.hash(data: Array($0.utf8))) }
+    /// The secrets accepted in the field `headerName`; none means edge fill is off.
+    package init(headerName: String, secrets: [String]) {
+        self.headerName = headerName
+        digests = secrets.map { Array(SHA256.hash(data: Array($0.utf8))) }
     }
 
     /// Whether any secret is accepted at all.

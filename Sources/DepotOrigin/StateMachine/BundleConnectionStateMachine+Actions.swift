@@ -1,3 +1,4 @@
+import DepotAPI
 import DepotCore
 import NIOCore
 import NIOHTTP1

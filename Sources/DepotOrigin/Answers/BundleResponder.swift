@@ -1,3 +1,4 @@
+import DepotAPI
 import DepotCore
 import DepotHTTP
 import NIOHTTP1
@@ -129,31 +130,5 @@ struct BundleResponder: Sendable {
                 || name.caseInsensitiveEquals("if-none-match") || name.caseInsensitiveEquals("if-modified-since")
                 || name.caseInsensitiveEquals("if-unmodified-since") || name.caseInsensitiveEquals("if-range")
         }
-    }
-
-    /// The token of a `Bearer` credential (RFC 6750 §2.1; the scheme is case-insensitive).
-    static func bearerToken(_ value: String) -> String? {
-        var value = value
-        return value.withUTF8 { bytes -> String? in
-            let raw = UnsafeRawBufferPointer(bytes)
-            return bearerTokenRange(raw).map { String(decoding: UnsafeRawBufferPointer(rebasing: raw[$0]), as: UTF8.self) }
-        }
-    }
-
-    /// Where the token of a `Bearer` credential lies in a field value's bytes; nil when the value is not one.
-    static func bearerTokenRange(_ bytes: UnsafeRawBufferPointer) -> Range<Int>? {
-        let count = bytes.count
-        var start = 0
-        while start < count, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
-        // "bearer" and one space, then at least one byte.
-        guard count - start > 7, bytes[start + 6] == 0x20 else { return nil }
-        let scheme: StaticString = "bearer"
-        for offset in 0..<6 where bytes[start + offset] | 0x20 != scheme.utf8Start[offset] { return nil }
-        var first = start + 7
-        while first < count, bytes[first] == 0x20 { first += 1 }
-        var end = first
-        while end < count, bytes[end] != 0x20, bytes[end] != 0x09 { end += 1 }
-        guard end > first else { return nil }
-        return first..<end
     }
 }

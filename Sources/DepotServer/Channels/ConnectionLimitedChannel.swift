@@ -1,3 +1,4 @@
+import DepotOrigin
 import HummingbirdCore
 import Logging
 import NIOCore

@@ -1,5 +1,6 @@
 import DepotAPI
 import DepotCore
+import DepotHTTP
 import DepotTrust
 import NIOHTTP1
 
@@ -44,7 +45,7 @@ struct BundleAccess: Sendable {
         /// The fields of a decoded head; the edge secret's field is read when `edgeSecretField` names one.
         init(_ headers: HTTPHeaders, edgeSecretField: String?) {
             let authorization = headers["authorization"]
-            bearerToken = authorization.count == 1 ? BundleResponder.bearerToken(authorization[0]) : nil
+            bearerToken = authorization.count == 1 ? BearerCredential.token(in: authorization[0]) : nil
             edgeSecrets = edgeSecretField.map { headers[$0] } ?? []
         }
     }

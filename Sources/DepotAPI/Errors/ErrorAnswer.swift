@@ -5,17 +5,17 @@
 /// for an error with a retry time (429, and every 503), `Retry-After` in whole seconds, at least 1
 /// (RFC 9110 §10.2.3). A HEAD answer has the same fields and no body (RFC 9110 §9.3.2). Whether the
 /// connection stays open is for whoever writes the answer to say.
-struct ErrorAnswer: Sendable {
+package struct ErrorAnswer: Sendable {
     /// The status code.
-    let status: Int
+    package let status: Int
     /// The header fields, in order.
-    let fields: [(name: String, value: String)]
+    package let fields: [(name: String, value: String)]
     /// The JSON body (empty for HEAD).
-    let body: String
+    package let body: String
 
     /// The answer to `error`, for a HEAD request when `isHead`, naming the request it answers when `requestId`
     /// is given (`error.requestId`).
-    init(_ error: DepotError, isHead: Bool = false, cacheControl: String = "no-store", requestId: String? = nil) {
+    package init(_ error: DepotError, isHead: Bool = false, cacheControl: String = "no-store", requestId: String? = nil) {
         let json = error.jsonBody(requestId: requestId)
         var fields: [(name: String, value: String)] = [
             ("Content-Type", "application/json"),

@@ -1,6 +1,5 @@
 import DepotAPI
 import DepotCore
-import DepotServices
 import NIOHTTP1
 
 /// What to answer to one grant check.
@@ -35,8 +34,9 @@ struct GrantCheckResponder: Sendable {
     let access: BundleAccess
     /// Longest time an edge may keep an answer (0: not at all).
     let cacheSeconds: Int64
-    /// The field carrying purge tags (`edge.purgeTagHeader`), or nil for none.
-    var purgeTagHeader: String? = nil
+    /// The purge tag naming a transaction's grant checks (the `edge.purgeTagHeader` field and its value), or nil
+    /// when the server sends no purge tags.
+    var purgeTag: (@Sendable (_ transactionId: String) -> GrantCheckAnswer.HeaderPair)? = nil
 
     /// Whether a request target is the check (origin or absolute form; a query is ignored).
     static func isCheck(uri: String) -> Bool {
@@ -70,9 +70,7 @@ struct GrantCheckResponder: Sendable {
         {
         case .admitted(.grant(let transactionId, let expiresAt)):
             // Never kept past the grant's own expiry; a grant without a transaction (`depot dev grant`) has no tag.
-            let tag = purgeTagHeader.flatMap { header in
-                transactionId.isEmpty ? nil : GrantCheckAnswer.HeaderPair(name: header, value: PurgeTags.transaction(transactionId))
-            }
+            let tag = transactionId.isEmpty ? nil : purgeTag?(transactionId)
             return .allowed(cacheSeconds: max(0, min(cacheSeconds, expiresAt - now)), purgeTag: tag)
         case .admitted(.edge):
             return .refused(.badRequest("an edge secret is no grant"), extraHeaders: [], cacheSeconds: 0)

@@ -1,7 +1,3 @@
-// The tus fuzz build (Fuzz/run.sh) compiles this file into one module with the error table and the tus rules.
-#if !DEPOT_FUZZ_SINGLE_MODULE
-import DepotAPI
-#endif
 /// An error that reaches a client: a stable code from `ErrorCode`'s table, a message for people, and the
 /// HTTP status the table gives the code.
 ///

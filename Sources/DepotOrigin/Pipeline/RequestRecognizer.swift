@@ -1,3 +1,4 @@
+import DepotAPI
 import DepotCore
 import NIOCore
 
@@ -14,7 +15,7 @@ import NIOCore
 /// It also tells the bundle handler when the first bytes of a request arrive that do not make a whole recognized
 /// request in the same read, so that a request's deadline runs from its first byte (a head trickled in is timed
 /// too; one answered at once needs no deadline). While the pipeline is being set up (its request decoder swapped,
-/// see ``BundleServingChannel``), it holds the bytes that arrive, and reads them once the new decoder is the only one.
+/// see ``BundleOrigin``), it holds the bytes that arrive, and reads them once the new decoder is the only one.
 ///
 /// A read whose bytes were all answered here stays here: the read-complete event is not passed through the
 /// decoder and Hummingbird's handlers (nothing reached them), and the next read is asked of the socket from here,

@@ -28,7 +28,7 @@ enum AnswerEvidence {
     }
 
     /// The ledger event for a response that sends bundle bytes under a transaction's grant.
-    static func servedEvent(_ decision: BundleAnswer, client: SocketAddress?, now: Int64) -> ServedBytesRecorder.Event? {
+    static func servedEvent(_ decision: BundleAnswer, client: SocketAddress?, now: Int64) -> ServedBytes? {
         let plan: ResponsePlan
         let bundle: ServedBundle
         let transactionId: String
@@ -36,12 +36,12 @@ enum AnswerEvidence {
         case .error, .complete(_, .edge), .bytes(_, _, .edge), .range(_, _, .edge): return nil
         case .range(let range, let served, .grant(let id, _)):
             guard !id.isEmpty else { return nil }
-            return ServedBytesRecorder.Event(
+            return ServedBytes(
                 transactionId: id, digest: served.version.digest, ranges: [range.first..<(range.last + 1)],
                 client: client?.ipAddress ?? "unknown", at: now)
         case .complete(let served, .grant(let id, _)):
             guard !id.isEmpty else { return nil }
-            return ServedBytesRecorder.Event(
+            return ServedBytes(
                 transactionId: id, digest: served.version.digest, ranges: [0..<served.version.size],
                 client: client?.ipAddress ?? "unknown", at: now)
         case .bytes(let planned, let served, .grant(let id, _)):
@@ -55,7 +55,7 @@ enum AnswerEvidence {
         case .segments(let segments):
             for case .file(let offset, let length) in segments { ranges.append(offset..<(offset + length)) }
         }
-        return ServedBytesRecorder.Event(
+        return ServedBytes(
             transactionId: transactionId, digest: bundle.version.digest, ranges: ranges,
             client: client?.ipAddress ?? "unknown", at: now)
     }

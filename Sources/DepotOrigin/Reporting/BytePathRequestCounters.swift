@@ -43,7 +43,7 @@ struct BytePathRequestCounters {
     private var others: [String: Counter] = [:]
 
     /// Counts one answer with `status`, to a `method` request on `route`.
-    mutating func count(_ route: Route, _ method: Method, status: Int, metrics: DepotMetrics) {
+    mutating func count(_ route: Route, _ method: Method, status: Int, metrics: BytePathMetrics) {
         guard let index = Self.statuses.firstIndex(of: status) else {
             let key = "\(route.rawValue) \(method.rawValue) \(status)"
             if let counter = others[key] { return counter.increment() }
@@ -58,9 +58,9 @@ struct BytePathRequestCounters {
         counter.increment()
     }
 
-    private static func counter(_ route: Route, _ method: Method, status: Int, metrics: DepotMetrics) -> Counter {
+    private static func counter(_ route: Route, _ method: Method, status: Int, metrics: BytePathMetrics) -> Counter {
         Counter(
-            label: DepotMetrics.Name.requests,
+            label: metrics.requestsLabel,
             dimensions: [("route", route.label), ("method", method.label), ("status", String(status))],
             factory: metrics.factory)
     }

@@ -5,10 +5,10 @@
 /// client sends reaches a log line or a header unchecked.
 package enum RequestId {
     /// The longest id taken from a request.
-    static let maximumLength = 128
+    package static let maximumLength = 128
 
     /// `candidate` when it is a valid id, else nil.
-    static func accepted(_ candidate: String?) -> String? {
+    package static func accepted(_ candidate: String?) -> String? {
         guard let candidate, !candidate.isEmpty, candidate.utf8.count <= maximumLength,
             candidate.utf8.allSatisfy(isAllowed)
         else { return nil }
@@ -16,7 +16,7 @@ package enum RequestId {
     }
 
     /// A fresh id: 32 lowercase hex digits from the system's random generator.
-    static func generate() -> String {
+    package static func generate() -> String {
         var generator = SystemRandomNumberGenerator()
         return hex(generator.next()) + hex(generator.next())
     }

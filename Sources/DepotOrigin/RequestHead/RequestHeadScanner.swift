@@ -175,7 +175,7 @@ struct RequestHeadScanner {
         let request = RecognizedBundleRequest(
             isHead: !isGet, target: bundleTarget, keepAlive: fields.keepAlive,
             bearerToken: fields.authorization.flatMap { value in
-                BundleResponder.bearerTokenRange(UnsafeRawBufferPointer(rebasing: bytes[value])).map {
+                BearerCredential.tokenRange(in: UnsafeRawBufferPointer(rebasing: bytes[value])).map {
                     Self.string(bytes, value.lowerBound + $0.lowerBound..<value.lowerBound + $0.upperBound)
                 }
             },

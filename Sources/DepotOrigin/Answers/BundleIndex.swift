@@ -54,9 +54,9 @@ package final class ServedBundle: Sendable {
         partialHeadSuffix = ResponseHeadBytes.fields(partialFields)
     }
 
-    /// This bundle with the fields `headers` adds for it as a CDN's origin.
-    func adding(_ headers: OriginHeaders) -> ServedBundle {
-        ServedBundle(version: version, path: path, originFields: headers.bundleFields(for: version))
+    /// This bundle with the fields `originFields` adds for it as a CDN's origin.
+    func adding(_ originFields: BundleIndex.OriginFields) -> ServedBundle {
+        ServedBundle(version: version, path: path, originFields: originFields(version))
     }
 }
 
@@ -75,13 +75,18 @@ package final class BundleIndex: Sendable {
     private let bundles: NIOLockedValueBox<[String: ServedBundle]>
     /// Counts the replacements; a memo from an older generation is not used.
     private let generation = Atomic<Int>(0)
-    private let originHeaders: OriginHeaders
+    private let originFields: OriginFields
 
-    /// Creates an index of the given bundles, each answered with the fields `originHeaders` adds.
-    package init(_ bundles: [ServedBundle] = [], originHeaders: OriginHeaders = .none) {
-        self.originHeaders = originHeaders
+    /// The header fields added, as a CDN's origin, to every answer carrying a bundle of a version (or its
+    /// validators): the edge lifetime and the purge tags the server's edge settings ask for.
+    package typealias OriginFields = @Sendable (ContentVersion) -> [(name: String, value: String)]
+
+    /// Creates an index of the given bundles, each answered with the fields `originFields` gives for it (none by
+    /// default: a server not configured for edges, and unit tests).
+    package init(_ bundles: [ServedBundle] = [], originFields: @escaping OriginFields = { _ in [] }) {
+        self.originFields = originFields
         self.bundles = NIOLockedValueBox(
-            Dictionary(bundles.map { ($0.version.digest, $0.adding(originHeaders)) }, uniquingKeysWith: { a, _ in a }))
+            Dictionary(bundles.map { ($0.version.digest, $0.adding(originFields)) }, uniquingKeysWith: { a, _ in a }))
     }
 
     /// The bundle with this digest, if served.
@@ -101,7 +106,7 @@ package final class BundleIndex: Sendable {
 
     /// Replaces every entry.
     package func replace(with newBundles: [ServedBundle]) {
-        let table = Dictionary(newBundles.map { ($0.version.digest, $0.adding(originHeaders)) }, uniquingKeysWith: { a, _ in a })
+        let table = Dictionary(newBundles.map { ($0.version.digest, $0.adding(originFields)) }, uniquingKeysWith: { a, _ in a })
         bundles.withLockedValue {
             $0 = table
             generation.add(1, ordering: .releasing)

@@ -1,7 +1,6 @@
 import DepotAPI
 import DepotCore
 import DepotHTTP
-import Logging
 import Metrics
 import NIOCore
 import NIOHTTP1
@@ -23,7 +22,7 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
 
     let responder: BundleResponder
     let checker: GrantCheckResponder
-    let recorder: ServedBytesRecorder?
+    let recorder: (any ServedBytesRecording)?
     let edgeFills: EdgeFillCounter?
     let files: LoopFileCache
     let clock: @Sendable () -> Int64
@@ -32,7 +31,7 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     /// Bundle downloads being written, across connections (`depot_downloads_in_flight`), when metrics are kept.
     let downloadsInFlight: Meter?
     /// The server's metrics, where this handler's answers are counted (`depot_http_requests_total`), when kept.
-    let metrics: DepotMetrics?
+    let metrics: BytePathMetrics?
     /// How file parts go out: file regions, or buffers behind TLS.
     let bodyWriter: BundleBodyWriter
 
@@ -48,7 +47,7 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     /// Whether the answer being written counts as a download in flight.
     var countedDownload = false
     /// What the answer being written leaves behind once sent (see ``AnswerEvidence``).
-    var evidence: (served: ServedBytesRecorder.Event?, edgeBytes: Int64?) = (nil, nil)
+    var evidence: (served: ServedBytes?, edgeBytes: Int64?) = (nil, nil)
     private var idleTask: Scheduled<Void>?
     /// The request deadline's timer. It stays armed across requests: a deadline the machine stops only clears
     /// `deadlineDue`, and a new one due later than the timer fires re-arms it then, so that a request costs no
@@ -63,9 +62,9 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     private var passing: (event: Any?, error: (any Error)?) = (nil, nil)
 
     init(
-        responder: BundleResponder, checker: GrantCheckResponder, recorder: ServedBytesRecorder?,
+        responder: BundleResponder, checker: GrantCheckResponder, recorder: (any ServedBytesRecording)?,
         edgeFills: EdgeFillCounter? = nil, files: LoopFileCache, idleTimeout: TimeAmount, requestTimeout: TimeAmount,
-        shutdownGrace: TimeAmount, headLimits: RequestHeadLimits = .defaults, metrics: DepotMetrics? = nil,
+        shutdownGrace: TimeAmount, headLimits: RequestHeadLimits = .defaults, metrics: BytePathMetrics? = nil,
         bodyWriter: BundleBodyWriter = .fileRegions, clock: @escaping @Sendable () -> Int64
     ) {
         self.metrics = metrics

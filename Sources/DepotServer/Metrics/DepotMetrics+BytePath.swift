@@ -1,0 +1,8 @@
+import DepotOrigin
+
+extension DepotMetrics {
+    /// Where the byte path counts its answers: this registry's request counters and downloads in flight.
+    var bytePath: BytePathMetrics {
+        BytePathMetrics(factory: factory, requestsLabel: Name.requests, downloadsInFlight: downloadsInFlight)
+    }
+}
