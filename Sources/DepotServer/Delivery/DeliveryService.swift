@@ -116,7 +116,7 @@ struct DeliveryService: Sendable {
     /// Maps verification failures to the table's code of the same name: unreadable input is 400, another
     /// app's data or anything untrusted 403.
     static func depotError(_ error: AppStoreVerificationError) -> DepotError {
-        DepotError(ErrorCode(verification: error.code), error.message)
+        DepotError(error.refusal)
     }
 
     /// What a newly revoked purchase calls for (see `DeliveryContext.purchaseRevoked`).

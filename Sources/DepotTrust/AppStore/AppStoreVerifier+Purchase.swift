@@ -12,9 +12,15 @@ extension AppStoreVerifier: PurchaseVerifier {
         do {
             return VerifiedPurchase(store: .appStore, transaction: try await verifyTransaction(signed).purchase)
         } catch {
-            throw PurchaseRefusal(code: error.code.description, message: error.message)
+            throw error.refusal
         }
     }
+}
+
+extension AppStoreVerificationError {
+    /// The refusal as the delivery flows and the error table name it: the verifier's code, which the table lists
+    /// under the same name.
+    package var refusal: PurchaseRefusal { PurchaseRefusal(code: code.description, message: message) }
 }
 
 extension SignedTransaction {
