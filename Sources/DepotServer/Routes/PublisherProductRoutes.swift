@@ -16,7 +16,8 @@ import Logging
 /// - `DELETE /v1/publisher/products/{productId}/versions/{version}` removes a version never published (409 otherwise).
 ///
 /// Version routes take `?contentId=` when a product has several contents (a subscription's issues) at one
-/// version. A product outside the key's scope is 403. Every change is installed here at once and reaches
+/// version. A product outside the key's scope is 403. A publishing refusal is answered with its code by
+/// `ErrorBodyMiddleware`. Every change is installed here at once and reaches
 /// other instances through the catalog revision.
 struct PublisherProductRoutes: Sendable {
     let publishing: PublishingService
@@ -26,7 +27,7 @@ struct PublisherProductRoutes: Sendable {
             let productId = try Self.productId(context)
             let body = try await TransactionRoutes.decode(ProductRequest.self, from: request, context: context)
             let product = try ProductValidation.product(id: productId, body)
-            let outcome = try await Self.run { () async throws(PublishingError) in try await self.publishing.writeProduct(product) }
+            let outcome = try await self.publishing.writeProduct(product)
             var response = try TransactionRoutes.json(PublisherProductEnvelope(product: try await self.productBody(productId)))
             if outcome == .created { response.status = .created }
             return response
@@ -43,38 +44,25 @@ struct PublisherProductRoutes: Sendable {
         group.post("/products/:productId/versions/:version/publish") { request, context in
             let productId = try Self.productId(context)
             let (contentId, version) = try await self.resolve(request, context, productId: productId)
-            let publication = try await Self.run { () async throws(PublishingError) in
-                try await self.publishing.publish(
-                    productId: productId, contentId: contentId, version: version, publisher: context.publisher?.name ?? "?")
-            }
-            let versions = try await Self.run { () async throws(PublishingError) in try await self.publishing.versions(productId) }
+            let publication = try await self.publishing.publish(
+                productId: productId, contentId: contentId, version: version, publisher: context.publisher?.name ?? "?")
+            let versions = try await self.publishing.versions(productId)
             let body = PublisherVersionBody.list(versions, now: self.publishing.clock()).first {
                 $0.contentId == contentId && $0.version == version
             }
-            guard let body else { throw DepotError(PublishingError.unknownVersion(contentId: contentId, version: version)) }
+            guard let body else { throw PublishingError.unknownVersion(contentId: contentId, version: version) }
             return try TransactionRoutes.json(
                 PublishBody(version: body, rollback: publication.rollback, changed: publication.changed))
         }
         group.delete("/products/:productId/versions/:version") { request, context in
             let productId = try Self.productId(context)
             let (contentId, version) = try await self.resolve(request, context, productId: productId)
-            try await Self.run { () async throws(PublishingError) in
-                try await self.publishing.delete(productId: productId, contentId: contentId, version: version)
-            }
+            try await self.publishing.delete(productId: productId, contentId: contentId, version: version)
             return Response(status: .noContent, headers: [.cacheControl: "no-store"])
         }
     }
 
     // MARK: Helpers
-
-    /// Runs a publishing call, answering its refusal with its error code.
-    static func run<T>(_ body: () async throws(PublishingError) -> T) async throws(DepotError) -> T {
-        do {
-            return try await body()
-        } catch {
-            throw DepotError(error)
-        }
-    }
 
     /// The `{productId}` parameter, checked and in the key's scope.
     static func productId(_ context: DepotRequestContext) throws -> String {
@@ -100,20 +88,16 @@ struct PublisherProductRoutes: Sendable {
         if let named, !ProductValidation.isValidProductId(named) {
             throw DepotError(.invalidContentId, "contentId is \(Identifier.rule())")
         }
-        let contentId = try await Self.run { () async throws(PublishingError) in
-            try await self.publishing.content(productId: productId, version: version, contentId: named)
-        }
+        let contentId = try await publishing.content(productId: productId, version: version, contentId: named)
         return (contentId, version)
     }
 
-    func productBody(_ productId: String) async throws(DepotError) -> PublisherProductBody {
-        try await Self.run { () async throws(PublishingError) in
-            let product = try await self.publishing.product(productId)
-            // Versions on their way from an upload come first (newest first); a staged job is the catalog's version.
-            let jobs = try await self.publishing.pendingJobs(productId).map(PublisherVersionBody.init(job:))
-            return PublisherProductBody(
-                id: product.id, type: product.type.rawValue, title: product.title, periodDays: product.periodDays,
-                versions: jobs + PublisherVersionBody.list(try await self.publishing.versions(productId), now: self.publishing.clock()))
-        }
+    func productBody(_ productId: String) async throws(PublishingError) -> PublisherProductBody {
+        let product = try await publishing.product(productId)
+        // Versions on their way from an upload come first (newest first); a staged job is the catalog's version.
+        let jobs = try await publishing.pendingJobs(productId).map(PublisherVersionBody.init(job:))
+        return PublisherProductBody(
+            id: product.id, type: product.type.rawValue, title: product.title, periodDays: product.periodDays,
+            versions: jobs + PublisherVersionBody.list(try await publishing.versions(productId), now: publishing.clock()))
     }
 }

@@ -36,18 +36,14 @@ struct PublisherVersionRoutes: Sendable {
                 throw DepotError(.contentOutOfScope, "this publisher key may not stage content \(contentId)")
             }
             let logger = context.logger
-            _ = try await PublisherProductRoutes.run { () async throws(PublishingError) in
-                try await self.publishing.product(productId)
-            }
+            _ = try await self.publishing.product(productId)
             let now = self.clock()
             try await self.checkUpload(declared.upload, publisher: publisher.name, now: self.uploadClock(), logger: logger)
             let job = VersionJob(
                 id: UploadService.newId(), productId: productId, version: declared.version, contentId: declared.contentId,
                 uploadId: declared.upload, publisher: publisher.name, sha256: declared.sha256,
                 publishedAt: declared.publishedAt, state: .received, createdAt: now, updatedAt: now)
-            try await PublisherProductRoutes.run { () async throws(PublishingError) in
-                try await self.publishing.submit(job, publisher: publisher)
-            }
+            try await self.publishing.submit(job, publisher: publisher)
             var response = try TransactionRoutes.json(VersionJobEnvelope(version: PublisherVersionBody(job: job)))
             response.status = .accepted
             response.headers[.location] = "/v1/publisher/products/\(productId)/versions"
