@@ -91,12 +91,6 @@ package protocol Ledger: CatalogLedger, PublisherKeyLedger, UploadLedger, Versio
     /// greater than `afterSequence`.
     func auditTrail(transactionId: String, afterSequence: Int64, limit: Int) async throws(LedgerError) -> [AuditEvent]
 
-    /// Distinct app account tokens and client addresses seen for a transaction since `since`.
-    func activity(transactionId: String, since: Int64) async throws(LedgerError) -> RedemptionActivity
-
-    /// The latest redemption attempt of a transaction strictly before `before`, if any.
-    func lastAttempt(transactionId: String, before: Int64) async throws(LedgerError) -> Int64?
-
     /// Transactions redeemed since `since` by more than `maxAccountTokens` distinct app account tokens or
     /// from more than `maxClientAddresses` distinct addresses, most distinct redeemers first.
     /// At most `limit` of them, skipping the first `offset`.
@@ -111,9 +105,6 @@ package protocol Ledger: CatalogLedger, PublisherKeyLedger, UploadLedger, Versio
         _ transaction: PurchaseTransaction, productType: ProductType?, appAccountToken: String?, client: String,
         activitySince: Int64, now: Int64
     ) async throws(LedgerError) -> RecordedRedemption
-
-    /// Records a redemption attempt's account token and client address (for irregular activity).
-    func recordAttempt(transactionId: String, appAccountToken: String?, client: String, now: Int64) async throws(LedgerError)
 
     /// Closes the engine once its work is done: a SQLite file's connections, or the PostgreSQL client the ledger
     /// started (a client whose run loop its owner drives is left to the owner). Calls after it fail.

@@ -28,7 +28,6 @@ import Testing
                 purchase, productType: nil, appAccountToken: nil, client: "192.0.2.3", activitySince: 150, now: 200)
             #expect(third.previousAttempt == 100)
             #expect(third.activity == RedemptionActivity(appAccountTokens: 0, clientAddresses: 1))
-            #expect(try await ledger.lastAttempt(transactionId: "3100", before: 1_000) == 200)
             #expect(try await ledger.transaction(id: "3100") == third.transaction)
         }
     }
@@ -37,24 +36,23 @@ import Testing
     func attemptsAreCountedAndIrregularTransactionsListed(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             // 3000: one account from two addresses. 3001: four accounts. 3002: eleven addresses.
-            try await ledger.recordAttempt(transactionId: "3000", appAccountToken: "a", client: "192.0.2.1", now: 100)
-            try await ledger.recordAttempt(transactionId: "3000", appAccountToken: "a", client: "192.0.2.2", now: 110)
+            try await ledger.attempt("3000", token: "a", client: "192.0.2.1", now: 100)
+            try await ledger.attempt("3000", token: "a", client: "192.0.2.2", now: 110)
             for (index, token) in ["a", "b", "c", "d"].enumerated() {
-                try await ledger.recordAttempt(transactionId: "3001", appAccountToken: token, client: "192.0.2.9", now: 120 + Int64(index))
+                try await ledger.attempt("3001", token: token, client: "192.0.2.9", now: 120 + Int64(index))
             }
             for index in 0..<11 {
-                try await ledger.recordAttempt(transactionId: "3002", appAccountToken: nil, client: "198.51.100.\(index)", now: 130)
+                try await ledger.attempt("3002", token: nil, client: "198.51.100.\(index)", now: 130)
             }
             // An old attempt outside the window does not count.
-            try await ledger.recordAttempt(transactionId: "3000", appAccountToken: "z", client: "192.0.2.3", now: 10)
+            try await ledger.attempt("3000", token: "z", client: "192.0.2.3", now: 10)
 
-            #expect(
-                try await ledger.activity(transactionId: "3000", since: 50) == RedemptionActivity(appAccountTokens: 1, clientAddresses: 2))
-            #expect(
-                try await ledger.activity(transactionId: "3000", since: 0) == RedemptionActivity(appAccountTokens: 2, clientAddresses: 3))
-            #expect(try await ledger.lastAttempt(transactionId: "3000", before: 110) == 100)
-            #expect(try await ledger.lastAttempt(transactionId: "3000", before: 10) == nil)
-            #expect(try await ledger.lastAttempt(transactionId: "none", before: 1_000) == nil)
+            // The window counts what came since its start; the attempt before is the latest one, whenever it was.
+            let next = try await ledger.attempt("3000", token: "a", client: "192.0.2.1", now: 140, since: 50)
+            #expect(next.activity == RedemptionActivity(appAccountTokens: 1, clientAddresses: 2))
+            #expect(next.previousAttempt == 110)
+            let whole = try await ledger.attempt("3000", token: "a", client: "192.0.2.1", now: 140, since: 0)
+            #expect(whole.activity == RedemptionActivity(appAccountTokens: 2, clientAddresses: 3))
 
             let flagged = try await ledger.irregularTransactions(since: 50, maxAccountTokens: 3, maxClientAddresses: 10)
             #expect(flagged.map(\.transactionId) == ["3002", "3001"])

@@ -66,7 +66,7 @@ import Testing
         try await LedgerFixture.with(engine) { _, ledger in
             for (index, id) in ["t1", "t2", "t3", "t4", "t5"].enumerated() {
                 for client in 0...(index + 2) {
-                    try await ledger.recordAttempt(transactionId: id, appAccountToken: nil, client: "192.0.2.\(client)", now: 10)
+                    try await ledger.attempt(id, token: nil, client: "192.0.2.\(client)", now: 10)
                 }
             }
             let whole = try await ledger.irregularTransactions(since: 0, maxAccountTokens: 5, maxClientAddresses: 2)

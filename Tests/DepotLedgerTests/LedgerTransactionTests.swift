@@ -154,23 +154,19 @@ import Testing
     @Test(arguments: Engine.allCases)
     func attemptsCountDistinctTokensAndClientsSinceATime(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
-            try await ledger.recordAttempt(transactionId: "7000", appAccountToken: "A", client: "192.0.2.1", now: 100)
-            try await ledger.recordAttempt(transactionId: "7000", appAccountToken: "A", client: "192.0.2.2", now: 200)
-            try await ledger.recordAttempt(transactionId: "7000", appAccountToken: "B", client: "192.0.2.1", now: 300)
-            try await ledger.recordAttempt(transactionId: "7000", appAccountToken: nil, client: "192.0.2.3", now: 400)
-            try await ledger.recordAttempt(transactionId: "7001", appAccountToken: "C", client: "192.0.2.9", now: 400)
-
+            try await ledger.attempt("7000", token: "A", client: "192.0.2.1", now: 100)
+            try await ledger.attempt("7000", token: "A", client: "192.0.2.2", now: 200)
+            try await ledger.attempt("7000", token: "B", client: "192.0.2.1", now: 300)
+            try await ledger.attempt("7001", token: "C", client: "192.0.2.9", now: 400)
+            // The fourth attempt on 7000 (no token, a third address) is counted with the ones in its window.
             #expect(
-                try await ledger.activity(transactionId: "7000", since: 0)
+                try await ledger.attempt("7000", token: nil, client: "192.0.2.3", now: 400, since: 0).activity
                     == RedemptionActivity(appAccountTokens: 2, clientAddresses: 3))
             #expect(
-                try await ledger.activity(transactionId: "7000", since: 300)
+                try await ledger.attempt("7000", token: nil, client: "192.0.2.3", now: 400, since: 300).activity
                     == RedemptionActivity(appAccountTokens: 1, clientAddresses: 2))
             #expect(
-                try await ledger.activity(transactionId: "7000", since: 401)
-                    == RedemptionActivity(appAccountTokens: 0, clientAddresses: 0))
-            #expect(
-                try await ledger.activity(transactionId: "none", since: 0)
+                try await ledger.attempt("7002", token: nil, client: "192.0.2.4", now: 400, since: 401).activity
                     == RedemptionActivity(appAccountTokens: 0, clientAddresses: 0))
         }
     }

@@ -118,16 +118,6 @@ struct MeasuredLedger: Ledger {
         }
     }
 
-    func activity(transactionId: String, since: Int64) async throws(LedgerError) -> RedemptionActivity {
-        try await timed("activity") { () async throws(LedgerError) in try await base.activity(transactionId: transactionId, since: since) }
-    }
-
-    func lastAttempt(transactionId: String, before: Int64) async throws(LedgerError) -> Int64? {
-        try await timed("lastAttempt") { () async throws(LedgerError) in
-            try await base.lastAttempt(transactionId: transactionId, before: before)
-        }
-    }
-
     func irregularTransactions(
         since: Int64, maxAccountTokens: Int, maxClientAddresses: Int, offset: Int, limit: Int
     ) async throws(LedgerError) -> [IrregularTransaction] {
@@ -146,12 +136,6 @@ struct MeasuredLedger: Ledger {
             try await base.recordRedemption(
                 transaction, productType: productType, appAccountToken: appAccountToken, client: client,
                 activitySince: activitySince, now: now)
-        }
-    }
-
-    func recordAttempt(transactionId: String, appAccountToken: String?, client: String, now: Int64) async throws(LedgerError) {
-        try await timed("recordAttempt") { () async throws(LedgerError) in
-            try await base.recordAttempt(transactionId: transactionId, appAccountToken: appAccountToken, client: client, now: now)
         }
     }
 
