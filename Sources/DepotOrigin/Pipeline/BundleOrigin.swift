@@ -44,22 +44,20 @@ package struct BundleOrigin: Sendable {
 
     /// The byte path serving the bundles of `index` to holders of grants `grants` verifies (unless revoked in
     /// `revocations`) and to edges presenting one of `edgeSecrets`; the grant check keeps its answers up to
-    /// `grantCheckCacheSeconds` and names a transaction's checks with `purgeTag`. Bundle bytes go out as file
+    /// `grantCheckCacheSeconds` and, when `purgeTagHeader` is set, names a transaction's checks in it with
+    /// `transactionTag`. Bundle bytes go out as file
     /// regions, or as buffers when the server speaks `tls`. `clock` gives seconds since 1970.
     package init(
         index: BundleIndex, grants: GrantAuthority, revocations: RevocationList, edgeSecrets: EdgeSecrets,
         rangeLimits: RangeLimits, grantCheckCacheSeconds: Int64,
-        purgeTag: (@Sendable (_ transactionId: String) -> (name: String, value: String))?,
+        purgeTagHeader: String?, transactionTag: @escaping @Sendable (_ transactionId: String) -> String,
         recorder: (any ServedBytesRecording)?, edgeFills: EdgeFillCounter?, timeouts: Timeouts,
         headLimits: RequestHeadLimits, metrics: BytePathMetrics?, tls: Bool, clock: @escaping @Sendable () -> Int64
     ) {
         let access = BundleAccess(grants: grants, revocations: revocations, edgeSecrets: edgeSecrets)
         responder = BundleResponder(index: index, access: access, rangeLimits: rangeLimits)
-        let checkTag = purgeTag.map { tag in
-            { @Sendable (transactionId: String) -> GrantCheckAnswer.HeaderPair in
-                let field = tag(transactionId)
-                return GrantCheckAnswer.HeaderPair(name: field.name, value: field.value)
-            }
+        let checkTag = purgeTagHeader.map { header in
+            { @Sendable (transactionId: String) in GrantCheckAnswer.HeaderPair(name: header, value: transactionTag(transactionId)) }
         }
         checker = GrantCheckResponder(access: access, cacheSeconds: grantCheckCacheSeconds, purgeTag: checkTag)
         self.recorder = recorder

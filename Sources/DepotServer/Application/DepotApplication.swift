@@ -242,11 +242,7 @@ package struct DepotApplication: Sendable {
             index: index, grants: grants, revocations: revocations, edgeSecrets: EdgeSecrets(settings: configuration.edge),
             rangeLimits: RangeLimits(maxRanges: configuration.bundles.maxRanges),
             grantCheckCacheSeconds: configuration.edge.grantCheckCacheSeconds,
-            purgeTag: configuration.edge.purgeTagHeader.map { header in
-                { @Sendable (transactionId: String) -> (name: String, value: String) in
-                    (header, PurgeTags.transaction(transactionId))
-                }
-            },
+            purgeTagHeader: configuration.edge.purgeTagHeader, transactionTag: PurgeTags.transaction,
             recorder: recorder, edgeFills: self.edgeFills,
             timeouts: .init(
                 idle: .seconds(configuration.http.idleTimeoutSeconds),
