@@ -60,6 +60,7 @@ struct DeliveryFlowFixture {
 
     /// Redeems `purchase` from one address.
     func redeem(_ purchase: VerifiedPurchase, account: String? = nil) async throws(DeliveryError) -> RedemptionFlow.Result {
-        try await redemption.redeem(.init(purchase: purchase, installed: [:], callerAccount: account, client: "192.0.2.1"))
+        try await redemption.redeem(
+            .init(purchase: purchase, installed: [:], callerAccount: try AccountToken.parse(account), client: "192.0.2.1"))
     }
 }

@@ -53,10 +53,10 @@ struct DeliveryService: Sendable {
             (request.installed ?? []).map { ($0.contentId, $0.version) }, uniquingKeysWith: { first, _ in first })
         do {
             // The account token is checked before the signature is (a malformed one costs no verification).
-            _ = try AccountToken.canonical(request.appAccountToken)
+            let account = try AccountToken.parse(request.appAccountToken)
             let purchase = try await verify(request.signedTransaction)
             let result = try await redemption.redeem(
-                .init(purchase: purchase, installed: installed, callerAccount: request.appAccountToken, client: client))
+                .init(purchase: purchase, installed: installed, callerAccount: account, client: client))
             return Redemption(
                 transaction: Self.body(result.transaction, finishToken: result.finishToken),
                 downloads: result.downloads.map(Self.body))

@@ -1,11 +1,20 @@
 import Foundation
 
-/// The app's own account identity, as StoreKit's `appAccountToken`: who is redeeming.
-package enum AccountToken {
-    /// `token` as a canonical lowercase UUID, nil when the app sent none; anything but a UUID is refused.
-    package static func canonical(_ token: String?) throws(DeliveryError) -> String? {
-        guard let token else { return nil }
-        guard token.utf8.count == 36, let uuid = UUID(uuidString: token) else { throw .invalidAccountToken }
-        return uuid.uuidString.lowercased()
+/// The app's own account identity, as StoreKit's `appAccountToken`: who is redeeming. Only a UUID makes one,
+/// kept in its canonical lowercase form, so a flow never has to check it again.
+package struct AccountToken: Sendable, Equatable {
+    /// The canonical lowercase UUID.
+    package let value: String
+
+    /// The token the app sent, or `invalidAccountToken` when it is not a UUID.
+    package init(_ text: String) throws(DeliveryError) {
+        guard text.utf8.count == 36, let uuid = UUID(uuidString: text) else { throw .invalidAccountToken }
+        value = uuid.uuidString.lowercased()
+    }
+
+    /// The token the app sent, nil when it sent none.
+    package static func parse(_ text: String?) throws(DeliveryError) -> AccountToken? {
+        guard let text else { return nil }
+        return try AccountToken(text)
     }
 }

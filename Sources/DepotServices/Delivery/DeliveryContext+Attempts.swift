@@ -9,10 +9,10 @@ extension DeliveryContext {
     /// The attempt counts the caller's own account when the app sends one (the signed token is fixed at
     /// purchase, so it cannot tell accounts apart), else the signed one.
     func recordRedemption(
-        _ purchase: VerifiedPurchase, client: String, callerAccount: String?, policy: IrregularActivityPolicy, now: Int64
+        _ purchase: VerifiedPurchase, client: String, callerAccount: AccountToken?, policy: IrregularActivityPolicy, now: Int64
     ) async throws(DeliveryError) -> LedgerTransaction {
         let transaction = purchase.transaction
-        let account = callerAccount ?? transaction.appAccountToken?.lowercased()
+        let account = callerAccount?.value ?? transaction.appAccountToken?.lowercased()
         // First seen, the transaction keeps the type it is redeemed under now.
         let type = catalog.product(id: transaction.productId)?.type
         let recorded = try await ledgerCall { () async throws(LedgerError) in

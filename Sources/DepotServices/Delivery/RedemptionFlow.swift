@@ -23,13 +23,13 @@ package struct RedemptionFlow: Sendable {
         package var purchase: VerifiedPurchase
         /// The version of each content the app has installed, by content id.
         package var installed: [String: String]
-        /// The app's own account identity, as sent (checked here).
-        package var callerAccount: String?
+        /// The app's own account identity, when it sent one.
+        package var callerAccount: AccountToken?
         /// The client's address.
         package var client: String
 
         /// A redeem command.
-        package init(purchase: VerifiedPurchase, installed: [String: String], callerAccount: String?, client: String) {
+        package init(purchase: VerifiedPurchase, installed: [String: String], callerAccount: AccountToken?, client: String) {
             self.purchase = purchase
             self.installed = installed
             self.callerAccount = callerAccount
@@ -49,10 +49,9 @@ package struct RedemptionFlow: Sendable {
 
     /// Redeems one purchase.
     package func redeem(_ command: Command) async throws(DeliveryError) -> Result {
-        let caller = try AccountToken.canonical(command.callerAccount)
         let now = context.clock()
         let stored = try await context.recordRedemption(
-            command.purchase, client: command.client, callerAccount: caller, policy: policy, now: now)
+            command.purchase, client: command.client, callerAccount: command.callerAccount, policy: policy, now: now)
         let contents = try await context.entitledContents(stored)
         let catalog = context.catalog
         let offers = contents.map { version in

@@ -26,14 +26,14 @@ package struct RestoreFlow: Sendable {
 
     /// Admits a restore before its purchases are verified (verifying costs): at most `maxPurchases` signed
     /// purchases, a well-formed account token, and the client's restore budget, which one restore spends one of,
-    /// and one more per hundred distinct purchases. Returns the canonical account token.
+    /// and one more per hundred distinct purchases. Returns the account token.
     package func admit(
         signedCount: Int, distinctCount: Int, callerAccount: String?, client: String
     ) throws(DeliveryError)
-        -> String?
+        -> AccountToken?
     {
         guard signedCount <= Self.maxPurchases else { throw .tooManyTransactions(limit: Self.maxPurchases) }
-        let caller = try AccountToken.canonical(callerAccount)
+        let caller = try AccountToken.parse(callerAccount)
         if let wait = limiter.spend(client: client, cost: 1 + distinctCount / 100, now: Double(context.clock())) {
             throw .restoreRateLimited(retryAfterSeconds: wait)
         }
@@ -51,7 +51,7 @@ package struct RestoreFlow: Sendable {
     /// Restores what `purchases` (distinct, verified, admitted) still entitle. `callerAccount` is the one
     /// `admit` returned.
     package func restore(
-        _ purchases: [VerifiedPurchase], callerAccount: String?, client: String
+        _ purchases: [VerifiedPurchase], callerAccount: AccountToken?, client: String
     ) async throws(DeliveryError)
         -> Result
     {
