@@ -1,17 +1,43 @@
-import Dispatch
+import Foundation
 
-/// Where the operations of SQLite transactions run between their statements: threads of a queue of their own,
-/// never Swift's concurrency pool. A write transaction holds the file's write lock from its first statement to
-/// its commit; were its operation to wait for the concurrency pool between two statements (seconds on a loaded
-/// machine), another process's write would wait as long, and give up after the busy timeout.
+/// Where the operations of SQLite transactions run between their statements: one thread of its own, never Swift's
+/// concurrency pool nor Dispatch's. A write transaction holds the file's write lock from its first statement to
+/// its commit, and the GRDB connection serving it waits, holding a Dispatch thread, for the operation's next
+/// statement. Were the operation to wait for a pool between two statements (the concurrency pool's two threads,
+/// or Dispatch's few, on a loaded machine: seconds), another process's write would wait as long, and give up
+/// after the busy timeout. The work run here is small (building statements, reading rows), so one thread serves
+/// every operation of the process.
 final class SQLiteOperationExecutor: TaskExecutor, @unchecked Sendable {
     /// The one executor of the process.
     static let shared = SQLiteOperationExecutor()
 
-    private let queue = DispatchQueue(label: "DepotLedger.sqlite-operations", qos: .userInitiated, attributes: .concurrent)
+    private let condition = NSCondition()
+    private var jobs: [UnownedJob] = []
+
+    private init() {
+        let thread = Thread { [self] in run() }
+        thread.name = "DepotLedger.sqlite-operations"
+        thread.start()
+    }
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+        condition.lock()
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Runs jobs as they come, for the life of the process.
+    private func run() {
+        let executor = asUnownedTaskExecutor()
+        while true {
+            condition.lock()
+            while jobs.isEmpty { condition.wait() }
+            let batch = jobs
+            jobs.removeAll(keepingCapacity: true)
+            condition.unlock()
+            for job in batch { job.runSynchronously(on: executor) }
+        }
     }
 }
