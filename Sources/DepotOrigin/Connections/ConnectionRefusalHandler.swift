@@ -4,7 +4,7 @@ import NIOCore
 import NIOHTTP1
 
 /// Answers a connection the gate refused with one complete HTTP/1.1 response, then closes it as
-/// `LingeringClose` does, dropping whatever the client sends meanwhile.
+/// ``LingeringClose`` does, dropping whatever the client sends meanwhile.
 ///
 /// It sits first in the pipeline, so nothing the client sends reaches a decoder or a route; with `server.tls` it
 /// sits just behind the TLS handler (see ``TLSChannel``), so the answer goes out once the handshake is done and the
@@ -23,6 +23,7 @@ package final class ConnectionRefusalHandler: ChannelInboundHandler, RemovableCh
     }
 
     private var answered = false
+    private let lingering = LingeringClose()
 
     /// Answers at once when the channel is already active.
     package func handlerAdded(context: ChannelHandlerContext) {
@@ -40,13 +41,14 @@ package final class ConnectionRefusalHandler: ChannelInboundHandler, RemovableCh
         answered = true
         let buffer = context.channel.allocator.buffer(bytes: answer)
         context.writeAndFlush(NIOAny(buffer)).assumeIsolated().whenComplete { _ in
-            LingeringClose.close(context: context)
+            self.lingering.start(context: context)
         }
     }
 
     /// Drops what the client sends.
     package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         // Dropped: a refused connection is answered once and never served.
+        lingering.noteArrival(now: context.eventLoop.now)
     }
 
     /// Closes the connection.

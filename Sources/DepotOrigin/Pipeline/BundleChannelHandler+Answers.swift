@@ -121,7 +121,7 @@ extension BundleChannelHandler {
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         for case .bytes(let buffer) in body { context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
-            LingeringClose.close(context: context)
+            self.lingering.start(context: context)
         }
     }
 }

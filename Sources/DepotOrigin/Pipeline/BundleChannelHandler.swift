@@ -58,6 +58,8 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     /// When the machine's request deadline is due; nil while none runs.
     private var deadlineDue: NIODeadline?
     private var graceTask: Scheduled<Void>?
+    /// The close after an answer that ends the connection.
+    let lingering = LingeringClose()
     /// The shutdown event or decoder error being handled, for the action that passes it on.
     private var passing: (event: Any?, error: (any Error)?) = (nil, nil)
 
@@ -159,6 +161,12 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
         promise?.succeed(())
     }
 
+    /// Called by the ``RequestRecognizer`` for every read from the socket: a lingering close waits while bytes come.
+    func bytesArrived() {
+        guard lingering.hasStarted, let ownContext else { return }
+        lingering.noteArrival(now: ownContext.eventLoop.now)
+    }
+
     /// Called by the ``RequestRecognizer`` when bytes arrive: the first bytes of a request start its deadline.
     func requestBytesArrived() {
         guard let ownContext else { return }
@@ -207,7 +215,7 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
             }
             if thenClose, let written {
                 written.futureResult.cascade(to: promise)
-                written.futureResult.assumeIsolated().whenComplete { _ in LingeringClose.close(context: context) }
+                written.futureResult.assumeIsolated().whenComplete { _ in self.lingering.start(context: context) }
             }
         }
         runActions(context: context)

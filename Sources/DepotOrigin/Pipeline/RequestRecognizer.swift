@@ -68,6 +68,7 @@ final class RequestRecognizer: ChannelInboundHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let buffer = unwrapInboundIn(data)
+        bundleHandler.bytesArrived()
         if held != nil {
             bundleHandler.requestBytesArrived()
             held?.append(buffer)
