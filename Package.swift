@@ -122,10 +122,31 @@ let package = Package(
             swiftSettings: bytePathSettings
         ),
         .target(
+            name: "DepotTelemetry",
+            dependencies: [
+                "DepotAPI", "DepotCore", "DepotLedger", "DepotServices", "DepotOrigin", "CMalloc",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "DepotSettings",
+            dependencies: [
+                "DepotCore", "DepotServices", "DepotOrigin",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "DepotServer",
             dependencies: [
                 "DepotCore", "DepotHTTP", "DepotBundles", "DepotTrust", "DepotLedger", "DepotArchives", "DepotAppStore",
-                "DepotAPI", "DepotServices", "DepotOrigin", "CMalloc",
+                "DepotAPI", "DepotServices", "DepotOrigin", "DepotSettings", "DepotTelemetry",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -137,8 +158,6 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -153,8 +172,8 @@ let package = Package(
         .executableTarget(
             name: "depot",
             dependencies: [
-                "DepotServer", "DepotServices", "DepotClient", "DepotCore", "DepotTrust", "DepotLedger", "DepotBundles",
-                "DepotAppStoreDouble", "DepotArchives",
+                "DepotServer", "DepotServices", "DepotSettings", "DepotTelemetry", "DepotClient", "DepotCore", "DepotTrust", "DepotLedger",
+                "DepotBundles", "DepotAppStoreDouble", "DepotArchives",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -213,7 +232,7 @@ let package = Package(
         .testTarget(
             name: "DepotServerTests",
             dependencies: [
-                "DepotAPI", "DepotServices", "DepotOrigin",
+                "DepotAPI", "DepotServices", "DepotOrigin", "DepotSettings", "DepotTelemetry",
                 "DepotServer", "DepotTrust", "DepotHTTP", "DepotCore", "DepotClient", "DepotAppStoreDouble", "DepotAppStore",
                 "DepotLedger", "DepotTestSupport", "DepotArchives",
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -1,3 +1,5 @@
+import DepotTelemetry
+import DepotSettings
 import ArgumentParser
 import DepotServer
 import Foundation

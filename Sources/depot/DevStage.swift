@@ -1,3 +1,4 @@
+import DepotSettings
 import ArgumentParser
 import DepotBundles
 import DepotCore

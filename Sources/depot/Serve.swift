@@ -1,3 +1,5 @@
+import DepotSettings
+import DepotTelemetry
 import ArgumentParser
 import DepotCore
 import DepotServer

@@ -1,3 +1,4 @@
+import DepotSettings
 import Crypto
 import DepotServer
 import DepotServices

@@ -1,3 +1,4 @@
+import DepotTelemetry
 import DepotCore
 import DepotServer
 import Foundation

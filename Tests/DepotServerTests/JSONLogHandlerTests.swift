@@ -1,3 +1,4 @@
+import DepotTelemetry
 import DepotServer
 import Foundation
 import Logging

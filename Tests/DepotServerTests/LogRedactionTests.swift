@@ -1,4 +1,5 @@
 @testable import DepotOrigin
+import DepotTelemetry
 import DepotServer
 import Logging
 import Testing

@@ -1,3 +1,4 @@
+import DepotTelemetry
 import Foundation
 import Logging
 import Testing

@@ -1,3 +1,4 @@
+import DepotSettings
 import DepotAppStoreDouble
 import DepotCore
 import DepotLedger

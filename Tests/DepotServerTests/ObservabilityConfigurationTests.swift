@@ -1,3 +1,4 @@
+import DepotSettings
 import DepotServer
 import Foundation
 import Testing

@@ -1,3 +1,5 @@
+import DepotSettings
+import DepotTelemetry
 import DepotCore
 import DepotHTTP
 @testable import DepotOrigin

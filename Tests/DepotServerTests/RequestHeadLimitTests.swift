@@ -1,3 +1,4 @@
+import DepotSettings
 import DepotCore
 @testable import DepotOrigin
 import DepotServer

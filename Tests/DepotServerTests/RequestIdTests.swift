@@ -1,3 +1,4 @@
+import DepotTelemetry
 import DepotCore
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import DepotTelemetry
 import Foundation
 import NIOCore
 import NIOEmbedded

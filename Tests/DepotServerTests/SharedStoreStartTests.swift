@@ -1,3 +1,4 @@
+import DepotSettings
 import DepotCore
 import DepotServer
 import DepotTestSupport

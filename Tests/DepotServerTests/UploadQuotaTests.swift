@@ -1,3 +1,4 @@
+import DepotSettings
 import DepotLedger
 import Foundation
 import Testing

@@ -1,3 +1,5 @@
+import DepotTelemetry
+import DepotSettings
 import DepotAPI
 import DepotArchives
 import DepotAppStore
@@ -285,7 +287,7 @@ package struct DepotApplication: Sendable {
                 intervalSeconds: configuration.catalog.collectIntervalSeconds, clock: Self.systemClock, logger: logger),
         ]
         if let hook = configuration.edge.purgeHook {
-            services.append(PurgeWorker(queue: purges, settings: hook, logger: logger))
+            services.append(PurgeWorker(queue: purges, settings: hook, sender: hook.sender, logger: logger))
         }
         if let settings = configuration.appStoreServerAPI, let appStoreClient {
             services.append(

@@ -1,3 +1,4 @@
+import DepotSettings
 import DepotAppStore
 import DepotLedger
 import DepotServices

@@ -1,3 +1,4 @@
+import DepotSettings
 import DepotTrust
 import Foundation
 import Logging

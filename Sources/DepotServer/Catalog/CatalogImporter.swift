@@ -1,3 +1,5 @@
+import DepotTelemetry
+import DepotSettings
 import DepotBundles
 import DepotCore
 import DepotLedger

@@ -1,3 +1,4 @@
+import DepotTelemetry
 import DepotAPI
 import DepotCore
 import DepotLedger

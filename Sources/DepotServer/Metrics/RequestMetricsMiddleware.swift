@@ -1,3 +1,4 @@
+import DepotTelemetry
 import Hummingbird
 
 /// Counts every routed request by route pattern (`/v1/transactions/{id}/finish`, `unmatched` when no route

@@ -1,3 +1,4 @@
+import DepotTelemetry
 import DepotOrigin
 import HTTPTypes
 import Hummingbird

@@ -1,3 +1,4 @@
+import DepotTelemetry
 import DepotServices
 import DepotAPI
 import Hummingbird

@@ -1,3 +1,4 @@
+import DepotSettings
 import Foundation
 import HTTPTypes
 import NIOCore

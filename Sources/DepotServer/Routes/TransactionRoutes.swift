@@ -1,3 +1,5 @@
+import DepotSettings
+import DepotTelemetry
 import DepotAPI
 import DepotCore
 import Foundation

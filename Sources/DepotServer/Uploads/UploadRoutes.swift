@@ -1,3 +1,4 @@
+import DepotSettings
 import DepotServices
 import DepotAPI
 import DepotCore

@@ -1,4 +1,5 @@
 @testable import DepotOrigin
+import DepotSettings
 import DepotTestSupport
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import DepotSettings
 import Crypto
 import DepotLedger
 import DepotServer

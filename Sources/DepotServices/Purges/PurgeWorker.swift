@@ -1,4 +1,3 @@
-import DepotServices
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -9,24 +8,22 @@ import ServiceLifecycle
 /// doubles each time (`edge.purge.backoffMilliseconds`, at most a minute), `edge.purge.retries` times; then
 /// the purge is given up on with an error line naming its tags. On a graceful shutdown the purges already
 /// queued get one attempt each.
-struct PurgeWorker: Service {
+package struct PurgeWorker: Service {
     let queue: PurgeQueue
     let settings: PurgeHookSettings
     let sender: any PurgeSender
     let logger: Logger
 
-    /// A worker for the configured hook.
-    init(queue: PurgeQueue, settings: PurgeHookSettings, logger: Logger) {
+    /// A worker sending `queue`'s purges with `sender`, which hands them to the hook `settings` names.
+    package init(queue: PurgeQueue, settings: PurgeHookSettings, sender: any PurgeSender, logger: Logger) {
         self.queue = queue
         self.settings = settings
+        self.sender = sender
         self.logger = logger
-        switch settings.target {
-        case .command(let command): sender = PurgeCommandSender(command: command)
-        case .url(let url, let headers): sender = PurgePostSender(url: url, headers: headers)
-        }
     }
 
-    func run() async {
+    /// Sends purges until the queue finishes; on a graceful shutdown, what is queued gets one attempt each.
+    package func run() async {
         await withGracefulShutdownHandler {
             for await purge in queue.purges { await deliver(purge) }
         } onGracefulShutdown: {
@@ -35,7 +32,7 @@ struct PurgeWorker: Service {
     }
 
     /// Sends one purge, retrying as configured.
-    func deliver(_ purge: PurgeRequest) async {
+    package func deliver(_ purge: PurgeRequest) async {
         let body = Self.body(purge)
         let attempts = settings.retries + 1
         for attempt in 1...attempts {
@@ -68,7 +65,7 @@ struct PurgeWorker: Service {
     }
 
     /// The JSON body, `{"tags": [...], "paths": [...], "reason": "..."}`.
-    static func body(_ purge: PurgeRequest) -> [UInt8] {
+    package static func body(_ purge: PurgeRequest) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Strings and arrays of strings always encode.

@@ -3,11 +3,11 @@ import Synchronization
 
 /// Brings swift-metrics counters up to totals that other parts keep as atomics (`EdgeFillCounter`,
 /// `PurgeCounters`): each scrape adds what was counted since the last one, so the exposed counter only grows.
-final class CounterMirrors: Sendable {
+package final class CounterMirrors: Sendable {
     private let seen = Mutex<[String: Int]>([:])
 
     /// Raises the counter `label{dimensions}` to `total`; a total lower than last seen adds nothing.
-    func advance(_ label: String, dimensions: [(String, String)], to total: Int, factory: any MetricsFactory) {
+    package func advance(_ label: String, dimensions: [(String, String)], to total: Int, factory: any MetricsFactory) {
         let key = label + dimensions.map { "|\($0.0)=\($0.1)" }.joined()
         let delta = seen.withLock { seen in
             let before = seen[key] ?? 0

@@ -1,4 +1,3 @@
-import DepotServices
 import Foundation
 
 #if canImport(Darwin)
@@ -13,11 +12,15 @@ import Glibc
 ///
 /// The command runs in a process group of its own, so a command that outlives its time limit is killed
 /// with every process it started (a shell script's `sleep` or `curl` included).
-struct PurgeCommandSender: PurgeSender {
+package struct PurgeCommandSender: PurgeSender {
     /// The program (an absolute path) and its arguments.
     let command: [String]
 
-    func send(_ purge: PurgeRequest, body: [UInt8], timeoutSeconds: Int) async throws(PurgeFailure) {
+    /// A sender running `command` (the program, then its arguments).
+    package init(command: [String]) { self.command = command }
+
+    /// Runs the command for `purge`, killing it with its children after `timeoutSeconds`.
+    package func send(_ purge: PurgeRequest, body: [UInt8], timeoutSeconds: Int) async throws(PurgeFailure) {
         let scratch = NSTemporaryDirectory() + "depot-purge-\(UUID().uuidString)"
         let inputPath = scratch + ".json"
         let errorPath = scratch + ".stderr"

@@ -2,7 +2,7 @@ import DepotOrigin
 
 extension DepotMetrics {
     /// Where the byte path counts its answers: this registry's request counters and downloads in flight.
-    var bytePath: BytePathMetrics {
+    package var bytePath: BytePathMetrics {
         BytePathMetrics(factory: factory, requestsLabel: Name.requests, downloadsInFlight: downloadsInFlight)
     }
 }

@@ -3,25 +3,25 @@ import DepotLedger
 
 /// The App Store outbox and uploads, timed.
 extension MeasuredLedger {
-    func enqueueAppleFinish(transactionId: String, now: Int64) async throws(LedgerError) -> Bool {
+    package func enqueueAppleFinish(transactionId: String, now: Int64) async throws(LedgerError) -> Bool {
         try await timed("enqueueAppleFinish") { () async throws(LedgerError) in
             try await base.enqueueAppleFinish(transactionId: transactionId, now: now)
         }
     }
 
-    func claimAppleJobs(owner: String, now: Int64, leaseSeconds: Int64, limit: Int) async throws(LedgerError) -> [AppleJob] {
+    package func claimAppleJobs(owner: String, now: Int64, leaseSeconds: Int64, limit: Int) async throws(LedgerError) -> [AppleJob] {
         try await timed("claimAppleJobs") { () async throws(LedgerError) in
             try await base.claimAppleJobs(owner: owner, now: now, leaseSeconds: leaseSeconds, limit: limit)
         }
     }
 
-    func completeAppleJob(id: Int64, owner: String, now: Int64) async throws(LedgerError) -> Bool {
+    package func completeAppleJob(id: Int64, owner: String, now: Int64) async throws(LedgerError) -> Bool {
         try await timed("completeAppleJob") { () async throws(LedgerError) in
             try await base.completeAppleJob(id: id, owner: owner, now: now)
         }
     }
 
-    func retryAppleJob(
+    package func retryAppleJob(
         id: Int64, owner: String, nextAttemptAt: Int64, error: String, now: Int64
     ) async throws(LedgerError)
         -> Bool
@@ -31,43 +31,43 @@ extension MeasuredLedger {
         }
     }
 
-    func failAppleJob(id: Int64, owner: String, error: String, now: Int64) async throws(LedgerError) -> Bool {
+    package func failAppleJob(id: Int64, owner: String, error: String, now: Int64) async throws(LedgerError) -> Bool {
         try await timed("failAppleJob") { () async throws(LedgerError) in
             try await base.failAppleJob(id: id, owner: owner, error: error, now: now)
         }
     }
 
-    func appleJobs(states: [AppleJob.State], afterId: Int64, limit: Int) async throws(LedgerError) -> [AppleJob] {
+    package func appleJobs(states: [AppleJob.State], afterId: Int64, limit: Int) async throws(LedgerError) -> [AppleJob] {
         try await timed("appleJobs") { () async throws(LedgerError) in
             try await base.appleJobs(states: states, afterId: afterId, limit: limit)
         }
     }
 
-    func appleJobs(transactionId: String) async throws(LedgerError) -> [AppleJob] {
+    package func appleJobs(transactionId: String) async throws(LedgerError) -> [AppleJob] {
         try await timed("appleJobsOfTransaction") { () async throws(LedgerError) in try await base.appleJobs(transactionId: transactionId) }
     }
 
-    func appleJobCounts() async throws(LedgerError) -> [AppleJob.State: Int] {
+    package func appleJobCounts() async throws(LedgerError) -> [AppleJob.State: Int] {
         try await timed("appleJobCounts") { () async throws(LedgerError) in try await base.appleJobCounts() }
     }
 
-    func setConsumptionConsent(transactionId: String, consented: Bool, now: Int64) async throws(LedgerError) -> Bool {
+    package func setConsumptionConsent(transactionId: String, consented: Bool, now: Int64) async throws(LedgerError) -> Bool {
         try await timed("setConsumptionConsent") { () async throws(LedgerError) in
             try await base.setConsumptionConsent(transactionId: transactionId, consented: consented, now: now)
         }
     }
 
-    func consumptionConsentedAt(transactionId: String) async throws(LedgerError) -> Int64? {
+    package func consumptionConsentedAt(transactionId: String) async throws(LedgerError) -> Int64? {
         try await timed("consumptionConsentedAt") { () async throws(LedgerError) in
             try await base.consumptionConsentedAt(transactionId: transactionId)
         }
     }
 
-    func createUpload(_ upload: UploadRecord) async throws(LedgerError) {
+    package func createUpload(_ upload: UploadRecord) async throws(LedgerError) {
         try await timed("createUpload") { () async throws(LedgerError) in try await base.createUpload(upload) }
     }
 
-    func createUpload(
+    package func createUpload(
         _ upload: UploadRecord, within quota: UploadQuota, now: Int64
     ) async throws(LedgerError) -> UploadQuotaOutcome {
         try await timed("createUploadWithinQuota") { () async throws(LedgerError) in
@@ -75,11 +75,11 @@ extension MeasuredLedger {
         }
     }
 
-    func upload(id: String) async throws(LedgerError) -> UploadRecord? {
+    package func upload(id: String) async throws(LedgerError) -> UploadRecord? {
         try await timed("upload") { () async throws(LedgerError) in try await base.upload(id: id) }
     }
 
-    func advanceUpload(
+    package func advanceUpload(
         id: String, from: Int64, to: Int64, length: Int64?, expiresAt: Int64, now: Int64
     ) async throws(LedgerError) -> Bool {
         try await timed("advanceUpload") { () async throws(LedgerError) in
@@ -87,11 +87,11 @@ extension MeasuredLedger {
         }
     }
 
-    func deleteUpload(id: String) async throws(LedgerError) -> Bool {
+    package func deleteUpload(id: String) async throws(LedgerError) -> Bool {
         try await timed("deleteUpload") { () async throws(LedgerError) in try await base.deleteUpload(id: id) }
     }
 
-    func expiredUploads(now: Int64, limit: Int) async throws(LedgerError) -> [String] {
+    package func expiredUploads(now: Int64, limit: Int) async throws(LedgerError) -> [String] {
         try await timed("expiredUploads") { () async throws(LedgerError) in try await base.expiredUploads(now: now, limit: limit) }
     }
 }

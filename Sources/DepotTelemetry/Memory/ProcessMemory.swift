@@ -7,18 +7,18 @@ import Glibc
 /// What the process holds, read from the kernel (`/proc/self`) and from the C allocator (`mallinfo2`), so that
 /// a resident size that grows can be told apart: live heap that grows is a leak, free heap that grows is
 /// the allocator keeping what was freed.
-struct ProcessMemory: Sendable, Equatable {
+package struct ProcessMemory: Sendable, Equatable {
     /// Resident set size: the pages of the process in memory.
-    var residentBytes: Int
+    package var residentBytes: Int
     /// Bytes the allocator has handed out and not had back (small blocks and mapped large ones).
-    var heapInUseBytes: Int
+    package var heapInUseBytes: Int
     /// Bytes the allocator holds free in its arenas, not returned to the system.
-    var heapFreeBytes: Int
+    package var heapFreeBytes: Int
     /// File descriptors open now (sockets, files, pipes).
-    var openFileDescriptors: Int
+    package var openFileDescriptors: Int
 
     /// The figures now, or nil where the system has no `/proc` or no `mallinfo2` (not Linux with glibc).
-    static func read() -> ProcessMemory? {
+    package static func read() -> ProcessMemory? {
         #if os(Linux)
         guard let statm = Self.firstLine(of: "/proc/self/statm") else { return nil }
         let pages = statm.split(separator: " ")

@@ -28,11 +28,11 @@ package final class DepotMetrics: Sendable {
     /// The registry `GET /metrics` renders.
     package let registry: PrometheusCollectorRegistry
     /// The swift-metrics backend writing into `registry`.
-    let factory: PrometheusMetricsFactory
+    package let factory: PrometheusMetricsFactory
     /// Bundle downloads being written now (counted by `BundleChannelHandler` from the answer to its write's end).
-    let downloadsInFlight: Meter
+    package let downloadsInFlight: Meter
     /// Counters kept elsewhere as atomics, brought up to date when scraped.
-    let mirrors = CounterMirrors()
+    package let mirrors = CounterMirrors()
 
     /// Names of the metric families, shared by the code that records and the tests that read.
     package enum Name {

@@ -16,7 +16,7 @@ extension DepotMetrics {
     package typealias BuildKind = BundleBuildKind
 
     /// Counts one routed request answered with `status` after `duration`.
-    func request(route: String, method: String, status: Int, duration: Duration) {
+    package func request(route: String, method: String, status: Int, duration: Duration) {
         Counter(
             label: Name.requests, dimensions: [("route", route), ("method", method), ("status", String(status))],
             factory: factory
@@ -26,7 +26,7 @@ extension DepotMetrics {
     }
 
     /// Counts one bundle answer that sent `bytes` body bytes to a grant's holder.
-    func grantDownload(bytes: Int64) {
+    package func grantDownload(bytes: Int64) {
         Counter(label: Name.bundleResponses, dimensions: [("via", BundleAudience.grant.rawValue)], factory: factory)
             .increment()
         Counter(label: Name.bundleBytes, dimensions: [("via", BundleAudience.grant.rawValue)], factory: factory)
@@ -34,17 +34,17 @@ extension DepotMetrics {
     }
 
     /// Counts one redeem: `ok`, or the code of the error it was answered with.
-    func redeem(outcome: String) {
+    package func redeem(outcome: String) {
         Counter(label: Name.redeems, dimensions: [("outcome", outcome)], factory: factory).increment()
     }
 
     /// Counts one finish: `ok`, or the code of the error it was answered with.
-    func finish(outcome: String) {
+    package func finish(outcome: String) {
         Counter(label: Name.finishes, dimensions: [("outcome", outcome)], factory: factory).increment()
     }
 
     /// Counts one piece of App Store signed data refused, by the verification error's code.
-    func verificationFailed(code: String) {
+    package func verificationFailed(code: String) {
         Counter(label: Name.verificationFailures, dimensions: [("code", code)], factory: factory).increment()
     }
 
@@ -55,7 +55,7 @@ extension DepotMetrics {
     }
 
     /// Records how long one ledger call took.
-    func ledgerCall(_ operation: String, duration: Duration) {
+    package func ledgerCall(_ operation: String, duration: Duration) {
         Metrics.Timer(label: Name.ledgerOperation, dimensions: [("operation", operation)], factory: factory)
             .record(duration: duration)
     }

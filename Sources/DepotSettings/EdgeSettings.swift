@@ -1,3 +1,4 @@
+import DepotServices
 /// How Depot answers as the origin of CDN edges: the caching and purge-tag fields on bundles, the grant
 /// check's cache lifetime, and the shared secrets that let an edge fill its cache without a grant.
 package struct EdgeSettings: Sendable {
@@ -25,7 +26,22 @@ package struct EdgeSettings: Sendable {
     /// Accepted shared secrets (none: edge fill is off; two while one is being rotated out).
     package var fillSecrets: [String]
     /// Where the purge tags of changes are sent, or nil for nowhere.
-    package var purgeHook: PurgeHookSettings? = nil
+    package var purgeHook: PurgeHookSettings?
+
+    /// Settings with these values.
+    package init(
+        lifetimeHeader: LifetimeHeader?, lifetimeSeconds: Int64, purgeTagHeader: String?, purgeTagSeparator: String,
+        grantCheckCacheSeconds: Int64, fillSecretHeader: String, fillSecrets: [String], purgeHook: PurgeHookSettings? = nil
+    ) {
+        self.lifetimeHeader = lifetimeHeader
+        self.lifetimeSeconds = lifetimeSeconds
+        self.purgeTagHeader = purgeTagHeader
+        self.purgeTagSeparator = purgeTagSeparator
+        self.grantCheckCacheSeconds = grantCheckCacheSeconds
+        self.fillSecretHeader = fillSecretHeader
+        self.fillSecrets = fillSecrets
+        self.purgeHook = purgeHook
+    }
 
     /// Edge settings when the configuration says nothing: `CDN-Cache-Control` for a year, `Surrogate-Key`
     /// tags separated by spaces, grant checks cached for 10 seconds, edge fill off.

@@ -43,7 +43,7 @@ package struct JSONLogHandler: LogHandler {
     }
 
     /// One event as a JSON line (ending in a newline).
-    static func line(time: Date, level: Logger.Level, label: String, message: String, metadata: Logger.Metadata) -> String {
+    package static func line(time: Date, level: Logger.Level, label: String, message: String, metadata: Logger.Metadata) -> String {
         var line = "{\"time\":\(JSONText.quoted(time.formatted(Self.timeStyle)))"
         line += ",\"level\":\(JSONText.quoted(level.rawValue))"
         line += ",\"label\":\(JSONText.quoted(label))"

@@ -5,12 +5,12 @@ import Metrics
 /// Values read when scraped rather than counted as they happen.
 extension DepotMetrics {
     /// Sets the number of App Store outbox jobs in `state`.
-    func appleOutboxJobs(state: String, count: Int) {
+    package func appleOutboxJobs(state: String, count: Int) {
         Gauge(label: Name.appleOutboxJobs, dimensions: [("state", state)], factory: factory).record(count)
     }
 
     /// Brings the connection counters and the open connections up to what the gate counted.
-    func mirror(connections gate: ConnectionGate) {
+    package func mirror(connections gate: ConnectionGate) {
         let counts = gate.counts
         Gauge(label: Name.connectionsOpen, factory: factory).record(counts.open)
         let outcomes = [
@@ -23,7 +23,7 @@ extension DepotMetrics {
     }
 
     /// Brings the purge and edge-fill counters and the purge queue's depth up to what their atomics say.
-    func mirror(purges: PurgeCounters, edgeFills: EdgeFillCounter) {
+    package func mirror(purges: PurgeCounters, edgeFills: EdgeFillCounter) {
         let outcomes = [
             ("queued", purges.queuedPurges), ("sent", purges.sentPurges), ("failed_attempt", purges.failedAttempts),
             ("abandoned", purges.abandonedPurges), ("dropped", purges.droppedPurges),
@@ -40,7 +40,7 @@ extension DepotMetrics {
     }
 
     /// Sets the process's memory and descriptor gauges to what the system says now.
-    func sampleProcess() {
+    package func sampleProcess() {
         guard let memory = ProcessMemory.read() else { return }
         Gauge(label: Name.residentMemory, factory: factory).record(memory.residentBytes)
         Gauge(label: Name.openFileDescriptors, factory: factory).record(memory.openFileDescriptors)

@@ -3,19 +3,19 @@ import DepotLedger
 
 /// The catalog, publisher keys and version jobs, timed.
 extension MeasuredLedger {
-    func catalogRevision() async throws(LedgerError) -> Int64 {
+    package func catalogRevision() async throws(LedgerError) -> Int64 {
         try await timed("catalogRevision") { () async throws(LedgerError) in try await base.catalogRevision() }
     }
 
-    func catalogSnapshot() async throws(LedgerError) -> CatalogSnapshot {
+    package func catalogSnapshot() async throws(LedgerError) -> CatalogSnapshot {
         try await timed("catalogSnapshot") { () async throws(LedgerError) in try await base.catalogSnapshot() }
     }
 
-    func catalogProduct(id: String) async throws(LedgerError) -> CatalogProduct? {
+    package func catalogProduct(id: String) async throws(LedgerError) -> CatalogProduct? {
         try await timed("catalogProduct") { () async throws(LedgerError) in try await base.catalogProduct(id: id) }
     }
 
-    func writeProduct(
+    package func writeProduct(
         _ product: CatalogProduct, keepExisting: Bool, now: Int64
     ) async throws(LedgerError)
         -> ProductWriteOutcome
@@ -25,11 +25,11 @@ extension MeasuredLedger {
         }
     }
 
-    func catalogVersions(productId: String) async throws(LedgerError) -> [CatalogVersion] {
+    package func catalogVersions(productId: String) async throws(LedgerError) -> [CatalogVersion] {
         try await timed("catalogVersions") { () async throws(LedgerError) in try await base.catalogVersions(productId: productId) }
     }
 
-    func addVersion(
+    package func addVersion(
         _ version: ContentVersion, state: VersionState, now: Int64
     ) async throws(LedgerError)
         -> AddVersionOutcome
@@ -37,7 +37,7 @@ extension MeasuredLedger {
         try await timed("addVersion") { () async throws(LedgerError) in try await base.addVersion(version, state: state, now: now) }
     }
 
-    func publishVersion(
+    package func publishVersion(
         productId: String, contentId: String, version: String, now: Int64
     ) async throws(LedgerError)
         -> PublishOutcome
@@ -47,7 +47,7 @@ extension MeasuredLedger {
         }
     }
 
-    func deleteVersion(
+    package func deleteVersion(
         productId: String, contentId: String, version: String
     ) async throws(LedgerError)
         -> DeleteVersionOutcome
@@ -57,32 +57,32 @@ extension MeasuredLedger {
         }
     }
 
-    func recordDelta(_ delta: DeltaBundle) async throws(LedgerError) -> Bool {
+    package func recordDelta(_ delta: DeltaBundle) async throws(LedgerError) -> Bool {
         try await timed("recordDelta") { () async throws(LedgerError) in try await base.recordDelta(delta) }
     }
 
-    func createPublisherKey(_ key: PublisherKeyRecord) async throws(LedgerError) {
+    package func createPublisherKey(_ key: PublisherKeyRecord) async throws(LedgerError) {
         try await timed("createPublisherKey") { () async throws(LedgerError) in try await base.createPublisherKey(key) }
     }
 
-    func publisherKeys() async throws(LedgerError) -> [PublisherKeyRecord] {
+    package func publisherKeys() async throws(LedgerError) -> [PublisherKeyRecord] {
         try await timed("publisherKeys") { () async throws(LedgerError) in try await base.publisherKeys() }
     }
 
-    func publisherKey(digest: [UInt8]) async throws(LedgerError) -> PublisherKeyRecord? {
+    package func publisherKey(digest: [UInt8]) async throws(LedgerError) -> PublisherKeyRecord? {
         try await timed("publisherKey") { () async throws(LedgerError) in try await base.publisherKey(digest: digest) }
     }
 
-    func revokePublisherKey(id: String, now: Int64) async throws(LedgerError) -> KeyRevocationOutcome {
+    package func revokePublisherKey(id: String, now: Int64) async throws(LedgerError) -> KeyRevocationOutcome {
         try await timed("revokePublisherKey") { () async throws(LedgerError) in try await base.revokePublisherKey(id: id, now: now) }
     }
 
-    func createVersionJob(_ job: VersionJob, staleBefore: Int64) async throws(LedgerError) -> VersionJobCreation {
+    package func createVersionJob(_ job: VersionJob, staleBefore: Int64) async throws(LedgerError) -> VersionJobCreation {
         try await timed("createVersionJob") { () async throws(LedgerError) in try await base.createVersionJob(job, staleBefore: staleBefore)
         }
     }
 
-    func updateVersionJob(
+    package func updateVersionJob(
         id: String, state: VersionJobState, failureReason: String?, now: Int64
     )
         async throws(LedgerError) -> Bool
@@ -92,15 +92,15 @@ extension MeasuredLedger {
         }
     }
 
-    func versionJob(id: String) async throws(LedgerError) -> VersionJob? {
+    package func versionJob(id: String) async throws(LedgerError) -> VersionJob? {
         try await timed("versionJob") { () async throws(LedgerError) in try await base.versionJob(id: id) }
     }
 
-    func versionJobs(productId: String) async throws(LedgerError) -> [VersionJob] {
+    package func versionJobs(productId: String) async throws(LedgerError) -> [VersionJob] {
         try await timed("versionJobs") { () async throws(LedgerError) in try await base.versionJobs(productId: productId) }
     }
 
-    func failStaleVersionJobs(before: Int64, reason: String, now: Int64) async throws(LedgerError) -> Int {
+    package func failStaleVersionJobs(before: Int64, reason: String, now: Int64) async throws(LedgerError) -> Int {
         try await timed("failStaleVersionJobs") { () async throws(LedgerError) in
             try await base.failStaleVersionJobs(before: before, reason: reason, now: now)
         }

@@ -9,7 +9,7 @@ import Logging
 /// `password`, `signed...`, `jws`) is replaced whole.
 package enum LogRedaction {
     /// Substrings of metadata keys whose values are never written.
-    static let secretKeyParts = ["authorization", "token", "grant", "secret", "password", "signed", "jws"]
+    package static let secretKeyParts = ["authorization", "token", "grant", "secret", "password", "signed", "jws"]
 
     /// `text` with every secret-shaped word replaced by `[redacted <kind>]`.
     package static func redact(_ text: String) -> String {
@@ -64,13 +64,13 @@ package enum LogRedaction {
         }
     }
 
-    static func isSecretKey(_ key: String) -> Bool {
+    package static func isSecretKey(_ key: String) -> Bool {
         let lowered = key.lowercased()
         return secretKeyParts.contains { lowered.contains($0) }
     }
 
     /// The kind of secret `word` looks like, or nil.
-    static func secretKind(_ word: String) -> String? {
+    package static func secretKind(_ word: String) -> String? {
         let dots = word.utf8.lazy.filter { $0 == UInt8(ascii: ".") }.count
         if word.hasPrefix("eyJ"), word.utf8.count >= 10 { return "jws" }
         if word.hasPrefix("g1."), dots >= 4 { return "grant" }

@@ -1,3 +1,4 @@
+import DepotServices
 import Foundation
 
 /// Reading and checking `edge.purge` in `depot.json`.

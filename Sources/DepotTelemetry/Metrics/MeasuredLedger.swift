@@ -4,19 +4,26 @@ import DepotLedger
 
 /// A ledger that times every call of the engine it wraps (`depot_ledger_operation_duration_seconds`, labelled
 /// with the method's name) and otherwise passes each call through unchanged.
-struct MeasuredLedger: Ledger {
+package struct MeasuredLedger: Ledger {
     /// The engine.
-    let base: any Ledger
-    let metrics: DepotMetrics
+    package let base: any Ledger
+    /// Where the timings go.
+    package let metrics: DepotMetrics
+
+    /// `base`, timed into `metrics`.
+    package init(base: any Ledger, metrics: DepotMetrics) {
+        self.base = base
+        self.metrics = metrics
+    }
 
     /// Runs one call of the engine, recording how long it took whether it succeeded or not.
-    func timed<Value>(_ operation: String, _ call: () async throws(LedgerError) -> Value) async throws(LedgerError) -> Value {
+    package func timed<Value>(_ operation: String, _ call: () async throws(LedgerError) -> Value) async throws(LedgerError) -> Value {
         let start = ContinuousClock.now
         defer { metrics.ledgerCall(operation, duration: ContinuousClock.now - start) }
         return try await call()
     }
 
-    func recordTransaction(
+    package func recordTransaction(
         _ transaction: PurchaseTransaction, productType: ProductType?, now: Int64
     ) async throws(LedgerError) -> LedgerTransaction {
         try await timed("recordTransaction") { () async throws(LedgerError) in
@@ -24,21 +31,21 @@ struct MeasuredLedger: Ledger {
         }
     }
 
-    func transaction(id: String) async throws(LedgerError) -> LedgerTransaction? {
+    package func transaction(id: String) async throws(LedgerError) -> LedgerTransaction? {
         try await timed("transaction") { () async throws(LedgerError) in try await base.transaction(id: id) }
     }
 
-    func transactions(originalId: String) async throws(LedgerError) -> [PurchaseTransaction] {
+    package func transactions(originalId: String) async throws(LedgerError) -> [PurchaseTransaction] {
         try await timed("transactionsByOriginalId") { () async throws(LedgerError) in try await base.transactions(originalId: originalId) }
     }
 
-    func transactions(productId: String, appAccountToken: String) async throws(LedgerError) -> [PurchaseTransaction] {
+    package func transactions(productId: String, appAccountToken: String) async throws(LedgerError) -> [PurchaseTransaction] {
         try await timed("transactionsByAccount") { () async throws(LedgerError) in
             try await base.transactions(productId: productId, appAccountToken: appAccountToken)
         }
     }
 
-    func setRevocation(
+    package func setRevocation(
         transactionId: String, revokedAt: Int64?, reason: String, signedAt: Int64?, now: Int64
     )
         async throws(LedgerError) -> Bool
@@ -48,27 +55,27 @@ struct MeasuredLedger: Ledger {
         }
     }
 
-    func revokedTransactionIds() async throws(LedgerError) -> Set<String> {
+    package func revokedTransactionIds() async throws(LedgerError) -> Set<String> {
         try await timed("revokedTransactionIds") { () async throws(LedgerError) in try await base.revokedTransactionIds() }
     }
 
-    func finishedConsumableIds(catalogConsumables: [String], finishedSince: Int64) async throws(LedgerError) -> Set<String> {
+    package func finishedConsumableIds(catalogConsumables: [String], finishedSince: Int64) async throws(LedgerError) -> Set<String> {
         try await timed("finishedConsumableIds") { () async throws(LedgerError) in
             try await base.finishedConsumableIds(catalogConsumables: catalogConsumables, finishedSince: finishedSince)
         }
     }
 
-    func recordGrants(transactionId: String, deliveries: [PlannedDelivery], now: Int64) async throws(LedgerError) {
+    package func recordGrants(transactionId: String, deliveries: [PlannedDelivery], now: Int64) async throws(LedgerError) {
         try await timed("recordGrants") { () async throws(LedgerError) in
             try await base.recordGrants(transactionId: transactionId, deliveries: deliveries, now: now)
         }
     }
 
-    func offers(transactionId: String) async throws(LedgerError) -> [PlannedDelivery] {
+    package func offers(transactionId: String) async throws(LedgerError) -> [PlannedDelivery] {
         try await timed("offers") { () async throws(LedgerError) in try await base.offers(transactionId: transactionId) }
     }
 
-    func recordServed(
+    package func recordServed(
         transactionId: String, digest: String, range: Range<Int64>, client: String, now: Int64
     )
         async throws(LedgerError)
@@ -78,7 +85,7 @@ struct MeasuredLedger: Ledger {
         }
     }
 
-    func finish(
+    package func finish(
         transactionId: String, claims: [ConfirmedDelivery], requiresDelivery: Bool, enqueueAppleFinish: Bool, now: Int64
     ) async throws(LedgerError) -> FinishOutcome {
         try await timed("finish") { () async throws(LedgerError) in
@@ -88,7 +95,7 @@ struct MeasuredLedger: Ledger {
         }
     }
 
-    func recordNotification(
+    package func recordNotification(
         _ notification: NotificationRecord, enqueueConsumption: Bool, now: Int64
     )
         async throws(LedgerError) -> Bool
@@ -98,27 +105,27 @@ struct MeasuredLedger: Ledger {
         }
     }
 
-    func lastNotificationRecordedAt() async throws(LedgerError) -> Int64? {
+    package func lastNotificationRecordedAt() async throws(LedgerError) -> Int64? {
         try await timed("lastNotificationRecordedAt") { () async throws(LedgerError) in try await base.lastNotificationRecordedAt() }
     }
 
-    func unfinished(before: Int64, after: DeliveryKey?, limit: Int) async throws(LedgerError) -> [DeliveryStatus] {
+    package func unfinished(before: Int64, after: DeliveryKey?, limit: Int) async throws(LedgerError) -> [DeliveryStatus] {
         try await timed("unfinished") { () async throws(LedgerError) in
             try await base.unfinished(before: before, after: after, limit: limit)
         }
     }
 
-    func deliveries(transactionId: String) async throws(LedgerError) -> [DeliveryStatus] {
+    package func deliveries(transactionId: String) async throws(LedgerError) -> [DeliveryStatus] {
         try await timed("deliveries") { () async throws(LedgerError) in try await base.deliveries(transactionId: transactionId) }
     }
 
-    func auditTrail(transactionId: String, afterSequence: Int64, limit: Int) async throws(LedgerError) -> [AuditEvent] {
+    package func auditTrail(transactionId: String, afterSequence: Int64, limit: Int) async throws(LedgerError) -> [AuditEvent] {
         try await timed("auditTrail") { () async throws(LedgerError) in
             try await base.auditTrail(transactionId: transactionId, afterSequence: afterSequence, limit: limit)
         }
     }
 
-    func irregularTransactions(
+    package func irregularTransactions(
         since: Int64, maxAccountTokens: Int, maxClientAddresses: Int, offset: Int, limit: Int
     ) async throws(LedgerError) -> [IrregularTransaction] {
         try await timed("irregularTransactions") { () async throws(LedgerError) in
@@ -128,7 +135,7 @@ struct MeasuredLedger: Ledger {
         }
     }
 
-    func recordRedemption(
+    package func recordRedemption(
         _ transaction: PurchaseTransaction, productType: ProductType?, appAccountToken: String?, client: String,
         activitySince: Int64, now: Int64
     ) async throws(LedgerError) -> RecordedRedemption {
@@ -140,7 +147,7 @@ struct MeasuredLedger: Ledger {
     }
 
     /// Closes the engine (not timed: it happens once, at the end).
-    func close() async throws(LedgerError) {
+    package func close() async throws(LedgerError) {
         try await base.close()
     }
 }

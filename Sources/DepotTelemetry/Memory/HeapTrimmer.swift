@@ -12,21 +12,21 @@ import Glibc
 /// live blocks stay resident, so the resident size creeps up for many minutes while the bytes in use stay
 /// flat (`bench/soak.sh` shows both). `malloc_trim(0)` hands those free pages back (`madvise`), which
 /// keeps the resident size close to what is in use. It runs only when enough is kept free to be worth it.
-struct HeapTrimmer: Service {
+package struct HeapTrimmer: Service {
     /// How often the kept-free bytes are looked at.
-    let interval: Duration
+    package let interval: Duration
     /// Kept-free bytes below which a trim is not worth its walk over the arenas.
-    let threshold: Int
-    let logger: Logger
+    package let threshold: Int
+    package let logger: Logger
 
     /// Once a minute, when 8 MiB or more are kept free.
-    init(interval: Duration = .seconds(60), threshold: Int = 8 << 20, logger: Logger) {
+    package init(interval: Duration = .seconds(60), threshold: Int = 8 << 20, logger: Logger) {
         self.interval = interval
         self.threshold = threshold
         self.logger = logger
     }
 
-    func run() async throws {
+    package func run() async throws {
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
             guard !Task.isShuttingDownGracefully, !Task.isCancelled else { return }
@@ -39,7 +39,7 @@ struct HeapTrimmer: Service {
     }
 
     /// Trims when at least `threshold` bytes are kept free; the figures before and after, or nil when it did not.
-    func trimIfWorthIt() -> (before: ProcessMemory, after: ProcessMemory)? {
+    package func trimIfWorthIt() -> (before: ProcessMemory, after: ProcessMemory)? {
         guard let before = ProcessMemory.read(), before.heapFreeBytes >= threshold else { return nil }
         Self.trim()
         guard let after = ProcessMemory.read() else { return nil }
@@ -47,7 +47,7 @@ struct HeapTrimmer: Service {
     }
 
     /// Returns every free page the allocator holds to the system.
-    static func trim() {
+    package static func trim() {
         #if os(Linux)
         _ = malloc_trim(0)
         #endif
