@@ -135,7 +135,7 @@ let package = Package(
         .target(
             name: "DepotSettings",
             dependencies: [
-                "DepotCore", "DepotServices", "DepotOrigin",
+                "DepotCore", "DepotBundles", "DepotServices", "DepotOrigin",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),

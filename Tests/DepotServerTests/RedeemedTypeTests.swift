@@ -1,3 +1,4 @@
+import DepotServices
 import DepotSettings
 import DepotCore
 import DepotLedger

@@ -82,7 +82,9 @@ package struct DepotApplication: Sendable {
         let metrics = DepotMetrics()
         let ledger = MeasuredLedger(base: engine, metrics: metrics)
         let imported = try await CatalogImporter.run(
-            configuration, ledger: ledger, store: store, shelf: shelf, now: systemClock(), logger: logger, metrics: metrics)
+            products: configuration.products, contentDirectory: configuration.contentDirectory,
+            packLimits: configuration.bundles.packLimits, compressionLevel: configuration.bundles.compressionLevel,
+            ledger: ledger, store: store, shelf: shelf, now: systemClock(), logger: logger, buildTimer: metrics)
         let catalogs = try CatalogHolder(catalog: .empty, revision: -1, now: systemClock())
         let index = BundleIndex(originFields: OriginHeaders(settings: configuration.edge).bundleFields(for:))
         let refresher = CatalogRefresher(
@@ -212,9 +214,9 @@ package struct DepotApplication: Sendable {
         let publisherAuth = PublisherAuthMiddleware(ledger: ledger)
         let publishing = PublishingService(
             ledger: ledger, runner: versionJobs, deltas: deltas, purges: purges,
-            refreshCatalog: { [refresher] in
+            refreshCatalog: { [refresher, logger] in
                 do { try await refresher.refresh() } catch {
-                    refresher.logger.warning("catalog not refreshed", metadata: ["error": "\(error)"])
+                    logger.warning("catalog not refreshed", metadata: ["error": "\(error)"])
                 }
             }, clock: clock, logger: logger)
         PublisherProductRoutes(publishing: publishing)

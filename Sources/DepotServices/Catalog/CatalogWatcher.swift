@@ -1,17 +1,24 @@
 import DepotLedger
-import DepotServices
 import Logging
 import ServiceLifecycle
 
 /// Polls the ledger's catalog revision every `interval` and installs the new catalog when it moved, so a
 /// publish, a rollback or a product edit made through any instance sharing the ledger is served here
 /// within one interval, without a restart.
-struct CatalogWatcher: Service {
+package struct CatalogWatcher: Service {
     let refresher: CatalogRefresher
     let interval: Duration
     let logger: Logger
 
-    func run() async throws {
+    /// A watcher refreshing with `refresher` every `interval`.
+    package init(refresher: CatalogRefresher, interval: Duration, logger: Logger) {
+        self.refresher = refresher
+        self.interval = interval
+        self.logger = logger
+    }
+
+    /// Polls until a graceful shutdown.
+    package func run() async throws {
         // A graceful shutdown cancels the wait; that is the normal end, not an error.
         try? await cancelWhenGracefulShutdown {
             while !Task.isCancelled {

@@ -1,23 +1,37 @@
 import DepotBundles
 import DepotCore
 import DepotLedger
-import DepotOrigin
 import DepotServices
 import Logging
 import Synchronization
 
 /// Loads the ledger's catalog when its revision moved and installs it: the catalog and lists in the
-/// `CatalogHolder`, the served bundles in the `BundleIndex`. Versions whose bundle is missing from the
+/// `CatalogHolder`, the served bundles in the `ServedBundleTable`. Versions whose bundle is missing from the
 /// store are left out (and logged): nothing is offered that cannot be served.
 package struct CatalogRefresher: Sendable {
     let ledger: any Ledger
-    let holder: CatalogHolder
-    let index: BundleIndex
+    /// Where the catalog and its lists are installed.
+    package let holder: CatalogHolder
+    let index: any ServedBundleTable
     let store: LocalBundleStore
     /// Product ids in the configuration's order: the lists show these first.
     let productOrder: [String]
     let clock: @Sendable () -> Int64
     let logger: Logger
+
+    /// A refresher installing `ledger`'s catalog into `holder` and `index`, offering only what `store` holds.
+    package init(
+        ledger: any Ledger, holder: CatalogHolder, index: any ServedBundleTable, store: LocalBundleStore,
+        productOrder: [String], clock: @escaping @Sendable () -> Int64, logger: Logger
+    ) {
+        self.ledger = ledger
+        self.holder = holder
+        self.index = index
+        self.store = store
+        self.productOrder = productOrder
+        self.clock = clock
+        self.logger = logger
+    }
 
     /// Installs the ledger's catalog if its revision differs from the one served. Returns whether it did.
     @discardableResult
@@ -37,15 +51,15 @@ package struct CatalogRefresher: Sendable {
         } catch {
             throw LedgerError.corrupt("the catalog at revision \(snapshot.revision) cannot be listed: \(error)")
         }
-        index.replace(with: bundles)
+        index.replace(withBundles: bundles)
         logger.debug("catalog installed", metadata: ["revision": "\(snapshot.revision)", "bundles": "\(bundles.count)"])
         return true
     }
 
     /// The catalog without the versions and deltas whose bundle file is not in the store, and the served
     /// bundles of what remains.
-    func servable(_ catalog: Catalog) -> (Catalog, [ServedBundle]) {
-        var bundles: [ServedBundle] = []
+    func servable(_ catalog: Catalog) -> (Catalog, [(version: ContentVersion, path: String)]) {
+        var bundles: [(version: ContentVersion, path: String)] = []
         func keep(_ version: ContentVersion) -> Bool {
             guard let path = store.path(for: version.digest) else {
                 logger.error(
@@ -53,7 +67,7 @@ package struct CatalogRefresher: Sendable {
                     metadata: ["content": "\(version.contentId)", "version": "\(version.version)", "digest": "\(version.digest)"])
                 return false
             }
-            bundles.append(ServedBundle(version: version, path: path))
+            bundles.append((version, path))
             return true
         }
         let versions = catalog.versions.filter(keep)

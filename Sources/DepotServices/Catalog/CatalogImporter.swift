@@ -1,5 +1,3 @@
-import DepotTelemetry
-import DepotSettings
 import DepotBundles
 import DepotCore
 import DepotLedger
@@ -25,12 +23,15 @@ package enum CatalogImporter {
         package var imported: [ContentVersion]
     }
 
-    /// Imports products and packs; records each pack's directory on the shelf for later delta builds.
+    /// Imports `products` and the packs of `contentDirectory` (read within `packLimits`, bundled at
+    /// `compressionLevel`, each build timed by `buildTimer`); records each pack's directory on the shelf for
+    /// later delta builds.
     package static func run(
-        _ configuration: DepotConfiguration, ledger: any Ledger, store: LocalBundleStore, shelf: PackShelf,
-        now: Int64, logger: Logger, metrics: DepotMetrics? = nil
+        products: [Product], contentDirectory: String, packLimits: PackLimits, compressionLevel: Int,
+        ledger: any Ledger, store: LocalBundleStore, shelf: PackShelf, now: Int64, logger: Logger,
+        buildTimer: (any BundleBuildTimer)? = nil
     ) async throws -> Result {
-        for product in configuration.products {
+        for product in products {
             let record = CatalogProduct(
                 id: product.id, type: product.type, title: product.title,
                 periodDays: product.periodSeconds.map { Int($0 / 86_400) })
@@ -45,10 +46,10 @@ package enum CatalogImporter {
             result.refused.append((directory, reason))
             logger.error("pack refused", metadata: ["pack": "\(directory)", "reason": "\(reason)"])
         }
-        for directory in try packDirectories(configuration, logger: logger) {
+        for directory in try packDirectories(contentDirectory, logger: logger) {
             let pack: Pack
             do {
-                pack = try PackReader.read(directory: directory, limits: configuration.bundles.packLimits)
+                pack = try PackReader.read(directory: directory, limits: packLimits)
             } catch {
                 refuse(directory, error.description)
                 continue
@@ -63,8 +64,8 @@ package enum CatalogImporter {
                 refuse(directory, "product \(manifest.productId) is not in products.json nor in the ledger's catalog")
                 continue
             }
-            let record = try await (metrics as (any BundleBuildTimer)?).timingBuild(.full) {
-                try await store.build(pack, compressionLevel: configuration.bundles.compressionLevel)
+            let record = try await buildTimer.timingBuild(.full) {
+                try await store.build(pack, compressionLevel: compressionLevel)
             }
             let version = ContentVersion(
                 productId: manifest.productId, contentId: manifest.contentId, version: manifest.version,
@@ -97,18 +98,11 @@ package enum CatalogImporter {
         return result
     }
 
-    private static func packDirectories(_ configuration: DepotConfiguration, logger: Logger) throws -> [String] {
-        guard FileManager.default.fileExists(atPath: configuration.contentDirectory) else {
-            logger.warning("no content directory", metadata: ["path": "\(configuration.contentDirectory)"])
+    private static func packDirectories(_ contentDirectory: String, logger: Logger) throws -> [String] {
+        guard FileManager.default.fileExists(atPath: contentDirectory) else {
+            logger.warning("no content directory", metadata: ["path": "\(contentDirectory)"])
             return []
         }
-        return try PackReader.discover(root: configuration.contentDirectory)
-    }
-}
-
-extension BundleSettings {
-    /// The limits packs are read with.
-    package var packLimits: PackLimits {
-        PackLimits(maxFileCount: maxFileCount, maxFileSize: maxFileSize, maxTotalSize: maxTotalSize)
+        return try PackReader.discover(root: contentDirectory)
     }
 }

@@ -1,0 +1,8 @@
+import DepotBundles
+
+extension BundleSettings {
+    /// The limits packs are read with.
+    package var packLimits: PackLimits {
+        PackLimits(maxFileCount: maxFileCount, maxFileSize: maxFileSize, maxTotalSize: maxTotalSize)
+    }
+}
