@@ -38,6 +38,9 @@ ALLOWED_CYCLES = {
         "AppleOutbox", "Application", "ByteServing", "Catalog", "Configuration", "Delivery", "Edge", "Metrics",
         "Routes", "Uploads",
     },
+    # DepotOrigin, the byte path taken out of DepotServer (issue 21), is being split by role; its pipeline, answers,
+    # caches and writers still reach into each other (the folders of its cycle when it reached main, 1a46779).
+    "DepotOrigin": {"Answers", "Caches", "Pipeline", "StateMachine", "Writing"},
 }
 
 # A type declared at top level: optional attributes and modifiers, then the keyword, all from column 0.
@@ -296,7 +299,8 @@ def main():
         for problem in problems:
             print("  " + problem)
     else:
-        print(f"folders: the folders of each of {count} source targets depend on each other without a cycle")
+        allowed = " but for the allowed cycles above" if any(w.startswith("warning: ") for w in warnings) else ""
+        print(f"folders: the folders of each of {count} source targets depend on each other without a cycle{allowed}")
     sys.exit(1 if failed else 0)
 
 
