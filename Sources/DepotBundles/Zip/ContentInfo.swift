@@ -42,14 +42,6 @@ package struct ContentInfo: Sendable, Equatable {
         fileCount = pack.files.count
     }
 
-    /// The property list of a delta bundle: `plan.target` described, plus the base version and the
-    /// removed paths.
-    package init(delta plan: DeltaPlan) {
-        self.init(pack: plan.target)
-        baseContentVersion = plan.baseVersion
-        removedPaths = plan.removedPaths
-    }
-
     /// The property list's bytes (UTF-8, tab-indented like Apple's own writer, trailing newline).
     package var propertyList: [UInt8] {
         // Sorted by key; each value rendered once, as the lines that follow its key.

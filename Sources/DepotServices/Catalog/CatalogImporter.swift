@@ -1,7 +1,6 @@
 import DepotBundles
 import DepotCore
 import DepotLedger
-import DepotServices
 import Foundation
 import Logging
 
