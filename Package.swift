@@ -229,12 +229,12 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(
-            name: "DepotServerTests",
+        .target(
+            name: "DepotServerTestSupport",
             dependencies: [
-                "DepotAPI", "DepotServices", "DepotOrigin", "DepotSettings", "DepotTelemetry",
-                "DepotServer", "DepotTrust", "DepotHTTP", "DepotCore", "DepotClient", "DepotAppStoreDouble", "DepotAppStore",
-                "DepotLedger", "DepotTestSupport", "DepotArchives",
+                "DepotAPI", "DepotServices", "DepotOrigin", "DepotSettings",
+                "DepotServer", "DepotTrust", "DepotHTTP", "DepotCore", "DepotClient", "DepotAppStoreDouble",
+                "DepotLedger", "DepotTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -245,7 +245,49 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            path: "Tests/DepotServerTestSupport",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "DepotServerTests",
+            dependencies: [
+                "DepotAPI", "DepotServices", "DepotOrigin", "DepotSettings", "DepotTelemetry",
+                "DepotServer", "DepotTrust", "DepotHTTP", "DepotCore", "DepotAppStore",
+                "DepotLedger", "DepotTestSupport", "DepotServerTestSupport",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "DepotIntegrationTests",
+            dependencies: [
+                "DepotAPI", "DepotServices", "DepotOrigin", "DepotSettings", "DepotTelemetry",
+                "DepotServer", "DepotTrust", "DepotHTTP", "DepotCore", "DepotClient", "DepotAppStoreDouble",
+                "DepotLedger", "DepotTestSupport", "DepotServerTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "DepotSystemTests",
+            dependencies: [
+                "DepotServices", "DepotOrigin", "DepotSettings",
+                "DepotServer", "DepotTrust", "DepotCore", "DepotClient", "DepotAppStoreDouble", "DepotAppStore",
+                "DepotLedger", "DepotTestSupport", "DepotArchives", "DepotServerTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,3 +1,4 @@
+@testable import DepotServerTestSupport
 import DepotAppStore
 import DepotLedger
 import Testing

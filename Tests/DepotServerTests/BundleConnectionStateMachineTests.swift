@@ -1,3 +1,4 @@
+@testable import DepotServerTestSupport
 import NIOHTTP1
 import Testing
 

@@ -1,3 +1,4 @@
+@testable import DepotServerTestSupport
 import DepotCore
 @testable import DepotOrigin
 import Testing

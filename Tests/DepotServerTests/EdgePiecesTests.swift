@@ -1,3 +1,4 @@
+@testable import DepotServerTestSupport
 import DepotSettings
 import DepotCore
 @testable import DepotOrigin

@@ -1,3 +1,4 @@
+@testable import DepotServerTestSupport
 import DepotAPI
 @testable import DepotOrigin
 import DepotTrust

@@ -1,3 +1,4 @@
+@testable import DepotServerTestSupport
 import DepotTelemetry
 import DepotServer
 import Foundation

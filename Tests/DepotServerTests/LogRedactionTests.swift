@@ -1,3 +1,4 @@
+@testable import DepotServerTestSupport
 @testable import DepotOrigin
 import DepotTelemetry
 import DepotServer

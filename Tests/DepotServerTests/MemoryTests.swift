@@ -1,3 +1,4 @@
+@testable import DepotServerTestSupport
 import DepotTelemetry
 import Foundation
 import Logging

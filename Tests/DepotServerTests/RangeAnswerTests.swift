@@ -1,3 +1,4 @@
+@testable import DepotServerTestSupport
 import DepotSettings
 import DepotTelemetry
 import DepotCore

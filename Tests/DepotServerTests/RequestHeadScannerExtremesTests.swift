@@ -1,3 +1,4 @@
+@testable import DepotServerTestSupport
 import DepotHTTP
 @testable import DepotOrigin
 import DepotTestSupport

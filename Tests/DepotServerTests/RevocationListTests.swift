@@ -1,3 +1,4 @@
+@testable import DepotServerTestSupport
 import DepotTrust
 import Testing
 

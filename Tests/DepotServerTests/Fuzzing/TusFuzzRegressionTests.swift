@@ -1,3 +1,4 @@
+@testable import DepotServerTestSupport
 import DepotAPI
 import DepotTestSupport
 import Foundation

@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+/// `docs/openapi.yaml`, read as the tests need it: its table of error codes (`x-error-codes`, one flow
+/// mapping per line: `- {code: CODE, status: N, meaning: "JSON string"}`) and its path.
+struct OpenAPIDocument {
+    /// One row of the document's table.
+    struct ErrorRow: Equatable, CustomStringConvertible {
+        var code: String
+        var status: Int
+        var meaning: String
+        var description: String { "\(code) \(status) \(meaning)" }
+    }
+
+    /// Where the document is: `<repository>/docs/openapi.yaml`, found from this file's path.
+    static let path = RepositoryRoot.path + "/docs/openapi.yaml"
+
+    /// The document's text.
+    let text: String
+
+    init() throws {
+        text = try String(contentsOfFile: Self.path, encoding: .utf8)
+    }
+
+    /// The rows of `x-error-codes`, in order; a line under it that is not a row is a failure, so a change of
+    /// the table's format cannot make rows vanish unseen.
+    func errorRows(sourceLocation: SourceLocation = #_sourceLocation) throws -> [ErrorRow] {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let start = lines.firstIndex(where: { $0 == "x-error-codes:" }) else {
+            Issue.record("docs/openapi.yaml has no top-level x-error-codes", sourceLocation: sourceLocation)
+            return []
+        }
+        let row = /^  - \{code: ([a-z0-9-]+), status: ([0-9]{3}), meaning: (".*")\}$/
+        var rows: [ErrorRow] = []
+        for line in lines[(start + 1)...] {
+            // The table ends at the next top-level key or the end of the file.
+            if let first = line.first, first != " " { break }
+            if line.allSatisfy(\.isWhitespace) { continue }
+            guard let match = try row.wholeMatch(in: String(line)) else {
+                Issue.record("not a row of x-error-codes: \(line)", sourceLocation: sourceLocation)
+                continue
+            }
+            let meaning = try JSONDecoder().decode(String.self, from: Data(match.3.utf8))
+            rows.append(ErrorRow(code: String(match.1), status: Int(match.2)!, meaning: meaning))
+        }
+        return rows
+    }
+}
