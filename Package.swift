@@ -46,16 +46,17 @@ let package = Package(
         .target(
             name: "DepotBundles",
             dependencies: [
-                "DepotCore", "CZlib",
+                "DepotCore", "DepotSystem", "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
         ),
+        .target(name: "DepotSystem", swiftSettings: swiftSettings),
         .target(name: "DepotArchives", dependencies: ["CZlib"], swiftSettings: swiftSettings),
         .target(
             name: "DepotTrust",
             dependencies: [
-                "DepotCore",
+                "DepotCore", "DepotSystem",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -90,6 +91,7 @@ let package = Package(
         .target(
             name: "DepotLedger",
             dependencies: [
+                "DepotSystem",
                 "DepotCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -101,6 +103,7 @@ let package = Package(
         .target(
             name: "DepotServices",
             dependencies: [
+                "DepotSystem",
                 "DepotCore", "DepotAPI", "DepotLedger", "DepotTrust", "DepotBundles", "DepotArchives", "DepotAppStore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -216,7 +219,9 @@ let package = Package(
             name: "DepotArchivesTests", dependencies: ["DepotArchives", "DepotTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "DepotBundlesTests",
-            dependencies: ["DepotBundles", "DepotCore", "DepotTestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "DepotBundles", "DepotCore", "DepotSystem", "DepotTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -95,7 +95,7 @@ build_trust() {
     local debug
     debug=$(cd "$ROOT" && swift build --show-bin-path)
     local dependency objects=() sources
-    for dependency in SwiftASN1 X509 _CertificateInternals Crypto CryptoExtras _CryptoExtras CryptoBoringWrapper \
+    for dependency in DepotSystem SwiftASN1 X509 _CertificateInternals Crypto CryptoExtras _CryptoExtras CryptoBoringWrapper \
         CCryptoBoringSSL CCryptoBoringSSLShims CXKCP CXKCPShims; do
         [[ -d $debug/$dependency.build ]] || { echo "no $debug/$dependency.build: the package layout changed"; return 1; }
         mapfile -t -O "${#objects[@]}" objects < <(find "$debug/$dependency.build" -name '*.o' | sort)

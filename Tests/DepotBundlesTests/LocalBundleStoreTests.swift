@@ -1,3 +1,4 @@
+import DepotSystem
 import Crypto
 import Foundation
 import Testing

@@ -1,3 +1,5 @@
+import DepotSystem
+
 /// A failure writing a bundle or the store's index: an I/O problem on the server's side, not the pack's.
 ///
 /// The message names the operation and the system's reason, never a path, so it can reach a log or an

@@ -1,3 +1,4 @@
+import DepotSystem
 import Dispatch
 import Foundation
 

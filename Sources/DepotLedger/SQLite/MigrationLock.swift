@@ -1,3 +1,5 @@
+import DepotSystem
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -11,21 +13,24 @@ struct MigrationLock {
 
     /// Opens (creating it) and locks the file, waiting for any other holder.
     init(path: String) throws(LedgerError) {
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw .unavailable("cannot open the migration lock \(path): errno \(errno)") }
-        while flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else {
-                let code = errno
-                close(descriptor)
-                throw .unavailable("cannot lock \(path): errno \(code)")
-            }
+        let descriptor: Int32
+        do {
+            descriptor = try POSIX.openFile(path, O_RDWR | O_CREAT, mode: 0o600)
+        } catch {
+            throw .unavailable("cannot open the migration lock \(path): \(error)")
+        }
+        do {
+            _ = try POSIX.lockExclusively(descriptor, wait: true)
+        } catch {
+            POSIX.closeFile(descriptor)
+            throw .unavailable("cannot lock \(path): \(error)")
         }
         self.descriptor = descriptor
     }
 
     /// Unlocks and closes the file.
     func release() {
-        _ = flock(descriptor, LOCK_UN)
-        close(descriptor)
+        POSIX.unlock(descriptor)
+        POSIX.closeFile(descriptor)
     }
 }

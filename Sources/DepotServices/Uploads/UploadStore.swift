@@ -1,3 +1,5 @@
+import DepotSystem
+
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #elseif canImport(Darwin)
@@ -20,6 +22,11 @@ package struct UploadStore: Sendable {
         case missing
         /// A system call failed.
         case io(String)
+
+        /// `what` failed with `error`.
+        static func io(_ what: String, _ error: SystemCallError) -> Failure {
+            .io("\(what): \(String(cString: strerror(error.code)))")
+        }
     }
 
     /// The directory holding the files.
@@ -28,8 +35,8 @@ package struct UploadStore: Sendable {
     /// A store in `<dataDirectory>/uploads`, created if needed.
     package init(dataDirectory: String) throws(Failure) {
         directory = dataDirectory + "/uploads"
-        if mkdir(directory, 0o700) != 0 && errno != EEXIST {
-            throw .io("cannot create the uploads directory: \(String(cString: strerror(errno)))")
+        do throws(SystemCallError) { try POSIX.makeDirectory(directory, mode: 0o700) } catch {
+            throw .io("cannot create the uploads directory", error)
         }
     }
 
@@ -40,9 +47,11 @@ package struct UploadStore: Sendable {
     package func create(_ id: String) async throws(Failure) {
         let path = path(id)
         try await run { () throws(Failure) in
-            let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            guard descriptor >= 0 else { throw Failure.io("cannot create an upload file: \(String(cString: strerror(errno)))") }
-            close(descriptor)
+            do throws(SystemCallError) {
+                POSIX.closeFile(try POSIX.openFile(path, O_WRONLY | O_CREAT | O_EXCL, mode: 0o600))
+            } catch {
+                throw Failure.io("cannot create an upload file", error)
+            }
         }
     }
 
@@ -50,9 +59,7 @@ package struct UploadStore: Sendable {
     package func remove(_ id: String) async throws(Failure) {
         let path = path(id)
         try await run { () throws(Failure) in
-            if unlink(path) != 0 && errno != ENOENT {
-                throw Failure.io("cannot remove an upload file: \(String(cString: strerror(errno)))")
-            }
+            do throws(SystemCallError) { try POSIX.removeFile(path) } catch { throw Failure.io("cannot remove an upload file", error) }
         }
     }
 
@@ -61,16 +68,23 @@ package struct UploadStore: Sendable {
     package func openWriter(_ id: String) async throws(Failure) -> UploadWriter {
         let path = path(id)
         let descriptor = try await run { () throws(Failure) -> Int32 in
-            let descriptor = open(path, O_WRONLY | O_CLOEXEC)
-            guard descriptor >= 0 else {
-                if errno == ENOENT { throw Failure.missing }
-                throw Failure.io("cannot open an upload file: \(String(cString: strerror(errno)))")
+            let descriptor: Int32
+            do throws(SystemCallError) {
+                descriptor = try POSIX.openFile(path, O_WRONLY)
+            } catch {
+                if error.code == ENOENT { throw Failure.missing }
+                throw Failure.io("cannot open an upload file", error)
             }
-            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-                let code = errno
-                close(descriptor)
-                if code == EWOULDBLOCK { throw Failure.locked }
-                throw Failure.io("cannot lock an upload file: \(String(cString: strerror(code)))")
+            let locked: Bool
+            do throws(SystemCallError) {
+                locked = try POSIX.lockExclusively(descriptor, wait: false)
+            } catch {
+                POSIX.closeFile(descriptor)
+                throw Failure.io("cannot lock an upload file", error)
+            }
+            guard locked else {
+                POSIX.closeFile(descriptor)
+                throw Failure.locked
             }
             return descriptor
         }
@@ -102,16 +116,15 @@ package final class UploadWriter: @unchecked Sendable {
     package func start(at offset: Int64) async throws(UploadStore.Failure) {
         let descriptor = descriptor
         try await store.run { () throws(UploadStore.Failure) in
-            // The file's size from its end (writes are positioned, so the seek moves nothing that matters).
-            let size = lseek(descriptor, 0, SEEK_END)
-            guard size >= 0, Int64(size) >= offset, ftruncate(descriptor, off_t(offset)) == 0
+            guard let size = try? FileStatus.fstat(descriptor).size, size >= offset,
+                (try? POSIX.truncate(descriptor, offset)) != nil
             else { throw UploadStore.Failure.missing }
         }
         position = offset
     }
 
     deinit {
-        if !closed { closeDescriptor(descriptor) }
+        if !closed { POSIX.closeFile(descriptor) }
     }
 
     /// Writes `chunk` at the position and moves it on.
@@ -119,19 +132,11 @@ package final class UploadWriter: @unchecked Sendable {
         let descriptor = descriptor
         let start = position
         try await store.run { () throws(UploadStore.Failure) in
-            let failure: UploadStore.Failure? = chunk.withBytes { bytes in
-                var done = 0
-                while done < bytes.count {
-                    let written = pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(start) + off_t(done))
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        return .io("writing an upload failed: \(String(cString: strerror(errno)))")
-                    }
-                    done += written
-                }
+            let failure: SystemCallError? = chunk.withBytes { bytes in
+                do throws(SystemCallError) { try POSIX.writeFully(descriptor, bytes, at: start) } catch { return error }
                 return nil
             }
-            if let failure { throw failure }
+            if let failure { throw UploadStore.Failure.io("writing an upload failed", failure) }
         }
         position += Int64(chunk.byteCount)
     }
@@ -140,8 +145,8 @@ package final class UploadWriter: @unchecked Sendable {
     package func sync() async throws(UploadStore.Failure) {
         let descriptor = descriptor
         try await store.run { () throws(UploadStore.Failure) in
-            guard fsync(descriptor) == 0 else {
-                throw UploadStore.Failure.io("syncing an upload failed: \(String(cString: strerror(errno)))")
+            do throws(SystemCallError) { try POSIX.sync(descriptor) } catch {
+                throw UploadStore.Failure.io("syncing an upload failed", error)
             }
         }
     }
@@ -150,8 +155,8 @@ package final class UploadWriter: @unchecked Sendable {
     package func truncate(to offset: Int64) async throws(UploadStore.Failure) {
         let descriptor = descriptor
         try await store.run { () throws(UploadStore.Failure) in
-            guard ftruncate(descriptor, off_t(offset)) == 0 else {
-                throw UploadStore.Failure.io("cutting an upload back failed: \(String(cString: strerror(errno)))")
+            do throws(SystemCallError) { try POSIX.truncate(descriptor, offset) } catch {
+                throw UploadStore.Failure.io("cutting an upload back failed", error)
             }
         }
         position = offset
@@ -161,11 +166,6 @@ package final class UploadWriter: @unchecked Sendable {
     package func close() {
         guard !closed else { return }
         closed = true
-        closeDescriptor(descriptor)
+        POSIX.closeFile(descriptor)
     }
-}
-
-/// `close(2)`, callable where a method named `close` hides it.
-private func closeDescriptor(_ descriptor: Int32) {
-    _ = close(descriptor)
 }

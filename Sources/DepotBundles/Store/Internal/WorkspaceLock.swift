@@ -1,3 +1,4 @@
+import DepotSystem
 import Foundation
 
 #if canImport(Glibc)
@@ -32,28 +33,29 @@ final class WorkspaceLock: Sendable {
                 try? files.removeItem(atPath: path)
                 continue
             }
-            let lock = open(path + "/lock", O_RDWR | O_CLOEXEC)
-            if lock < 0 {
+            guard let lock = try? POSIX.openFile(path + "/lock", O_RDWR) else {
                 // A workspace whose lock file is missing was never completed: nobody owns it.
                 try? files.removeItem(atPath: path)
                 continue
             }
-            defer { close(lock) }
-            if flock(lock, LOCK_EX | LOCK_NB) == 0 {
+            defer { POSIX.closeFile(lock) }
+            if (try? POSIX.lockExclusively(lock, wait: false)) == true {
                 try? files.removeItem(atPath: path)
             }
         }
         let random = (0..<16).map { _ in String(UInt8.random(in: 0...255), radix: 16) }.joined()
         directory = parent + "/" + random
         try files.createDirectory(atPath: directory, withIntermediateDirectories: false)
-        descriptor = open(directory + "/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0, flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+        guard let descriptor = try? POSIX.openFile(directory + "/lock", O_RDWR | O_CREAT, mode: 0o600),
+            (try? POSIX.lockExclusively(descriptor, wait: false)) == true
+        else {
             throw BundleStoreError(.badRoot, "the bundle store's temporary directory cannot be locked")
         }
+        self.descriptor = descriptor
     }
 
     deinit {
-        close(descriptor)
+        POSIX.closeFile(descriptor)
         try? FileManager.default.removeItem(atPath: directory)
     }
 }

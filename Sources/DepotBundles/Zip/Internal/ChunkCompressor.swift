@@ -1,3 +1,5 @@
+import DepotSystem
+
 /// One piece of work for the bundle's worker threads: chunk `index` of an entry, `count` bytes at `offset`.
 struct ChunkJob: Sendable {
     let source: EntrySource

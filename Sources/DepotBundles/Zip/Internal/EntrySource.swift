@@ -1,3 +1,4 @@
+import DepotSystem
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,3 +1,5 @@
+import DepotSystem
+
 /// Buffered, positioned output to a regular file, with the two moves a streaming ZIP writer needs:
 /// patching bytes already written (a local header, once the CRC and sizes are known) and cutting the
 /// file back (an entry that did not shrink is rewritten stored).

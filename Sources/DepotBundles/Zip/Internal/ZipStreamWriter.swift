@@ -1,3 +1,4 @@
+import DepotSystem
 import Crypto
 
 /// Lays entries out in a ZIP file, in order, from their chunks as the workers produced them: each entry's
