@@ -31,7 +31,9 @@ for tier in fast integration system; do
     pattern="${!tier}"
     echo "=== tier $tier: $pattern ==="
     start=$(date +%s)
-    swift test --skip-build --filter "^($pattern)\." || status=1
+    # Line-buffered, so that the log shows every test that started, up to the last line, even when a run is
+    # stopped from outside.
+    stdbuf -oL -eL swift test --skip-build --filter "^($pattern)\." || status=1
     seconds=$(($(date +%s) - start))
     summary+="tier $tier: ${seconds} s"$'\n'
 done
