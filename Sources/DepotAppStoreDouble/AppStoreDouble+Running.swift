@@ -9,7 +9,12 @@ extension AppStoreDouble {
         let (ports, sink) = AsyncStream.makeStream(of: Int.self)
         let app = makeApplication(port: 0, logger: logger) { port in sink.yield(port) }
         let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
-        let task = Task { try await group.run() }
+        // The port stream ends with the group: a server that stops before it listens ends the wait for its port
+        // (and its error is thrown below) instead of leaving it waiting for ever.
+        let task = Task {
+            defer { sink.finish() }
+            try await group.run()
+        }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else {
             try await task.value

@@ -95,7 +95,12 @@ struct LiveServer {
         let app = application.makeApplication(onRunning: { port in portSink.yield(port) })
         let group = ServiceGroup(
             configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
-        let task = Task { try await group.run() }
+        // The port stream ends with the group: a server that stops before it listens ends the wait for its port
+        // (and its error is thrown below) instead of leaving it waiting for ever.
+        let task = Task {
+            defer { portSink.finish() }
+            try await group.run()
+        }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else {
             // The server stopped before it listened: surface why.

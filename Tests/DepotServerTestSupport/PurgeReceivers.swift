@@ -94,7 +94,12 @@ final class PurgeReceiver: Sendable {
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in portSink.yield(channel.localAddress?.port ?? 0) }, logger: logger)
         let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
-        let task = Task { try await group.run() }
+        // The port stream ends with the group: a server that stops before it listens ends the wait for its port
+        // (and its error is thrown below) instead of leaving it waiting for ever.
+        let task = Task {
+            defer { portSink.finish() }
+            try await group.run()
+        }
         var iterator = ports.makeAsyncIterator()
         let port = try #require(await iterator.next())
         do {

@@ -81,7 +81,12 @@ struct SharedInstances {
                 let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
                 let app = application.makeApplication(onRunning: { port in portSink.yield(port) })
                 let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
-                let task = Task { try await group.run() }
+                // The port stream ends with the group: a server that stops before it listens ends the wait for its port
+                // (and its error is thrown below) instead of leaving it waiting for ever.
+                let task = Task {
+                    defer { portSink.finish() }
+                    try await group.run()
+                }
                 groups.append((group, task, application.ledger))
                 var iterator = ports.makeAsyncIterator()
                 guard let port = await iterator.next() else {

@@ -98,7 +98,12 @@ struct UploadServer {
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
         let app = application.makeApplication(uploadClock: { clock.now() }, onRunning: { port in portSink.yield(port) })
         let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
-        let task = Task { try await group.run() }
+        // The port stream ends with the group: a server that stops before it listens ends the wait for its port
+        // (and its error is thrown below) instead of leaving it waiting for ever.
+        let task = Task {
+            defer { portSink.finish() }
+            try await group.run()
+        }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else {
             try await task.value
