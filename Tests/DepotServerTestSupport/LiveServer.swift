@@ -91,34 +91,17 @@ struct LiveServer {
         var logger = Logger(label: "depot-test")
         logger.logLevel = .warning
         let application = try await DepotApplication.prepare(configuration, logger: logger)
-        let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
-        let app = application.makeApplication(onRunning: { port in portSink.yield(port) })
-        let group = ServiceGroup(
-            configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
-        // The port stream ends with the group: a server that stops before it listens ends the wait for its port
-        // (and its error is thrown below) instead of leaving it waiting for ever.
-        let task = Task {
-            defer { portSink.finish() }
-            try await group.run()
-        }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else {
-            // The server stopped before it listened: surface why.
-            try await task.value
-            throw CancellationError()
-        }
+        let running = try await ListeningGroup.start(logger: logger) { ready in application.makeApplication(onRunning: ready) }
         do {
             try await body(
                 LiveServer(
-                    port: port, application: application, scratch: scratch,
-                    shutdown: { await group.triggerGracefulShutdown() }, scheme: tls == nil ? "http" : "https"))
+                    port: running.port, application: application, scratch: scratch,
+                    shutdown: { await running.group.triggerGracefulShutdown() }, scheme: tls == nil ? "http" : "https"))
         } catch {
-            await group.triggerGracefulShutdown()
-            _ = try? await task.value
+            await running.stopAfterFailure()
             throw error
         }
-        await group.triggerGracefulShutdown()
-        try await task.value
+        try await running.stop()
     }
 
     /// Writes the test configuration; `settings` adds members to `depot.json`'s top-level object

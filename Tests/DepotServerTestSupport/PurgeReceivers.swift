@@ -87,29 +87,19 @@ final class PurgeReceiver: Sendable {
             }
             return Response(status: number <= self.failures ? .serviceUnavailable : .noContent)
         }
-        let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
         var logger = Logger(label: "purge-receiver")
         logger.logLevel = .warning
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in portSink.yield(channel.localAddress?.port ?? 0) }, logger: logger)
-        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
-        // The port stream ends with the group: a server that stops before it listens ends the wait for its port
-        // (and its error is thrown below) instead of leaving it waiting for ever.
-        let task = Task {
-            defer { portSink.finish() }
-            try await group.run()
+        let running = try await ListeningGroup.start(logger: logger) { ready in
+            Application(
+                router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                onServerRunning: { channel in await ready(channel.localAddress?.port ?? 0) }, logger: logger)
         }
-        var iterator = ports.makeAsyncIterator()
-        let port = try #require(await iterator.next())
         do {
-            try await body("http://127.0.0.1:\(port)/purge")
+            try await body("http://127.0.0.1:\(running.port)/purge")
         } catch {
-            await group.triggerGracefulShutdown()
-            _ = try? await task.value
+            await running.stopAfterFailure()
             throw error
         }
-        await group.triggerGracefulShutdown()
-        try await task.value
+        try await running.stop()
     }
 }

@@ -78,21 +78,10 @@ struct SharedInstances {
                         contentDirectory: scratch.path + "/content", databaseURL: ledgerURL),
                     environment: [:])
                 let application = try await DepotApplication.prepare(configuration, logger: logger)
-                let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
-                let app = application.makeApplication(onRunning: { port in portSink.yield(port) })
-                let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
-                // The port stream ends with the group: a server that stops before it listens ends the wait for its port
-                // (and its error is thrown below) instead of leaving it waiting for ever.
-                let task = Task {
-                    defer { portSink.finish() }
-                    try await group.run()
-                }
-                groups.append((group, task, application.ledger))
-                var iterator = ports.makeAsyncIterator()
-                guard let port = await iterator.next() else {
-                    try await task.value
-                    throw CancellationError()
-                }
+                let running = try await ListeningGroup.start(logger: logger) { ready in application.makeApplication(onRunning: ready) }
+                groups.append((running.group, running.task, application.ledger))
+                let group = running.group
+                let port = running.port
                 servers.append(
                     LiveServer(port: port, application: application, scratch: scratch, shutdown: { await group.triggerGracefulShutdown() }))
             }

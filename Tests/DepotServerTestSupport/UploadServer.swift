@@ -95,32 +95,20 @@ struct UploadServer {
         key.keyDigest = PublisherKey.digest(of: token)
         try await application.ledger.createPublisherKey(key)
         let clock = TestClock()
-        let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
-        let app = application.makeApplication(uploadClock: { clock.now() }, onRunning: { port in portSink.yield(port) })
-        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
-        // The port stream ends with the group: a server that stops before it listens ends the wait for its port
-        // (and its error is thrown below) instead of leaving it waiting for ever.
-        let task = Task {
-            defer { portSink.finish() }
-            try await group.run()
-        }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else {
-            try await task.value
-            throw CancellationError()
+        let running = try await ListeningGroup.start(logger: logger) { ready in
+            application.makeApplication(uploadClock: { clock.now() }, onRunning: ready)
         }
         let server = LiveServer(
-            port: port, application: application, scratch: scratch, shutdown: { await group.triggerGracefulShutdown() })
+            port: running.port, application: application, scratch: scratch,
+            shutdown: { await running.group.triggerGracefulShutdown() })
         do {
             try await body(UploadServer(server: server, clock: clock))
         } catch {
-            await group.triggerGracefulShutdown()
-            _ = try? await task.value
+            await running.stopAfterFailure()
             await application.close()
             throw error
         }
-        await group.triggerGracefulShutdown()
-        try await task.value
+        try await running.stop()
         await application.close()
     }
 

@@ -1,6 +1,5 @@
 // Shared by the test target and by the libFuzzer build of `Fuzz/run.sh`, which compiles this file into one
 // module with the tus header parsers' sources (hence no import of DepotServer there).
-@testable import DepotServerTestSupport
 import Foundation
 
 #if !DEPOT_FUZZ_SINGLE_MODULE

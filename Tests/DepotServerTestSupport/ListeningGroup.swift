@@ -1,0 +1,47 @@
+import Logging
+import ServiceLifecycle
+
+/// One server run in a service group of its own, started and awaited until it listens: the test servers, the
+/// purge receiver, the shared instances.
+struct ListeningGroup {
+    /// The group running the server.
+    let group: ServiceGroup
+    /// The task running the group; it ends when the server stopped.
+    let task: Task<Void, any Error>
+    /// The port the server listens on.
+    let port: Int
+
+    /// Runs the server `make` returns in a group of its own and waits until it listens. `make` is handed the
+    /// callback the server calls with its port once it listens. The ports' stream ends with the group, so a
+    /// server that stops before it listens makes this throw its error instead of waiting for ever.
+    static func start(
+        logger: Logger, _ make: (@escaping @Sendable (Int) async -> Void) -> any Service
+    ) async throws -> ListeningGroup {
+        let (ports, sink) = AsyncStream.makeStream(of: Int.self)
+        let service = make { port in sink.yield(port) }
+        let group = ServiceGroup(configuration: .init(services: [service], gracefulShutdownSignals: [], logger: logger))
+        let task = Task {
+            defer { sink.finish() }
+            try await group.run()
+        }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else {
+            try await task.value
+            // The group ended without an error and without listening.
+            throw CancellationError()
+        }
+        return ListeningGroup(group: group, task: task, port: port)
+    }
+
+    /// Shuts the server down gracefully and waits for it; its error is thrown.
+    func stop() async throws {
+        await group.triggerGracefulShutdown()
+        try await task.value
+    }
+
+    /// Shuts the server down gracefully and waits for it, after a failure that is what the test reports.
+    func stopAfterFailure() async {
+        await group.triggerGracefulShutdown()
+        _ = try? await task.value
+    }
+}
