@@ -115,6 +115,16 @@ public enum POSIX {
         guard mkdir(path, mode) == 0 else { throw SystemCallError("mkdir") }
     }
 
+    /// Creates `path` (which must not exist) with exactly `mode` (whatever the umask), writes `bytes` and fsyncs
+    /// it: the file is whole on disk before this returns.
+    public static func createFile(_ path: String, bytes: [UInt8], mode: mode_t) throws(SystemCallError) {
+        let fd = try openFile(path, O_WRONLY | O_CREAT | O_EXCL, mode: mode)
+        defer { closeFile(fd) }
+        try changeMode(fd, mode)
+        try withBytes(bytes) { (raw) throws(SystemCallError) in try writeFully(fd, raw, at: 0) }
+        try sync(fd)
+    }
+
     /// Sets the permission bits of the file open at `fd` (the umask may have narrowed those it was created with).
     public static func changeMode(_ fd: Int32, _ mode: mode_t) throws(SystemCallError) {
         guard fchmod(fd, mode) == 0 else { throw SystemCallError("fchmod") }

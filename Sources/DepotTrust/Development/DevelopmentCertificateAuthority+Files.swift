@@ -1,4 +1,5 @@
 import Crypto
+import DepotSystem
 import Foundation
 import SwiftASN1
 import X509
@@ -42,25 +43,25 @@ extension DevelopmentCertificateAuthority {
             throw DevelopmentAuthorityError(.storageFailed, "the data directory could not be created")
         }
         do {
-            try DurableFile.makeDirectory(staging, mode: 0o700)
+            try POSIX.createDirectory(staging, mode: 0o700)
             for (name, text, mode) in try authority.files() {
-                try DurableFile.create(staging + "/" + name, bytes: Array(text.utf8), mode: mode)
+                try POSIX.createFile(staging + "/" + name, bytes: Array(text.utf8), mode: mode)
             }
-            try DurableFile.syncDirectory(staging)
-            try DurableFile.move(staging, to: directory)
+            try POSIX.syncDirectory(staging)
+            try POSIX.renameFile(staging, directory)
             // The authority is in place; a failed fsync of the parent only weakens durability across a crash,
             // after which the next start simply makes a new one.
-            try? DurableFile.syncDirectory(parent)
+            try? POSIX.syncDirectory(parent)
             return authority
-        } catch let failure as DurableFile.Failure {
+        } catch let failure as SystemCallError {
             try? FileManager.default.removeItem(atPath: staging)
-            if failure.operation == "rename", failure.isAlreadyPresent {
+            if failure.call == "rename", failure.code == EEXIST || failure.code == ENOTEMPTY {
                 // Another process stored one first (or the directory holds something else): use what is there.
                 return try load(directory: directory)
             }
             throw DevelopmentAuthorityError(
                 .storageFailed,
-                "the development certificate authority could not be stored (\(failure.operation) failed)")
+                "the development certificate authority could not be stored (\(failure.call) failed)")
         } catch let error as DevelopmentAuthorityError {
             try? FileManager.default.removeItem(atPath: staging)
             throw error
