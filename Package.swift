@@ -227,7 +227,7 @@ let package = Package(
         .testTarget(
             name: "DepotTrustTests",
             dependencies: [
-                "DepotTrust", "DepotTestSupport",
+                "DepotTrust", "DepotCore", "DepotTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),

@@ -1,3 +1,4 @@
+import DepotCore
 import Crypto
 import Foundation
 import SwiftASN1

@@ -1,10 +1,11 @@
+import DepotCore
 import DepotSystem
 
 /// A failure writing a bundle or the store's index: an I/O problem on the server's side, not the pack's.
 ///
 /// The message names the operation and the system's reason, never a path, so it can reach a log or an
 /// HTTP answer as it is.
-package struct BundleStoreError: Error, Equatable, CustomStringConvertible {
+package struct BundleStoreError: CodedError, Equatable {
     /// A stable, machine-readable reason.
     package struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String {
@@ -44,6 +45,4 @@ package struct BundleStoreError: Error, Equatable, CustomStringConvertible {
         self.init(.io, "\(what): \(error)", systemErrorCode: error.code)
     }
 
-    /// `code: message`.
-    package var description: String { "\(code): \(message)" }
 }

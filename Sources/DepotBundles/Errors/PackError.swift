@@ -1,8 +1,10 @@
+import DepotCore
+
 /// Why a content pack was refused, or could not be read.
 ///
 /// `code` is stable (clients and scripts match on it); `message` is for people and names the offending
 /// entry by its path inside the pack (`Contents/images/a.png`), never by a server path.
-package struct PackError: Error, Equatable, CustomStringConvertible {
+package struct PackError: CodedError, Equatable {
     /// A stable, machine-readable reason. A struct over a private enum, so codes can be added.
     package struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String {
@@ -71,6 +73,4 @@ package struct PackError: Error, Equatable, CustomStringConvertible {
         self.message = message
     }
 
-    /// `code: message`.
-    package var description: String { "\(code): \(message)" }
 }

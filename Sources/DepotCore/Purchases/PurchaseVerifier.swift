@@ -9,7 +9,7 @@ public protocol PurchaseVerifier: Sendable {
 
 /// Why a signed purchase was refused: a stable code (the error table's name for it, such as
 /// `signature-invalid`) and a sentence for people.
-public struct PurchaseRefusal: Error, Sendable, Equatable, CustomStringConvertible {
+public struct PurchaseRefusal: CodedError, Sendable, Equatable {
     /// The stable code.
     public var code: String
     /// A sentence for people.
@@ -21,6 +21,4 @@ public struct PurchaseRefusal: Error, Sendable, Equatable, CustomStringConvertib
         self.message = message
     }
 
-    /// `code: message`.
-    public var description: String { "\(code): \(message)" }
 }

@@ -181,7 +181,7 @@ package struct IrregularTransaction: Sendable, Equatable {
 }
 
 /// A ledger failure: the engine could not be reached or refused the operation.
-package struct LedgerError: Error, Sendable, CustomStringConvertible {
+package struct LedgerError: CodedError, Sendable {
     /// A stable code: `unavailable`, `corrupt`, `migration`.
     package let code: String
     /// What happened, for operators (never sent to clients).
@@ -193,8 +193,6 @@ package struct LedgerError: Error, Sendable, CustomStringConvertible {
         self.message = message
     }
 
-    /// `code: message`.
-    package var description: String { "\(code): \(message)" }
 }
 
 /// Where a delivery sits in the unfinished list: the position a page continues after.

@@ -1,8 +1,10 @@
+import DepotCore
+
 /// Why App Store signed data (a transaction, renewal info or a server notification) was refused.
 ///
 /// Messages name the part that failed (a header field, a payload field, a certificate's position) and never
 /// echo the token, a signature or a key.
-package struct AppStoreVerificationError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct AppStoreVerificationError: CodedError, Sendable, Equatable {
     /// A stable reason code, written as e.g. `chain-untrusted`.
     package struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Value: String {
@@ -77,6 +79,4 @@ package struct AppStoreVerificationError: Error, Sendable, Equatable, CustomStri
         self.message = message
     }
 
-    /// `code: message`.
-    package var description: String { "\(code): \(message)" }
 }

@@ -1,7 +1,9 @@
+import DepotCore
+
 /// Why the development certificate authority could not be loaded, made or used.
 ///
 /// Messages name the file involved (`leaf-key.pem`), never the directory, a key or a token.
-package struct DevelopmentAuthorityError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct DevelopmentAuthorityError: CodedError, Sendable, Equatable {
     /// A stable reason code.
     package struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Value: String {
@@ -34,6 +36,4 @@ package struct DevelopmentAuthorityError: Error, Sendable, Equatable, CustomStri
         self.message = message
     }
 
-    /// `code: message`.
-    package var description: String { "\(code): \(message)" }
 }

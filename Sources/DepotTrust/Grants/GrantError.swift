@@ -1,5 +1,7 @@
+import DepotCore
+
 /// Why a grant was refused or could not be made.
-package struct GrantError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct GrantError: CodedError, Sendable, Equatable {
     /// A stable reason code.
     package struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Value: String { case malformed, unknownKey, badSignature, expired, wrongBundle, badKey }
@@ -43,6 +45,4 @@ package struct GrantError: Error, Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
-    /// `code: message`.
-    package var description: String { "\(code): \(message)" }
 }

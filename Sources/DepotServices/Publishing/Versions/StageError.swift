@@ -1,9 +1,9 @@
 import DepotCore
 
 /// Why a pack directory could not be staged as a version. Nothing is recorded when staging fails.
-package struct StageError: Error, Sendable, CustomStringConvertible {
+package struct StageError: CodedError, Sendable {
     /// What went wrong, as a stable code.
-    package enum Code: String, Sendable {
+    package enum Code: String, Sendable, CustomStringConvertible {
         /// The pack is not valid (layout, manifest, limits, links); the message says what.
         case invalidPack = "invalid-pack"
         /// The pack's manifest names another product, content or version than the request.
@@ -18,6 +18,9 @@ package struct StageError: Error, Sendable, CustomStringConvertible {
         case contentOutOfScope = "content-out-of-scope"
         /// The bundle could not be built or kept, or the ledger could not be reached.
         case unavailable = "unavailable"
+
+        /// The stable string form, e.g. `"version-exists"`.
+        package var description: String { rawValue }
     }
 
     /// The code.
@@ -31,6 +34,4 @@ package struct StageError: Error, Sendable, CustomStringConvertible {
         self.message = message
     }
 
-    /// `code: message`.
-    package var description: String { "\(code.rawValue): \(message)" }
 }
