@@ -26,9 +26,11 @@ extension PostgresLedger {
 
     /// Drops database `name` on the server `serverURL` points at, closing its sessions (`WITH (FORCE)`).
     ///
-    /// The server waits only five seconds for the sessions it closes to end, which a loaded machine can exceed
-    /// (SQLSTATE 55006, "being accessed by other users"); that answer is retried up to `attempts` times, one
-    /// second more apart each time.
+    /// Two answers are passing, and retried up to `attempts` times, one second more apart each time: the server
+    /// waits only five seconds for the sessions it closes to end, which a loaded machine can exceed (SQLSTATE
+    /// 55006, "being accessed by other users"); and an autovacuum worker that happens to be in the database has
+    /// no role the caller may signal, so PostgreSQL 15 refuses to close it (SQLSTATE 42501, "must be a member of
+    /// the role whose process is being terminated") until the worker is done, which takes moments.
     package static func dropDatabase(
         _ name: String, serverURL: PostgresURL, attempts: Int = 5,
         logger: Logger = Logger(label: "depot.ledger.postgres")
@@ -44,15 +46,16 @@ extension PostgresLedger {
                         PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"), logger: logger)
                 }
                 return
-            } catch let error where attempt < attempts && isObjectInUse(error) {
+            } catch let error where attempt < attempts && isPassing(error) {
                 try? await Task.sleep(for: .seconds(attempt))
                 attempt += 1
             }
         }
     }
 
-    private static func isObjectInUse(_ error: LedgerError) -> Bool {
+    private static func isPassing(_ error: LedgerError) -> Bool {
         error.message.contains("(SQLSTATE 55006)")
+            || (error.message.contains("(SQLSTATE 42501)") && error.message.contains("process is being terminated"))
     }
 
     private static func checkIdentifier(_ name: String) throws(LedgerError) {
