@@ -192,14 +192,15 @@ let package = Package(
         .testTarget(
             name: "DepotServicesTests",
             dependencies: [
-                "DepotServices", "DepotCore", "DepotLedger", "DepotTrust", .product(name: "Logging", package: "swift-log"),
+                "DepotServices", "DepotCore", "DepotTestSupport", "DepotLedger", "DepotTrust",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "DepotCoreTests", dependencies: ["DepotCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "DepotCoreTests", dependencies: ["DepotCore", "DepotTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "DepotLedgerTests",
-            dependencies: ["DepotLedger", "DepotCore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["DepotLedger", "DepotCore", "DepotTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -213,7 +214,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "DepotClientTests", dependencies: ["DepotClient", "DepotTestSupport"], swiftSettings: swiftSettings),
-        .target(name: "DepotTestSupport", path: "Tests/DepotTestSupport", swiftSettings: swiftSettings),
+        .target(name: "DepotTestSupport", dependencies: ["DepotCore"], path: "Tests/DepotTestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "DepotHTTPTests", dependencies: ["DepotHTTP", "DepotTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "DepotArchivesTests", dependencies: ["DepotArchives", "DepotTestSupport"], swiftSettings: swiftSettings),

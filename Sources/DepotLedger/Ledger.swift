@@ -54,7 +54,7 @@ package protocol Ledger: CatalogLedger, PublisherKeyLedger, UploadLedger, Versio
 
     /// Records bytes served at the origin for a transaction's bundle; ranges merge into the coverage.
     func recordServed(
-        transactionId: String, digest: String, range: Range<Int64>, client: String, now: Int64)
+        transactionId: String, digest: BundleDigest, range: Range<Int64>, client: String, now: Int64)
         async throws(LedgerError)
 
     /// Confirms delivery and finishes the transaction when the app's claims confirm every content its

@@ -1,3 +1,5 @@
+import DepotCore
+import DepotTestSupport
 import DepotSystem
 import Crypto
 import Foundation
@@ -27,15 +29,15 @@ import Testing
             let (_, record) = try await store.importPack(directory: packDirectory)
 
             let path = try #require(store.path(for: record.digest))
-            #expect(path == dir + "/bundles/\(record.digest.prefix(2))/\(record.digest).zip")
+            #expect(path == dir + "/bundles/\(record.digest.hex.prefix(2))/\(record.digest).zip")
             let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-            #expect(hex(SHA256.hash(data: bytes)) == record.digest)
+            #expect(hex(SHA256.hash(data: bytes)) == record.digest.hex)
             #expect(Int64(bytes.count) == record.size)
             #expect(try mode(path) == 0o444)
             // Nothing half-written remains; the index records the build.
             #expect(partialFiles(under: dir + "/bundles/tmp") == [])
             let index = try String(contentsOfFile: dir + "/bundles/index.json", encoding: .utf8)
-            #expect(index.contains(record.digest))
+            #expect(index.contains(record.digest.hex))
             // The same bytes as the writer alone gives.
             let direct = try BundleWriter().write(PackReader.read(directory: packDirectory), to: dir + "/direct.zip")
             #expect(direct == record)
@@ -45,10 +47,11 @@ import Testing
     @Test func pathIsNilForAbsentOrMalformedDigests() async throws {
         try await withTemporaryDirectory { dir in
             let store = try LocalBundleStore(root: dir + "/bundles")
-            #expect(store.path(for: String(repeating: "a", count: 64)) == nil)
-            #expect(store.path(for: "../../etc/passwd") == nil)
-            #expect(store.path(for: String(repeating: "A", count: 64)) == nil)
-            #expect(store.path(for: "") == nil)
+            #expect(store.path(for: .repeating("a")) == nil)
+            // A name that is not a digest never reaches the store: it is no `BundleDigest`.
+            for name in ["../../etc/passwd", String(repeating: "A", count: 64), "", String(repeating: "a", count: 63)] {
+                #expect(BundleDigest(hex: name) == nil)
+            }
         }
     }
 
@@ -148,8 +151,8 @@ import Testing
             #expect(records.count == 16)
             #expect(Set(records.map(\.digest)).count == 1)
             #expect(await store.completedBuildCount == 1)
-            let shard = dir + "/bundles/" + records[0].digest.prefix(2)
-            #expect(try FileManager.default.contentsOfDirectory(atPath: shard) == [records[0].digest + ".zip"])
+            let shard = dir + "/bundles/" + records[0].digest.hex.prefix(2)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: shard) == [records[0].digest.hex + ".zip"])
         }
     }
 

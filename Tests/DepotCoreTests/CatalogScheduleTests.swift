@@ -1,3 +1,4 @@
+import DepotTestSupport
 import Testing
 
 @testable import DepotCore
@@ -11,7 +12,7 @@ struct CatalogScheduleTests {
     static func version(_ product: String, _ content: String, _ version: String, day: Int64) -> ContentVersion {
         ContentVersion(
             productId: product, contentId: content, version: version, publishedAt: E.at(day: day),
-            digest: "\(content)-\(version)", size: 1, unpackedSize: 1)
+            digest: .labelled("\(content)-\(version)"), size: 1, unpackedSize: 1)
     }
 
     static let catalog = Catalog(
@@ -26,7 +27,8 @@ struct CatalogScheduleTests {
             version("monthly", "issue-09", "1.0", day: 250), version("monthly", "issue-09", "1.1", day: 310),
         ],
         deltas: [
-            DeltaBundle(productId: "premium", contentId: "shared", baseVersion: "1.0", targetVersion: "1.1", digest: "p", size: 1)
+            DeltaBundle(
+                productId: "premium", contentId: "shared", baseVersion: "1.0", targetVersion: "1.1", digest: .labelled("p"), size: 1)
         ])
 
     @Test(
@@ -59,13 +61,13 @@ struct CatalogScheduleTests {
         let now = E.ms(day: 320)
         let septemberGets = EntitlementRules.entitledContents(
             of: september, related: [], isFinished: false, catalog: Self.catalog, now: now)
-        #expect((try? septemberGets.get())?.map(\.digest) == ["issue-09-1.1"])
+        #expect((try? septemberGets.get())?.map(\.digest) == [.labelled("issue-09-1.1")])
         let novemberGets = EntitlementRules.entitledContents(of: november, related: [], isFinished: false, catalog: Self.catalog, now: now)
         #expect((try? novemberGets.get())?.isEmpty == true)
     }
 
     @Test func aDeltaIsFoundOnlyForItsOwnProduct() {
-        #expect(Self.catalog.delta(productId: "premium", contentId: "shared", from: "1.0", to: "1.1")?.digest == "p")
+        #expect(Self.catalog.delta(productId: "premium", contentId: "shared", from: "1.0", to: "1.1")?.digest == .labelled("p"))
         #expect(Self.catalog.delta(productId: "level", contentId: "shared", from: "1.0", to: "1.1") == nil)
     }
 }

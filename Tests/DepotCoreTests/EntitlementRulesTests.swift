@@ -1,3 +1,4 @@
+import DepotTestSupport
 import Testing
 
 @testable import DepotCore
@@ -30,7 +31,7 @@ struct EntitlementRulesTests {
     static func version(_ product: String, _ content: String, day: Int64) -> ContentVersion {
         ContentVersion(
             productId: product, contentId: content, version: "1.0", publishedAt: at(day: day),
-            digest: content, size: 1, unpackedSize: 1)
+            digest: .labelled(content), size: 1, unpackedSize: 1)
     }
 
     static func purchase(

@@ -1,3 +1,4 @@
+import DepotTestSupport
 import Testing
 
 @testable import DepotCore
@@ -39,10 +40,10 @@ struct SubscriptionPeriodsTests {
             ],
             versions: [
                 ContentVersion(
-                    productId: "monthly", contentId: "m", version: "1", publishedAt: Int64.min / 10, digest: "m",
+                    productId: "monthly", contentId: "m", version: "1", publishedAt: Int64.min / 10, digest: .labelled("m"),
                     size: 1, unpackedSize: 1),
                 ContentVersion(
-                    productId: "season", contentId: "s", version: "1", publishedAt: Int64.min / 10, digest: "s",
+                    productId: "season", contentId: "s", version: "1", publishedAt: Int64.min / 10, digest: .labelled("s"),
                     size: 1, unpackedSize: 1),
             ])
         let monthly = Self.transaction("m1", purchase: 2_000, expires: 1_000)

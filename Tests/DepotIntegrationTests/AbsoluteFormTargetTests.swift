@@ -12,8 +12,8 @@ struct AbsoluteFormTargetTests {
     @Test func absoluteFormIsServedLikeOriginForm() async throws {
         try await LiveServer.with { server in
             let digest = try server.version("com.example.level1").digest
-            let expected = try server.bundleBytes(digest)
-            let grant = server.grant(digest)
+            let expected = try server.bundleBytes(digest.hex)
+            let grant = server.grant(digest.hex)
             let client = try RawHTTPClient(port: server.port)
             let targets = [
                 "http://127.0.0.1:\(server.port)/v1/bundles/\(digest)?grant=\(grant)",

@@ -11,10 +11,10 @@ struct BundleRouteTests {
     @Test func grantOpensTheBundleByHeaderAndByQuery() async throws {
         try await LiveServer.with { server in
             let digest = try server.version("com.example.level1").digest
-            let expected = try server.bundleBytes(digest)
+            let expected = try server.bundleBytes(digest.hex)
             let client = try RawHTTPClient(port: server.port)
             let byHeader = try await client.request(
-                RawHTTPClient.get("/v1/bundles/\(digest)", ["Authorization: Bearer \(server.grant(digest))"]))
+                RawHTTPClient.get("/v1/bundles/\(digest)", ["Authorization: Bearer \(server.grant(digest.hex))"]))
             #expect(byHeader.status == 200)
             #expect(byHeader.body == expected)
             #expect(byHeader.value("ETag") == "\"\(digest)\"")
@@ -25,7 +25,7 @@ struct BundleRouteTests {
             #expect(byHeader.value("Last-Modified") == "Sun, 01 Mar 2026 09:00:00 GMT")
             #expect(byHeader.value("Date") != nil)
             #expect(byHeader.value("Transfer-Encoding") == nil)
-            let byQuery = try await client.request(RawHTTPClient.get("/v1/bundles/\(digest)?grant=\(server.grant(digest))"))
+            let byQuery = try await client.request(RawHTTPClient.get("/v1/bundles/\(digest)?grant=\(server.grant(digest.hex))"))
             #expect(byQuery.status == 200)
             #expect(byQuery.body == expected)
         }
@@ -34,7 +34,7 @@ struct BundleRouteTests {
     @Test func headHasTheHeadersOfGetAndNoBody() async throws {
         try await LiveServer.with { server in
             let digest = try server.version("com.example.level1").digest
-            let grant = "Authorization: Bearer \(server.grant(digest))"
+            let grant = "Authorization: Bearer \(server.grant(digest.hex))"
             let client = try RawHTTPClient(port: server.port)
             let get = try await client.request(RawHTTPClient.get("/v1/bundles/\(digest)", [grant]))
             let head = try await client.request(RawHTTPClient.get("/v1/bundles/\(digest)", [grant], method: "HEAD"), head: true)
@@ -46,7 +46,7 @@ struct BundleRouteTests {
             // The connection stays usable: no body bytes were sent after the HEAD answer.
             let again = try await client.request(RawHTTPClient.get("/v1/bundles/\(digest)", [grant, "Range: bytes=0-9"]))
             #expect(again.status == 206)
-            #expect(again.body == Array(try server.bundleBytes(digest).prefix(10)))
+            #expect(again.body == Array(try server.bundleBytes(digest.hex).prefix(10)))
         }
     }
 
@@ -55,16 +55,16 @@ struct BundleRouteTests {
             let digest = try server.version("com.example.level1").digest
             let other = try server.version("com.example.monthly.2026-09").digest
             let unknown = String(repeating: "0", count: 64)
-            let expired = server.application.grants.issue(digest: digest, expiresAt: DepotApplication.systemClock() - 1)
+            let expired = server.application.grants.issue(digest: digest.hex, expiresAt: DepotApplication.systemClock() - 1)
             let cases: [(String, [String], Int, String)] = [
                 ("/v1/bundles/\(digest)", [], 401, "grant-required"),
                 ("/v1/bundles/\(digest)", ["Authorization: Basic dXNlcjpwYXNz"], 401, "grant-required"),
                 ("/v1/bundles/\(digest)", ["Authorization: Bearer nonsense"], 403, "grant-malformed"),
                 ("/v1/bundles/\(digest)", ["Authorization: Bearer \(expired)"], 403, "grant-expired"),
-                ("/v1/bundles/\(digest)", ["Authorization: Bearer \(server.grant(other))"], 403, "grant-bad-signature"),
-                ("/v1/bundles/\(digest)?grant=\(server.grant(other))", [], 403, "grant-bad-signature"),
+                ("/v1/bundles/\(digest)", ["Authorization: Bearer \(server.grant(other.hex))"], 403, "grant-bad-signature"),
+                ("/v1/bundles/\(digest)?grant=\(server.grant(other.hex))", [], 403, "grant-bad-signature"),
                 ("/v1/bundles/\(unknown)", ["Authorization: Bearer \(server.grant(unknown))"], 404, "not-found"),
-                ("/v1/bundles/\(digest.uppercased())", [], 404, "not-found"),
+                ("/v1/bundles/\(digest.hex.uppercased())", [], 404, "not-found"),
                 ("/v1/bundles/../../etc/passwd", [], 404, "not-found"),
                 ("/v1/bundles/", [], 404, "not-found"),
             ]
@@ -87,8 +87,8 @@ struct BundleRouteTests {
     @Test func rangesConditionalsAndMultipartOverTheWire() async throws {
         try await LiveServer.with { server in
             let version = try server.version("com.example.level1")
-            let bytes = try server.bundleBytes(version.digest)
-            let grant = "Authorization: Bearer \(server.grant(version.digest))"
+            let bytes = try server.bundleBytes(version.digest.hex)
+            let grant = "Authorization: Bearer \(server.grant(version.digest.hex))"
             let path = "/v1/bundles/\(version.digest)"
             let client = try RawHTTPClient(port: server.port)
 
@@ -129,7 +129,7 @@ struct BundleRouteTests {
     @Test func hostileHeaderValuesNeverYieldA5xx() async throws {
         try await LiveServer.with { server in
             let digest = try server.version("com.example.monthly.2026-09").digest
-            let grant = "Authorization: Bearer \(server.grant(digest))"
+            let grant = "Authorization: Bearer \(server.grant(digest.hex))"
             var random = SeededBytes(seed: 7)
             let alphabet = Array("bytes=0123456789-,; \t\"W/*GMTSunNov:abcdef".utf8)
             let names = ["Range", "If-Range", "If-Match", "If-None-Match", "If-Modified-Since", "If-Unmodified-Since", "Authorization"]

@@ -9,7 +9,7 @@ struct ConnectionTests {
     @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
         try await LiveServer.with { server in
             let digest = try server.version("com.example.monthly.2026-09").digest
-            let grant = "Authorization: Bearer \(server.grant(digest))"
+            let grant = "Authorization: Bearer \(server.grant(digest.hex))"
             let client = try RawHTTPClient(port: server.port)
             // A router request, a bundle request, a router request, a bundle range: all in one write.
             try await client.send(
@@ -21,7 +21,7 @@ struct ConnectionTests {
             let third = try await client.readResponse()
             let fourth = try await client.readResponse()
             #expect(first.status == 200 && first.text.hasPrefix("{\"products\""))
-            let bundle = try server.bundleBytes(digest)
+            let bundle = try server.bundleBytes(digest.hex)
             #expect(second.status == 200 && second.body == bundle)
             #expect(third.status == 200 && third.text.hasPrefix("[\"com.example"))
             #expect(fourth.status == 206 && fourth.body == [0x50, 0x4B, 0x03, 0x04])
@@ -33,7 +33,7 @@ struct ConnectionTests {
             let digest = try server.version("com.example.monthly.2026-09").digest
             let client = try RawHTTPClient(port: server.port)
             let response = try await client.request(
-                RawHTTPClient.get("/v1/bundles/\(digest)", ["Authorization: Bearer \(server.grant(digest))", "Connection: close"]))
+                RawHTTPClient.get("/v1/bundles/\(digest)", ["Authorization: Bearer \(server.grant(digest.hex))", "Connection: close"]))
             #expect(response.status == 200)
             #expect(response.value("Connection") == "close")
             #expect(await client.isClosedByPeer())
@@ -45,12 +45,12 @@ struct ConnectionTests {
             let digest = try server.version("com.example.monthly.2026-09").digest
             let client = try RawHTTPClient(port: server.port)
             let request =
-                "GET /v1/bundles/\(digest) HTTP/1.0\r\nAuthorization: Bearer \(server.grant(digest))\r\nConnection: keep-alive\r\n\r\n"
+                "GET /v1/bundles/\(digest) HTTP/1.0\r\nAuthorization: Bearer \(server.grant(digest.hex))\r\nConnection: keep-alive\r\n\r\n"
             let response = try await client.request(request)
             #expect(response.status == 200)
             #expect(response.value("Connection") == "keep-alive")
             let plain = try await client.request(
-                "GET /v1/bundles/\(digest) HTTP/1.0\r\nAuthorization: Bearer \(server.grant(digest))\r\n\r\n")
+                "GET /v1/bundles/\(digest) HTTP/1.0\r\nAuthorization: Bearer \(server.grant(digest.hex))\r\n\r\n")
             #expect(plain.status == 200)
             #expect(plain.value("Connection") == "close")
             #expect(await client.isClosedByPeer())
@@ -62,11 +62,11 @@ struct ConnectionTests {
     @Test func routedRequestAfterBundleHeadIsAnsweredWhole() async throws {
         try await LiveServer.with { server in
             let digest = try server.version("com.example.monthly.2026-09").digest
-            let grant = "Authorization: Bearer \(server.grant(digest))"
+            let grant = "Authorization: Bearer \(server.grant(digest.hex))"
             let client = try RawHTTPClient(port: server.port)
             let head = try await client.request(RawHTTPClient.get("/v1/bundles/\(digest)", [grant], method: "HEAD"), head: true)
             #expect(head.status == 200)
-            #expect(head.value("Content-Length") == String(try server.bundleBytes(digest).count))
+            #expect(head.value("Content-Length") == String(try server.bundleBytes(digest.hex).count))
             let health = try await client.request(RawHTTPClient.get("/healthz"))
             #expect(health.status == 200 && health.text == "ok\n")
             let products = try await client.request(RawHTTPClient.get("/v1/products"))
@@ -79,7 +79,7 @@ struct ConnectionTests {
     @Test func pipelinedBundleAndRoutedHeadsKeepTheirFraming() async throws {
         try await LiveServer.with { server in
             let digest = try server.version("com.example.monthly.2026-09").digest
-            let grant = "Authorization: Bearer \(server.grant(digest))"
+            let grant = "Authorization: Bearer \(server.grant(digest.hex))"
             let client = try RawHTTPClient(port: server.port)
             try await client.send(
                 RawHTTPClient.get("/v1/bundles/\(digest)", [grant], method: "HEAD") + RawHTTPClient.get("/healthz")
@@ -95,7 +95,7 @@ struct ConnectionTests {
             #expect(health.status == 200 && health.text == "ok\n")
             // The router has no HEAD route for it: an error answer, whose JSON body a HEAD answer leaves out.
             #expect((400..<500).contains(healthHead.status))
-            let bytes = try server.bundleBytes(digest)
+            let bytes = try server.bundleBytes(digest.hex)
             #expect(bundle.status == 200 && bundle.body == bytes)
             #expect(missingHead.status == 404)
             #expect(products.status == 200 && products.text.hasPrefix("{\"products\""))

@@ -43,7 +43,7 @@ struct CorkTests {
     @Test func rangeWholeAndSmallAnswersLeaveTheSocketUncorked() async throws {
         try await LiveServer.with { server in
             let digest = try server.version("com.example.level1").digest
-            let grant = server.grant(digest)
+            let grant = server.grant(digest.hex)
             let client = try RawHTTPClient(port: server.port)
             // Accepted by now: the server answered on it.
             #expect(try await client.request(RawHTTPClient.get("/healthz")).status == 200)

@@ -16,7 +16,7 @@ struct EdgeFillTests {
         let settings = "\"edge\": {\"fillSecrets\": [\"\(Self.current)\", \"\(Self.previous)\"]}"
         try await LiveServer.with(settings: settings) { server in
             let level = try server.version("com.example.level1")
-            let expected = try server.bundleBytes(level.digest)
+            let expected = try server.bundleBytes(level.digest.hex)
             let client = try RawHTTPClient(port: server.port)
             let path = "/v1/bundles/\(level.digest)"
             #expect(server.application.edgeFills.answerCount == 0)
@@ -38,7 +38,7 @@ struct EdgeFillTests {
             #expect(server.application.edgeFills.byteCount == expected.count + 1_048_576)
 
             // A wrong, repeated or empty secret is refused, even beside a good grant.
-            let grant = "Authorization: Bearer \(server.grant(level.digest))"
+            let grant = "Authorization: Bearer \(server.grant(level.digest.hex))"
             for fields in [
                 ["X-Depot-Edge-Secret: \(Self.current)x"],
                 ["X-Depot-Edge-Secret: \(Self.current)", "X-Depot-Edge-Secret: \(Self.current)"],
@@ -67,7 +67,7 @@ struct EdgeFillTests {
             let answer = try await client.request(RawHTTPClient.get(path, ["X-Depot-Edge-Secret: \(Self.current)"]))
             #expect(answer.status == 401)
             let withGrant = try await client.request(
-                RawHTTPClient.get(path, ["X-Depot-Edge-Secret: anything", "Authorization: Bearer \(server.grant(level.digest))"]))
+                RawHTTPClient.get(path, ["X-Depot-Edge-Secret: anything", "Authorization: Bearer \(server.grant(level.digest.hex))"]))
             #expect(withGrant.status == 200)
         }
     }

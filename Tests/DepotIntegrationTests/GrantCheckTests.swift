@@ -20,7 +20,7 @@ struct GrantCheckTests {
         try await LiveServer.with(settings: "\"edge\": {\"grantCheckCacheSeconds\": 30}") { server in
             let level = try server.version("com.example.level1").digest
             let issue = try server.version("com.example.monthly.2026-09").digest
-            let grant = server.grant(level)
+            let grant = server.grant(level.hex)
             let client = try RawHTTPClient(port: server.port)
 
             let byQuery = try await Self.check(client, ["X-Original-URI: /v1/bundles/\(level)?grant=\(grant)"])
@@ -35,7 +35,7 @@ struct GrantCheckTests {
 
             // A grant about to expire is never kept longer than it lives: 20 s, under the 30 s a check is kept otherwise
             // (and long enough for the check to arrive in time on a loaded machine).
-            let shortLived = server.grant(level, ttl: 20)
+            let shortLived = server.grant(level.hex, ttl: 20)
             let short = try await Self.check(client, ["X-Original-URI: /v1/bundles/\(level)?grant=\(shortLived)"])
             #expect(short.status == 204)
             let maxAge = try #require(short.value("Cache-Control").flatMap { Int64($0.dropFirst("max-age=".count)) })
@@ -53,14 +53,14 @@ struct GrantCheckTests {
             #expect(otherBundle.value("X-Depot-Error") == "grant-bad-signature")
             let forged = try await Self.check(client, ["X-Original-URI: /v1/bundles/\(level)?grant=\(grant.dropLast(2))xy"])
             #expect(forged.status == 403)
-            let expired = server.application.grants.issue(digest: level, expiresAt: DepotApplication.systemClock() - 1)
+            let expired = server.application.grants.issue(digest: level.hex, expiresAt: DepotApplication.systemClock() - 1)
             let late = try await Self.check(client, ["X-Original-URI: /v1/bundles/\(level)?grant=\(expired)"])
             #expect(late.status == 403)
             #expect(late.value("X-Depot-Error") == "grant-expired")
             let notBundle = try await Self.check(client, ["X-Original-URI: /v1/products?grant=\(grant)"])
             #expect(notBundle.status == 403)
             #expect(notBundle.value("X-Depot-Error") == "not-a-bundle")
-            let badDigest = try await Self.check(client, ["X-Original-URI: /v1/bundles/\(level.uppercased())?grant=\(grant)"])
+            let badDigest = try await Self.check(client, ["X-Original-URI: /v1/bundles/\(level.hex.uppercased())?grant=\(grant)"])
             #expect(badDigest.status == 403)
 
             // Requests that are not checks at all: clear 4xx, never kept by an edge.

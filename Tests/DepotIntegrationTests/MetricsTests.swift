@@ -127,7 +127,7 @@ struct MetricsTests {
         try await LiveServer.with { server in
             let version = try server.version("com.example.level1")
             let path = "/v1/bundles/\(version.digest)"
-            let grant = "Authorization: Bearer \(server.grant(version.digest))"
+            let grant = "Authorization: Bearer \(server.grant(version.digest.hex))"
             let client = try RawHTTPClient(port: server.port)
             var expected: [[String: String]: Double] = [:]
             func sent(
@@ -172,7 +172,7 @@ struct MetricsTests {
     @Test func aDownloadHeldByASlowReaderIsInFlightUntilItEnds() async throws {
         try await LiveServer.with { server in
             let version = try server.version("com.example.level1")
-            let grant = server.grant(version.digest)
+            let grant = server.grant(version.digest.hex)
             // A small receive buffer: the server cannot hand the 6 MiB bundle to the kernel until it is read.
             let reader = try RawHTTPClient(port: server.port, receiveBuffer: 4096)
             try await reader.send(RawHTTPClient.get("/v1/bundles/\(version.digest)?grant=\(grant)"))

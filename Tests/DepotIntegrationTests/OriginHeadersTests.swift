@@ -16,7 +16,7 @@ struct OriginHeadersTests {
     @Test func bundlesCarryTheEdgeFieldsOnEveryAnswer() async throws {
         try await LiveServer.with { server in
             let level = try server.version("com.example.level1")
-            let grant = "Authorization: Bearer \(server.grant(level.digest))"
+            let grant = "Authorization: Bearer \(server.grant(level.digest.hex))"
             let client = try RawHTTPClient(port: server.port)
             let path = "/v1/bundles/\(level.digest)"
             let complete = try await client.request(RawHTTPClient.get(path, [grant]))
@@ -55,7 +55,7 @@ struct OriginHeadersTests {
             let issue = try server.version("com.example.monthly.2026-09")
             let client = try RawHTTPClient(port: server.port)
             let response = try await client.request(
-                RawHTTPClient.get("/v1/bundles/\(issue.digest)", ["Authorization: Bearer \(server.grant(issue.digest))"]))
+                RawHTTPClient.get("/v1/bundles/\(issue.digest)", ["Authorization: Bearer \(server.grant(issue.digest.hex))"]))
             #expect(response.status == 200)
             #expect(response.value("Surrogate-Control") == "max-age=86400")
             #expect(response.value("CDN-Cache-Control") == nil)
@@ -86,7 +86,7 @@ struct OriginHeadersTests {
             var answers: [[String: [String]]] = []
             for server in shared.servers {
                 let client = try RawHTTPClient(port: server.port)
-                let grant = "Authorization: Bearer \(server.grant(digest))"
+                let grant = "Authorization: Bearer \(server.grant(digest.hex))"
                 for request in [
                     RawHTTPClient.get("/v1/bundles/\(digest)", [grant]),
                     RawHTTPClient.get("/v1/bundles/\(digest)", [grant, "Range: bytes=5-50"]),

@@ -52,7 +52,7 @@ struct ProductListTests {
             #expect(contents.count == 1)
             #expect(contents[0]["id"] as? String == "com.example.level1")
             #expect(contents[0]["version"] as? String == "1.0")
-            #expect(contents[0]["digest"] as? String == level1.digest)
+            #expect(contents[0]["digest"] as? String == level1.digest.hex)
             #expect((contents[0]["size"] as? NSNumber)?.int64Value == level1.size)
             #expect(contents[0]["publishedAt"] as? String == "2026-03-01T09:00:00Z")
             let etag = try #require(response.value("ETag"))

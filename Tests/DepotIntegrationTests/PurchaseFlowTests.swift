@@ -24,7 +24,7 @@ struct PurchaseFlowTests {
             #expect(downloads.count == 1)
             let digest = try #require(downloads.first?["digest"] as? String)
             let url = try #require(downloads.first?["url"] as? String)
-            #expect(digest == (try server.version("com.example.level1").digest))
+            #expect(digest == (try server.version("com.example.level1").digest.hex))
             #expect(!url.contains(id), "a grant URL shows the transaction id: \(url)")
 
             let download = try await client.request(RawHTTPClient.get(url))

@@ -40,7 +40,7 @@ struct RequestHeadLimitTests {
         try await LiveServer.with { server in
             let digest = try server.version("com.example.monthly.2026-09").digest
             let client = try RawHTTPClient(port: server.port)
-            let fields = ["Authorization: Bearer \(server.grant(digest))"] + (0..<100).map { "X-\($0): v" }
+            let fields = ["Authorization: Bearer \(server.grant(digest.hex))"] + (0..<100).map { "X-\($0): v" }
             let response = try await client.request(head("/v1/bundles/\(digest)", fields))
             #expect(response.status == 431)
             #expect(await client.isClosedByPeer())
@@ -55,10 +55,10 @@ struct RequestHeadLimitTests {
             let target = "/v1/products?pad="
             let routed = try await client.request(head(target + String(repeating: "a", count: 8192 - target.utf8.count)))
             #expect(routed.status == 200)
-            let fields = ["Authorization: Bearer \(server.grant(digest))"] + (0..<98).map { "X-\($0): v" }
+            let fields = ["Authorization: Bearer \(server.grant(digest.hex))"] + (0..<98).map { "X-\($0): v" }
             let bundle = try await client.request(head("/v1/bundles/\(digest)", fields))
             #expect(bundle.status == 200)
-            let bytes = try server.bundleBytes(digest)
+            let bytes = try server.bundleBytes(digest.hex)
             #expect(bundle.body == bytes)
         }
     }
@@ -68,13 +68,13 @@ struct RequestHeadLimitTests {
             let digest = try server.version("com.example.monthly.2026-09").digest
             let client = try RawHTTPClient(port: server.port)
             try await client.send(
-                head("/v1/bundles/\(digest)", ["Authorization: Bearer \(server.grant(digest))"]) + head("/v1/products")
+                head("/v1/bundles/\(digest)", ["Authorization: Bearer \(server.grant(digest.hex))"]) + head("/v1/products")
                     + head("/v1/products?pad=" + String(repeating: "a", count: 20_000))
-                    + head("/v1/bundles/\(digest)", ["Authorization: Bearer \(server.grant(digest))"]))
+                    + head("/v1/bundles/\(digest)", ["Authorization: Bearer \(server.grant(digest.hex))"]))
             let first = try await client.readResponse()
             let second = try await client.readResponse()
             let third = try await client.readResponse()
-            let bytes = try server.bundleBytes(digest)
+            let bytes = try server.bundleBytes(digest.hex)
             #expect(first.status == 200 && first.body == bytes)
             #expect(second.status == 200 && second.text.hasPrefix("{\"products\""))
             #expect(third.status == 414)

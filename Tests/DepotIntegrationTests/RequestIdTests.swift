@@ -51,7 +51,7 @@ struct RequestIdTests {
         try await LiveServer.with { server in
             let version = try server.version("com.example.level1")
             let path = "/v1/bundles/\(version.digest)"
-            let grant = "Authorization: Bearer \(server.grant(version.digest))"
+            let grant = "Authorization: Bearer \(server.grant(version.digest.hex))"
             let client = try RawHTTPClient(port: server.port)
 
             let plain = try await client.request(RawHTTPClient.get(path, [grant]))

@@ -65,10 +65,10 @@ struct RequestTimeoutTests {
     @Test func trickledChunkedBodyIsTimedOutWhileOtherConnectionsWork() async throws {
         try await LiveServer.with(idleTimeoutSeconds: 120, requestTimeoutSeconds: 1) { server in
             let digest = try server.version("com.example.level1").digest
-            let expected = try server.bundleBytes(digest)
+            let expected = try server.bundleBytes(digest.hex)
             // A download that waits on its reader (a small receive buffer, not read yet) across the deadline.
             let download = try RawHTTPClient(port: server.port, receiveBuffer: 4096)
-            try await download.send(RawHTTPClient.get("/v1/bundles/\(digest)", ["Authorization: Bearer \(server.grant(digest))"]))
+            try await download.send(RawHTTPClient.get("/v1/bundles/\(digest)", ["Authorization: Bearer \(server.grant(digest.hex))"]))
 
             let slow = try RawHTTPClient(port: server.port)
             try await slow.send(

@@ -1,4 +1,5 @@
 @testable import DepotServerTestSupport
+import DepotTestSupport
 import DepotCore
 import DepotServer
 import DepotServices
@@ -25,7 +26,7 @@ struct ScheduledVersionTests {
             let products = try JSONAnswer(list)["products"]?.array ?? []
             let coins = try #require(products.first { $0["id"]?.string == "com.example.coins" })
             #expect(coins["contents.0.version"]?.string == "1.0")
-            #expect(coins["contents.0.digest"]?.string == current.digest)
+            #expect(coins["contents.0.digest"]?.string == current.digest.hex)
             let lastModified = try #require(list.value("Last-Modified"))
             #expect(lastModified == "Tue, 01 Sep 2026 06:00:00 GMT", "\(lastModified)")
 
@@ -33,21 +34,23 @@ struct ScheduledVersionTests {
             let (jws, id) = try PurchaseSteps.sign(server, product: "com.example.coins", type: "Consumable")
             let redeemed = try JSONAnswer(try await client.request(PurchaseRequests.redeem(jws)))
             #expect(redeemed["downloads.0.version"]?.string == "1.0")
-            #expect(redeemed["downloads.0.digest"]?.string == current.digest)
+            #expect(redeemed["downloads.0.digest"]?.string == current.digest.hex)
             let token = try #require(redeemed["transaction.finishToken"]?.string)
             let empty = try await client.request(PurchaseRequests.finish(id, token: token, delivered: []))
             #expect(empty.status == 409, "\(empty.text)")
             #expect(try JSONAnswer(try await client.request(PurchaseRequests.redeem(jws)))["transaction.state"]?.string == "pending")
             let finished = try await client.request(
-                PurchaseRequests.finish(id, token: token, delivered: [(contentId: "com.example.coins", digest: current.digest)]))
+                PurchaseRequests.finish(id, token: token, delivered: [(contentId: "com.example.coins", digest: current.digest.hex)]))
             #expect(finished.status == 200, "\(finished.text)")
         }
     }
 
     @Test func theListsFollowTheClockWithoutARestart() throws {
         let product = Product(id: "p", type: .nonConsumable, title: "P")
-        let v1 = ContentVersion(productId: "p", contentId: "p", version: "1.0", publishedAt: 1_000, digest: "d1", size: 1, unpackedSize: 1)
-        let v2 = ContentVersion(productId: "p", contentId: "p", version: "2.0", publishedAt: 2_000, digest: "d2", size: 2, unpackedSize: 2)
+        let v1 = ContentVersion(
+            productId: "p", contentId: "p", version: "1.0", publishedAt: 1_000, digest: .labelled("d1"), size: 1, unpackedSize: 1)
+        let v2 = ContentVersion(
+            productId: "p", contentId: "p", version: "2.0", publishedAt: 2_000, digest: .labelled("d2"), size: 2, unpackedSize: 2)
         let listing = try ScheduledListing(catalog: Catalog(products: [product], versions: [v1, v2]), now: 1_500)
         let before = try listing.listing(at: 1_999)
         #expect(String(decoding: before.products.body, as: UTF8.self).contains("\"d1\""))

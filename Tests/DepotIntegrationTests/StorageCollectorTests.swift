@@ -25,7 +25,7 @@ struct StorageCollectorTests {
                 in: server.scratch, at: "uploads/level1-1.4", productId: Self.level1, version: "1.4",
                 files: ["media/new.bin": random.bytes(100_000)])
             let staged = try await application.stager.stage(directory: directory, .init(productId: Self.level1, version: "1.4"))
-            let digest = staged.content.digest
+            let digest = staged.content.digest.hex
             let bundle = data + "/bundles/\(digest.prefix(2))/\(digest).zip"
             let pack = data + "/packs/\(digest)"
             #expect(FileManager.default.fileExists(atPath: bundle))
@@ -57,7 +57,7 @@ struct StorageCollectorTests {
             #expect(!FileManager.default.fileExists(atPath: pack))
 
             // The published version's bundle, and the file that is no digest, stay.
-            let kept = data + "/bundles/\(original.digest.prefix(2))/\(original.digest).zip"
+            let kept = data + "/bundles/\(original.digest.hex.prefix(2))/\(original.digest).zip"
             #expect(FileManager.default.fileExists(atPath: kept))
             #expect(FileManager.default.fileExists(atPath: data + "/packs/notes.txt"))
             clock.advance(by: 10 * 3_600)

@@ -1,3 +1,4 @@
+import DepotTestSupport
 import DepotSettings
 import DepotCore
 import DepotHTTP
@@ -137,7 +138,7 @@ final class EmbeddedBundleConnection {
         authority = try GrantAuthority(keys: [GrantKey(id: "k1", secret: Array(repeating: 7, count: 32))], activeKeyId: "k1")
         let version = ContentVersion(
             productId: "com.example.embedded", contentId: "com.example.embedded", version: "1", publishedAt: 1_700_000_000,
-            digest: digest, size: Int64(bundleBytes.count), unpackedSize: Int64(bundleBytes.count))
+            digest: .parsed(digest), size: Int64(bundleBytes.count), unpackedSize: Int64(bundleBytes.count))
         let access = BundleAccess(
             grants: authority, revocations: RevocationList(), edgeSecrets: EdgeSecrets(settings: .defaults))
         let handler = BundleChannelHandler(

@@ -1,4 +1,5 @@
 @testable import DepotServerTestSupport
+import DepotTestSupport
 import DepotCore
 @testable import DepotOrigin
 import Testing
@@ -12,7 +13,7 @@ struct BundleIndexMemoTests {
         ServedBundle(
             version: ContentVersion(
                 productId: "com.example.memo", contentId: "com.example.memo", version: version, publishedAt: 1_700_000_000,
-                digest: digest, size: 10, unpackedSize: 10),
+                digest: .parsed(digest), size: 10, unpackedSize: 10),
             path: "/bundles/\(digest).zip")
     }
 
@@ -23,7 +24,7 @@ struct BundleIndexMemoTests {
         var memo = BundleIndex.Memo()
 
         let found = index.bundle(digest: first, memo: &memo)
-        #expect(found?.version.digest == first)
+        #expect(found?.version.digest.hex == first)
         // Answered again from the memo: the same instance.
         #expect(index.bundle(digest: first, memo: &memo) === found)
         #expect(index.bundle(digest: second, memo: &memo) == nil)
@@ -32,7 +33,7 @@ struct BundleIndexMemoTests {
         // Retired: the memo, which holds it, no longer answers for it.
         index.replace(with: [Self.bundle(second)])
         #expect(index.bundle(digest: first, memo: &memo) == nil)
-        #expect(index.bundle(digest: second, memo: &memo)?.version.digest == second)
+        #expect(index.bundle(digest: second, memo: &memo)?.version.digest.hex == second)
         #expect(index.bundle(digest: first, memo: &memo) == nil)
 
         // Served again (a new entry): the memo's earlier miss does not hide it.

@@ -1,4 +1,5 @@
 @testable import DepotServerTestSupport
+import DepotTestSupport
 import DepotSettings
 import DepotCore
 @testable import DepotOrigin
@@ -12,7 +13,7 @@ struct EdgePiecesTests {
     private static func version(product: String, content: String, version: String) -> ContentVersion {
         ContentVersion(
             productId: product, contentId: content, version: version, publishedAt: 0,
-            digest: String(repeating: "0", count: 64), size: 1, unpackedSize: 1)
+            digest: .repeating("0"), size: 1, unpackedSize: 1)
     }
 
     @Test(arguments: [

@@ -1,4 +1,5 @@
 @testable import DepotServerTestSupport
+import DepotTestSupport
 import DepotSettings
 import DepotTelemetry
 import DepotCore
@@ -26,7 +27,7 @@ struct RangeAnswerTests {
         let digest = String(repeating: "ab", count: 32)
         let version = ContentVersion(
             productId: "com.example.range", contentId: "com.example.range", version: "1", publishedAt: 1_700_000_000,
-            digest: digest, size: Int64(size), unpackedSize: Int64(size))
+            digest: .parsed(digest), size: Int64(size), unpackedSize: Int64(size))
         let plain = ServedBundle(version: version, path: path)
         let asOrigin = plain.adding(OriginHeaders(settings: .defaults).bundleFields(for:))
         let files = LoopFileCache()

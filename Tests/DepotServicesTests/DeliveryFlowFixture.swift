@@ -1,3 +1,4 @@
+import DepotTestSupport
 import DepotCore
 import DepotLedger
 import DepotServices
@@ -11,10 +12,10 @@ struct DeliveryFlowFixture {
     static let levels = "com.example.levels"
     static let coins = "com.example.coins"
     static let levelsVersion = ContentVersion(
-        productId: levels, contentId: "levels", version: "1.0", publishedAt: 1_000, digest: String(repeating: "a", count: 64),
+        productId: levels, contentId: "levels", version: "1.0", publishedAt: 1_000, digest: .repeating("a"),
         size: 100, unpackedSize: 200)
     static let coinsVersion = ContentVersion(
-        productId: coins, contentId: "coins", version: "1.0", publishedAt: 1_000, digest: String(repeating: "c", count: 64),
+        productId: coins, contentId: "coins", version: "1.0", publishedAt: 1_000, digest: .repeating("c"),
         size: 10, unpackedSize: 20)
 
     let directory: String

@@ -33,9 +33,9 @@ struct EdgeNginxTests {
     @Test func theFirstDownloadFillsTheCacheAndTheSecondIsAHitTheOriginNeverSees() async throws {
         try await Self.withEdge { server, edge, client in
             let level = try server.version("com.example.level1")
-            let expected = try server.bundleBytes(level.digest)
+            let expected = try server.bundleBytes(level.digest.hex)
             #expect(expected.count > 3 << 20, "the bundle should span several 1 MiB slices")
-            let path = "/v1/bundles/\(level.digest)?grant=\(server.grant(level.digest))"
+            let path = "/v1/bundles/\(level.digest)?grant=\(server.grant(level.digest.hex))"
 
             let first = try await client.request(RawHTTPClient.get(path))
             #expect(first.status == 200)
@@ -60,7 +60,7 @@ struct EdgeNginxTests {
             #expect(second.value("Content-Length") == String(expected.count))
             // Another user, another grant: the cache key holds no grant, so this is a hit as well.
             let other = try await client.request(
-                RawHTTPClient.get("/v1/bundles/\(level.digest)", ["Authorization: Bearer \(server.grant(level.digest, ttl: 300))"]))
+                RawHTTPClient.get("/v1/bundles/\(level.digest)", ["Authorization: Bearer \(server.grant(level.digest.hex, ttl: 300))"]))
             #expect(other.status == 200)
             #expect(other.value("X-Cache-Status") == "HIT")
             #expect(other.body == expected)
@@ -73,9 +73,9 @@ struct EdgeNginxTests {
         guard let curl = ExternalTool.require("curl") else { return }
         try await Self.withEdge { server, edge, client in
             let level = try server.version("com.example.level1")
-            let expected = try server.bundleBytes(level.digest)
+            let expected = try server.bundleBytes(level.digest.hex)
             let size = expected.count
-            let path = "/v1/bundles/\(level.digest)?grant=\(server.grant(level.digest))"
+            let path = "/v1/bundles/\(level.digest)?grant=\(server.grant(level.digest.hex))"
             let mib = 1 << 20
             // Before any fill (ranges fill only their slices), then again from the cache.
             for round in 0..<2 {
@@ -114,7 +114,7 @@ struct EdgeNginxTests {
         try await Self.withEdge { server, edge, client in
             let level = try server.version("com.example.level1")
             let issue = try server.version("com.example.monthly.2026-09")
-            let grant = server.grant(level.digest)
+            let grant = server.grant(level.digest.hex)
             let cached = try await client.request(RawHTTPClient.get("/v1/bundles/\(level.digest)?grant=\(grant)"))
             #expect(cached.status == 200)
             let hit = try await client.request(RawHTTPClient.get("/v1/bundles/\(level.digest)?grant=\(grant)", ["Range: bytes=0-9"]))
@@ -131,9 +131,9 @@ struct EdgeNginxTests {
             let json = try JSONSerialization.jsonObject(with: Data(refused.body)) as? [String: [String: String]]
             #expect(json?["error"]?["code"]?.hasPrefix("grant-") == true, "\(refused.text)")
             let otherBundle = try await client.request(
-                RawHTTPClient.get("/v1/bundles/\(level.digest)", ["Authorization: Bearer \(server.grant(issue.digest))"]))
+                RawHTTPClient.get("/v1/bundles/\(level.digest)", ["Authorization: Bearer \(server.grant(issue.digest.hex))"]))
             #expect(otherBundle.status == 403)
-            let expired = server.application.grants.issue(digest: level.digest, expiresAt: DepotApplication.systemClock() - 5)
+            let expired = server.application.grants.issue(digest: level.digest.hex, expiresAt: DepotApplication.systemClock() - 5)
             let late = try await client.request(RawHTTPClient.get("/v1/bundles/\(level.digest)?grant=\(expired)"))
             #expect(late.status == 403)
             #expect(late.text.contains("grant-expired"))
@@ -154,7 +154,7 @@ struct EdgeNginxTests {
             let digest = try server.version("com.example.level1").digest
             let downloaded = try await client.request(RawHTTPClient.get(url))
             #expect(downloaded.status == 200)
-            #expect(downloaded.body == (try server.bundleBytes(digest)))
+            #expect(downloaded.body == (try server.bundleBytes(digest.hex)))
 
             try await EdgeTestSupport.refund(server, client: origin, transactionId: id)
             // Refused at the origin at once, and at the edge once its cached check (1 s) has expired.
@@ -167,7 +167,7 @@ struct EdgeNginxTests {
             #expect(last?.text.contains("grant-revoked") == true, "\(last?.text ?? "")")
             // Other purchasers are still served from the cache.
             let other = try await client.request(
-                RawHTTPClient.get("/v1/bundles/\(digest)?grant=\(server.grant(digest))", ["Range: bytes=0-99"]))
+                RawHTTPClient.get("/v1/bundles/\(digest)?grant=\(server.grant(digest.hex))", ["Range: bytes=0-99"]))
             #expect(other.status == 206)
             #expect(other.value("X-Cache-Status") == "HIT")
         }

@@ -16,8 +16,8 @@ struct GrantFormatTests {
             URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().path + "/docs/verify_grant.py"
         try await LiveServer.with { server in
-            let level = try server.version("com.example.level1").digest
-            let issue = try server.version("com.example.monthly.2026-09").digest
+            let level = try server.version("com.example.level1").digest.hex
+            let issue = try server.version("com.example.monthly.2026-09").digest.hex
             let key = "test=" + Data(LiveServer.secret).base64EncodedString()
             let now = DepotApplication.systemClock()
             let withTransaction = server.application.grants.issue(digest: level, expiresAt: now + 600, transactionId: "2000000123456789")

@@ -118,7 +118,7 @@ struct PublishKillNineTests {
         let versions = try await LedgerReader.with(ledgerURL) { ledger in try await ledger.catalogVersions(productId: Self.level1) }
         let published = versions.filter { $0.state == .published }
         try #require(published.count == 1, "\(versions)", sourceLocation: sourceLocation)
-        let current = published[0].content.digest
+        let current = published[0].content.digest.hex
         #expect(candidates.contains(current), sourceLocation: sourceLocation)
         let states = Set(versions.map(\.state))
         #expect(states.isSubset(of: [.published, .superseded, .staged]), sourceLocation: sourceLocation)

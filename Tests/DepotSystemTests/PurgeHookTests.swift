@@ -44,14 +44,14 @@ struct PurgeHookTests {
         try await eventually("the publish's purge") { try received() >= 1 }
         // The tags the origin puts on the new version's bundle and on the lists.
         let bundle = try await RawHTTPClient(port: server.port).request(
-            RawHTTPClient.get("/v1/bundles/\(staged.content.digest)?grant=\(server.grant(staged.content.digest))", method: "HEAD"),
+            RawHTTPClient.get("/v1/bundles/\(staged.content.digest)?grant=\(server.grant(staged.content.digest.hex))", method: "HEAD"),
             head: true)
         #expect(bundle.status == 200)
         let bundleTags = (bundle.value("Surrogate-Key") ?? "").split(separator: " ").map(String.init)
         let bundleTag = try #require(bundleTags.first { $0.hasPrefix("version:") })
         #expect(try await client.request(RawHTTPClient.get("/products_v1.json")).value("Surrogate-Key") == "product-lists")
         let oldBundle = try await RawHTTPClient(port: server.port).request(
-            RawHTTPClient.get("/v1/bundles/\(original.digest)?grant=\(server.grant(original.digest))", method: "HEAD"), head: true)
+            RawHTTPClient.get("/v1/bundles/\(original.digest)?grant=\(server.grant(original.digest.hex))", method: "HEAD"), head: true)
         let rolledBackTag = try #require(
             (oldBundle.value("Surrogate-Key") ?? "").split(separator: " ").map(String.init).first { $0.hasPrefix("version:") })
 
@@ -77,7 +77,7 @@ struct PurgeHookTests {
         let refused = try await client.request(RawHTTPClient.get("/v1/grants/check", ["X-Original-URI: \(url)"]))
         #expect(refused.status == 403)
         return Expected(
-            bundleTag: bundleTag, digest: staged.content.digest, rolledBackTag: rolledBackTag, rolledBackDigest: original.digest,
+            bundleTag: bundleTag, digest: staged.content.digest.hex, rolledBackTag: rolledBackTag, rolledBackDigest: original.digest.hex,
             transactionTag: transactionTag)
     }
 
@@ -247,7 +247,7 @@ struct PurgeNginxEdgeTests {
                 let bundlePath = "/v1/bundles/\(try server.version(PurgeHookTests.level1).digest)"
                 let bundle = try await edgeClient.request(
                     RawHTTPClient.get(
-                        bundlePath + "?grant=\(server.grant(try server.version(PurgeHookTests.level1).digest))", ["Range: bytes=0-99"]))
+                        bundlePath + "?grant=\(server.grant(try server.version(PurgeHookTests.level1).digest.hex))", ["Range: bytes=0-99"]))
                 #expect(bundle.status == 206)
 
                 let client = Endpoint(port: server.port)
@@ -266,7 +266,7 @@ struct PurgeNginxEdgeTests {
                 // Within the lists' minute at the edge, the edge asks the origin again and serves the new version.
                 let after = try await edgeClient.request(RawHTTPClient.get("/v1/products"))
                 #expect(after.value("X-Cache-Status") == "MISS")
-                #expect(after.text.contains(staged.content.digest))
+                #expect(after.text.contains(staged.content.digest.hex))
                 #expect(try await edgeClient.request(RawHTTPClient.get("/v1/products")).value("X-Cache-Status") == "HIT")
             }
         }

@@ -12,7 +12,7 @@ struct RealClientTests {
         guard let curl = ExternalTool.require("curl") else { return }
         try await LiveServer.with { server in
             let digest = try server.version("com.example.level1").digest
-            let url = "\(server.base)/v1/bundles/\(digest)?grant=\(server.grant(digest))"
+            let url = "\(server.base)/v1/bundles/\(digest)?grant=\(server.grant(digest.hex))"
             let file = server.scratch.path + "/curl.zip"
             // A download cut after 1 MiB and a bit.
             let cut = try await ExternalTool.run(curl, ["-sS", "-f", "-r", "0-1050000", "-o", file, url])
@@ -20,7 +20,7 @@ struct RealClientTests {
             #expect(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int == 1_050_001)
             let resumed = try await ExternalTool.run(curl, ["-sS", "-f", "-C", "-", "-o", file, url])
             #expect(resumed.status == 0, "\(resumed.error)")
-            #expect(Array(try Data(contentsOf: URL(fileURLWithPath: file))) == (try server.bundleBytes(digest)))
+            #expect(Array(try Data(contentsOf: URL(fileURLWithPath: file))) == (try server.bundleBytes(digest.hex)))
         }
     }
 
@@ -28,13 +28,13 @@ struct RealClientTests {
         guard let wget = ExternalTool.require("wget") else { return }
         try await LiveServer.with { server in
             let digest = try server.version("com.example.level1").digest
-            let bytes = try server.bundleBytes(digest)
+            let bytes = try server.bundleBytes(digest.hex)
             let file = server.scratch.path + "/wget.zip"
             try Data(bytes.prefix(777_777)).write(to: URL(fileURLWithPath: file))
             let result = try await ExternalTool.run(
                 wget,
                 [
-                    "-q", "-c", "--header=Authorization: Bearer \(server.grant(digest))", "-O", file,
+                    "-q", "-c", "--header=Authorization: Bearer \(server.grant(digest.hex))", "-O", file,
                     "\(server.base)/v1/bundles/\(digest)",
                 ])
             #expect(result.status == 0, "\(result.error)")
@@ -51,11 +51,11 @@ struct RealClientTests {
                 [
                     "-q", "-x4", "-s4", "--min-split-size=1M", "--allow-overwrite=true", "--file-allocation=none",
                     "-d", server.scratch.path, "-o", "aria.zip",
-                    "--header=Authorization: Bearer \(server.grant(digest))", "\(server.base)/v1/bundles/\(digest)",
+                    "--header=Authorization: Bearer \(server.grant(digest.hex))", "\(server.base)/v1/bundles/\(digest)",
                 ])
             #expect(result.status == 0, "\(result.output) \(result.error)")
             let file = server.scratch.path + "/aria.zip"
-            #expect(Array(try Data(contentsOf: URL(fileURLWithPath: file))) == (try server.bundleBytes(digest)))
+            #expect(Array(try Data(contentsOf: URL(fileURLWithPath: file))) == (try server.bundleBytes(digest.hex)))
         }
     }
 
@@ -68,7 +68,7 @@ struct RealClientTests {
             let result = try await ExternalTool.run(
                 curl,
                 [
-                    "-sS", "-I", "--max-time", "120", "\(server.base)/v1/bundles/\(digest)?grant=\(server.grant(digest))",
+                    "-sS", "-I", "--max-time", "120", "\(server.base)/v1/bundles/\(digest)?grant=\(server.grant(digest.hex))",
                     "--next", "-sS", "--max-time", "120", "\(server.base)/healthz",
                     "--next", "-sS", "--max-time", "120", "-w", "\\n%{num_connects}", "\(server.base)/v1/products",
                 ])

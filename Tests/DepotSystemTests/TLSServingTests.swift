@@ -44,8 +44,8 @@ struct TLSServingTests {
         try await LiveServer.with(tls: try TestCertificates()) { server in
             guard let curl = CurlOverTLS(server) else { return }
             let digest = try server.version("com.example.level1").digest
-            let bytes = try server.bundleBytes(digest)
-            let url = "/v1/bundles/\(digest)?grant=\(server.grant(digest))"
+            let bytes = try server.bundleBytes(digest.hex)
+            let url = "/v1/bundles/\(digest)?grant=\(server.grant(digest.hex))"
 
             // One range across several of the chunks the file is read in.
             let single = try await curl.fetch(url, ["-r", "100000-499999"])
@@ -87,14 +87,14 @@ struct TLSServingTests {
         try await LiveServer.with(tls: try TestCertificates()) { server in
             guard let curl = CurlOverTLS(server) else { return }
             let digest = try server.version("com.example.level1").digest
-            let url = "\(server.base)/v1/bundles/\(digest)?grant=\(server.grant(digest))"
+            let url = "\(server.base)/v1/bundles/\(digest)?grant=\(server.grant(digest.hex))"
             let file = server.scratch.path + "/resumed.zip"
             let cut = try await ExternalTool.run(curl.curl, curl.trust + ["-f", "-r", "0-1050000", "-o", file, url])
             #expect(cut.status == 0, "\(cut.error)")
             #expect(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int == 1_050_001)
             let resumed = try await ExternalTool.run(curl.curl, curl.trust + ["-f", "-C", "-", "-o", file, url])
             #expect(resumed.status == 0, "\(resumed.error)")
-            #expect(Array(try Data(contentsOf: URL(fileURLWithPath: file))) == (try server.bundleBytes(digest)))
+            #expect(Array(try Data(contentsOf: URL(fileURLWithPath: file))) == (try server.bundleBytes(digest.hex)))
         }
     }
 
@@ -139,7 +139,7 @@ struct TLSServingTests {
         try await LiveServer.with(tls: try TestCertificates()) { server in
             guard let curl = CurlOverTLS(server) else { return }
             let digest = try server.version("com.example.level1").digest
-            let url = "\(server.base)/v1/bundles/\(digest)?grant=\(server.grant(digest))"
+            let url = "\(server.base)/v1/bundles/\(digest)?grant=\(server.grant(digest.hex))"
             let file = server.scratch.path + "/during-shutdown.zip"
             let download = Task {
                 try await ExternalTool.run(curl.curl, curl.trust + ["-f", "--limit-rate", "4M", "-o", file, url])
@@ -149,7 +149,7 @@ struct TLSServingTests {
             await server.shutdown()
             let result = try await download.value
             #expect(result.status == 0, "\(result.error)")
-            #expect(Array(try Data(contentsOf: URL(fileURLWithPath: file))) == (try server.bundleBytes(digest)))
+            #expect(Array(try Data(contentsOf: URL(fileURLWithPath: file))) == (try server.bundleBytes(digest.hex)))
         }
     }
 
@@ -158,11 +158,11 @@ struct TLSServingTests {
         try await LiveServer.with(idleTimeoutSeconds: 3, tls: try TestCertificates()) { server in
             guard let curl = CurlOverTLS(server) else { return }
             let digest = try server.version("com.example.level1").digest
-            let url = "/v1/bundles/\(digest)?grant=\(server.grant(digest))"
+            let url = "/v1/bundles/\(digest)?grant=\(server.grant(digest.hex))"
             // About six seconds of download, longer than the idle timeout.
             let slow = try await curl.fetch(url, ["--limit-rate", "1M"])
             #expect(slow.status == 200)
-            #expect(slow.body == (try server.bundleBytes(digest)))
+            #expect(slow.body == (try server.bundleBytes(digest.hex)))
             // A connection that never starts its handshake is closed once the timeout passes.
             let idle = try RawHTTPClient(port: server.port)
             #expect(await idle.isClosedByPeer())

@@ -1,19 +1,13 @@
 import Crypto
-
-extension Sequence<UInt8> {
-    /// Lowercase hexadecimal.
-    var lowercaseHex: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        for byte in self {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-}
+import DepotCore
 
 extension SHA256.Digest {
-    /// Lowercase hexadecimal, the form bundle digests take everywhere.
-    var lowercaseHex: String { Array(self).lowercaseHex }
+    /// Lowercase hexadecimal.
+    var lowercaseHex: String { Hex.lowercase(self) }
+
+    /// The digest as a bundle's name (a SHA-256 output is always 32 bytes).
+    var bundleDigest: BundleDigest {
+        guard let digest = BundleDigest(bytes: Array(self)) else { preconditionFailure("a SHA-256 output is 32 bytes") }
+        return digest
+    }
 }

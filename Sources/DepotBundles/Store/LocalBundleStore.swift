@@ -1,3 +1,4 @@
+import DepotCore
 import DepotSystem
 import Dispatch
 import Foundation
@@ -39,10 +40,8 @@ package final class LocalBundleStore: BundleStore, Sendable {
         coordinator = BuildCoordinator(layout: layout, index: BundleIndex.load(from: layout.indexPath))
     }
 
-    /// `<root>/<digest[0..<2]>/<digest>.zip` when that file is in place; `nil` otherwise or for a
-    /// digest that is not 64 lowercase hex digits (so no request can name another path).
-    package func path(for digest: String) -> String? {
-        guard StoreLayout.isValidDigest(digest) else { return nil }
+    /// `<root>/<digest[0..<2]>/<digest>.zip` when that file is in place; `nil` otherwise.
+    package func path(for digest: BundleDigest) -> String? {
         let path = layout.bundlePath(for: digest)
         guard (try? FileStatus.lstat(path))?.kind == .regular else { return nil }
         return path

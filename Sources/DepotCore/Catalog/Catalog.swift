@@ -16,7 +16,7 @@ public struct Catalog: Sendable {
     /// When the catalog last changed through a publish, a rollback or a product edit (seconds since 1970),
     /// or 0: the lists' Last-Modified is never older than this.
     public let changedAt: Int64
-    private let versionsByDigest: [String: ContentVersion]
+    private let versionsByDigest: [BundleDigest: ContentVersion]
     private let productsById: [String: Product]
 
     /// Creates a catalog; versions are sorted so the catalog's listings do not depend on load order.
@@ -33,7 +33,7 @@ public struct Catalog: Sendable {
         }
         self.versions = versions.sorted(by: order)
         self.superseded = superseded.sorted(by: order)
-        var byDigest: [String: ContentVersion] = [:]
+        var byDigest: [BundleDigest: ContentVersion] = [:]
         for version in self.superseded { byDigest[version.digest] = version }
         for version in self.versions { byDigest[version.digest] = version }
         self.versionsByDigest = byDigest
@@ -46,7 +46,7 @@ public struct Catalog: Sendable {
     public static let empty = Catalog(products: [], versions: [])
 
     /// The version whose bundle has this digest, if any.
-    public func version(digest: String) -> ContentVersion? {
+    public func version(digest: BundleDigest) -> ContentVersion? {
         versionsByDigest[digest]
     }
 
@@ -59,7 +59,7 @@ public struct Catalog: Sendable {
     }
 
     /// The size of a bundle, full or delta, by digest.
-    public func bundleSize(digest: String) -> Int64? {
+    public func bundleSize(digest: BundleDigest) -> Int64? {
         version(digest: digest)?.size ?? deltas.first { $0.digest == digest }?.size
     }
 

@@ -8,8 +8,8 @@ public struct ContentVersion: Sendable, Equatable, Codable {
     public var version: String
     /// Publication time in seconds since 1970 (UTC); the bundle's Last-Modified.
     public var publishedAt: Int64
-    /// Lowercase hex SHA-256 of the bundle bytes: the bundle's name, URL and strong ETag.
-    public var digest: String
+    /// SHA-256 of the bundle bytes: the bundle's name, URL and strong ETag.
+    public var digest: BundleDigest
     /// Size of the bundle in bytes.
     public var size: Int64
     /// Total size of the unpacked files in bytes.
@@ -18,7 +18,7 @@ public struct ContentVersion: Sendable, Equatable, Codable {
     /// Creates a content version.
     public init(
         productId: String, contentId: String, version: String, publishedAt: Int64,
-        digest: String, size: Int64, unpackedSize: Int64
+        digest: BundleDigest, size: Int64, unpackedSize: Int64
     ) {
         self.productId = productId
         self.contentId = contentId

@@ -10,12 +10,12 @@ public struct DeltaBundle: Sendable, Equatable, Codable {
     /// The version the delta produces.
     public var targetVersion: String
     /// Lowercase hex SHA-256 of the delta bundle.
-    public var digest: String
+    public var digest: BundleDigest
     /// Size of the delta bundle in bytes.
     public var size: Int64
 
     /// Creates a delta entry.
-    public init(productId: String, contentId: String, baseVersion: String, targetVersion: String, digest: String, size: Int64) {
+    public init(productId: String, contentId: String, baseVersion: String, targetVersion: String, digest: BundleDigest, size: Int64) {
         self.productId = productId
         self.contentId = contentId
         self.baseVersion = baseVersion

@@ -18,7 +18,7 @@ enum CatalogRows {
         return CatalogVersion(
             content: ContentVersion(
                 productId: try row.text(0), contentId: contentId, version: version, publishedAt: try row.integer(6),
-                digest: try row.text(3), size: try row.integer(4), unpackedSize: try row.integer(5)),
+                digest: try row.digest(3), size: try row.integer(4), unpackedSize: try row.integer(5)),
             state: state, stagedAt: try row.integer(9), activatedAt: try row.optionalInteger(10),
             failureReason: try row.optionalText(8))
     }
@@ -72,39 +72,5 @@ enum CatalogRows {
     /// Product prefixes as stored: one per line.
     static func prefixes(_ stored: String) -> [String] {
         stored.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
-    }
-
-    /// Hex text of a digest.
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: text, as: UTF8.self)
-    }
-
-    /// Bytes of hex text; nil when it is not hex.
-    static func bytes(hex: String) -> [UInt8]? {
-        let characters = Array(hex.utf8)
-        guard characters.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        var index = 0
-        while index < characters.count {
-            guard let high = nibble(characters[index]), let low = nibble(characters[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-            index += 2
-        }
-        return bytes
-    }
-
-    private static func nibble(_ character: UInt8) -> UInt8? {
-        switch character {
-        case 0x30...0x39: character - 0x30
-        case 0x61...0x66: character - 0x61 + 10
-        default: nil
-        }
     }
 }

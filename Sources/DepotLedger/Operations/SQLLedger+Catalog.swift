@@ -24,7 +24,7 @@ extension SQLLedger {
             ).map { row in
                 DeltaBundle(
                     productId: try row.text(0), contentId: try row.text(1), baseVersion: try row.text(2),
-                    targetVersion: try row.text(3), digest: try row.text(4), size: try row.integer(5))
+                    targetVersion: try row.text(3), digest: try row.digest(4), size: try row.integer(5))
             }
             return CatalogSnapshot(
                 revision: try revision?.integer(0) ?? 0, changedAt: try revision?.integer(1) ?? 0, products: products,

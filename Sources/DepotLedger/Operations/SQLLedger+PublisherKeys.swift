@@ -1,3 +1,5 @@
+import DepotCore
+
 extension SQLLedger {
     package func createPublisherKey(_ key: PublisherKeyRecord) async throws(LedgerError) {
         try await transaction(.write, "recording publisher key \(key.id)") { session in
@@ -5,7 +7,7 @@ extension SQLLedger {
                 """
                 INSERT INTO publisher_keys (id, publisher, product_prefixes, key_sha256, created_at, revoked_at)
                 VALUES (\(key.id), \(key.publisher), \(key.productPrefixes.joined(separator: "\n")),
-                    \(CatalogRows.hex(key.keyDigest)), \(key.createdAt), \(key.revokedAt))
+                    \(Hex.lowercase(key.keyDigest)), \(key.createdAt), \(key.revokedAt))
                 """)
         }
     }
@@ -20,7 +22,7 @@ extension SQLLedger {
     package func publisherKey(digest: [UInt8]) async throws(LedgerError) -> PublisherKeyRecord? {
         try await transaction(.read, "reading a publisher key") { session in
             try await session.row(
-                "SELECT \(unescaped: PublisherKeyRows.columns) FROM publisher_keys WHERE key_sha256 = \(CatalogRows.hex(digest))"
+                "SELECT \(unescaped: PublisherKeyRows.columns) FROM publisher_keys WHERE key_sha256 = \(Hex.lowercase(digest))"
             ).map(PublisherKeyRows.key)
         }
     }
@@ -43,7 +45,7 @@ enum PublisherKeyRows {
 
     /// A key from its columns.
     static func key(_ row: SQLRow) throws -> PublisherKeyRecord {
-        guard let digest = CatalogRows.bytes(hex: try row.text(3)) else {
+        guard let digest = Hex.bytes(try row.text(3)) else {
             throw LedgerError.corrupt("a publisher key's digest is not hex")
         }
         return PublisherKeyRecord(

@@ -42,7 +42,7 @@ package final class ServedBundle: Sendable {
         self.path = path
         self.originFields = originFields
         let representation = RepresentationMetadata(
-            size: version.size, entityTag: version.digest, lastModified: version.publishedAt,
+            size: version.size, entityTag: version.digest.hex, lastModified: version.publishedAt,
             contentType: Self.contentType, cacheControl: Self.cacheControl)
         self.representation = representation
         let plan = ConditionalEvaluator.plan(
@@ -86,7 +86,7 @@ package final class BundleIndex: Sendable {
     package init(_ bundles: [ServedBundle] = [], originFields: @escaping OriginFields = { _ in [] }) {
         self.originFields = originFields
         self.bundles = NIOLockedValueBox(
-            Dictionary(bundles.map { ($0.version.digest, $0.adding(originFields)) }, uniquingKeysWith: { a, _ in a }))
+            Dictionary(bundles.map { ($0.version.digest.hex, $0.adding(originFields)) }, uniquingKeysWith: { a, _ in a }))
     }
 
     /// The bundle with this digest, if served.
@@ -106,7 +106,7 @@ package final class BundleIndex: Sendable {
 
     /// Replaces every entry.
     package func replace(with newBundles: [ServedBundle]) {
-        let table = Dictionary(newBundles.map { ($0.version.digest, $0.adding(originFields)) }, uniquingKeysWith: { a, _ in a })
+        let table = Dictionary(newBundles.map { ($0.version.digest.hex, $0.adding(originFields)) }, uniquingKeysWith: { a, _ in a })
         bundles.withLockedValue {
             $0 = table
             generation.add(1, ordering: .releasing)

@@ -1,3 +1,4 @@
+import DepotCore
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
@@ -17,16 +18,16 @@ final class LoopFileCache {
     /// Most bytes of small bundles one loop keeps.
     static let smallBundleBudget = 32 * 1024 * 1024
 
-    private var handles: [String: NIOFileHandle] = [:]
-    private var smallAnswers: [String: SmallBundleAnswer] = [:]
+    private var handles: [BundleDigest: NIOFileHandle] = [:]
+    private var smallAnswers: [BundleDigest: SmallBundleAnswer] = [:]
     private var smallBytes = 0
     /// The bundle asked for last and what is kept for it: a run of requests for one bundle compares its digest's
     /// bytes instead of hashing them for each table (bundles never change, so what is kept stays valid).
-    private var lastHandle: (digest: String, handle: NIOFileHandle)?
-    private var lastSmall: (digest: String, answer: SmallBundleAnswer)?
+    private var lastHandle: (digest: BundleDigest, handle: NIOFileHandle)?
+    private var lastSmall: (digest: BundleDigest, answer: SmallBundleAnswer)?
 
     /// The handle for a bundle file, opening it on first use.
-    func handle(digest: String, path: String) throws -> NIOFileHandle {
+    func handle(digest: BundleDigest, path: String) throws -> NIOFileHandle {
         if let lastHandle, lastHandle.digest == digest { return lastHandle.handle }
         if let handle = handles[digest] {
             lastHandle = (digest, handle)
@@ -44,7 +45,7 @@ final class LoopFileCache {
     ///
     /// Bundles never change, so the bytes stay valid; sending them with the head in one write saves the
     /// separate segment and system call that a head followed by `sendfile` costs for small bodies.
-    func smallAnswer(digest: String, path: String, size: Int64, allocator: ByteBufferAllocator) -> SmallBundleAnswer? {
+    func smallAnswer(digest: BundleDigest, path: String, size: Int64, allocator: ByteBufferAllocator) -> SmallBundleAnswer? {
         guard size <= Self.smallBundleLimit else { return nil }
         if let lastSmall, lastSmall.digest == digest { return lastSmall.answer }
         if let answer = smallAnswers[digest] {

@@ -1,9 +1,11 @@
+import DepotCore
+
 /// One answer's bundle bytes sent under a transaction's grant: the delivery evidence the ledger keeps.
 package struct ServedBytes: Sendable, Equatable {
     /// The grant's transaction.
     package var transactionId: String
     /// The bundle's digest.
-    package var digest: String
+    package var digest: BundleDigest
     /// The byte ranges of the bundle the answer sent.
     package var ranges: [Range<Int64>]
     /// The client's IP address (`unknown` without one).
@@ -12,7 +14,7 @@ package struct ServedBytes: Sendable, Equatable {
     package var at: Int64
 
     /// An answer's served bytes.
-    package init(transactionId: String, digest: String, ranges: [Range<Int64>], client: String, at: Int64) {
+    package init(transactionId: String, digest: BundleDigest, ranges: [Range<Int64>], client: String, at: Int64) {
         self.transactionId = transactionId
         self.digest = digest
         self.ranges = ranges

@@ -127,14 +127,19 @@ extension DeliveryService {
             latest.values.map { status in
                 DeliveryEvidence.Delivery(
                     confirmed: status.confirmedAt != nil || stored.state == .finished, bytesCovered: status.bytesCovered,
-                    size: catalog.bundleSize(digest: status.delivery.digest) ?? Int64.max)
+                    size: bundleSize(status.delivery) ?? Int64.max)
             })
+    }
+
+    /// The size of the bundle a delivery recorded, when the catalog still knows it.
+    private func bundleSize(_ delivery: PlannedDelivery) -> Int64? {
+        BundleDigest(hex: delivery.digest).flatMap { catalog.bundleSize(digest: $0) }
     }
 
     private func report(_ status: DeliveryStatus) -> DeliveryReportBody {
         DeliveryReportBody(
             transactionId: status.transactionId, contentId: status.delivery.contentId, version: status.delivery.version,
-            digest: status.delivery.digest, size: catalog.bundleSize(digest: status.delivery.digest),
+            digest: status.delivery.digest, size: bundleSize(status.delivery),
             grantsIssued: status.grantsIssued, bytesServed: status.bytesCovered,
             confirmedAt: status.confirmedAt.map(UTCTimestamp.format), lastActivityAt: UTCTimestamp.format(status.lastActivityAt))
     }

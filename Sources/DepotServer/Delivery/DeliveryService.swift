@@ -150,7 +150,7 @@ struct DeliveryService: Sendable {
 
     static func body(_ download: GrantedDownload) -> Download {
         Download(
-            contentId: download.contentId, version: download.version, size: download.size, digest: download.digest,
+            contentId: download.contentId, version: download.version, size: download.size, digest: download.digest.hex,
             url: "/v1/bundles/\(download.digest)?grant=\(download.grant)", grantExpiresAt: UTCTimestamp.format(download.grantExpiresAt),
             baseVersion: download.baseVersion)
     }

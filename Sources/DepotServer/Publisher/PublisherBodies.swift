@@ -51,7 +51,7 @@ struct PublisherVersionBody: Encodable {
             return PublisherVersionBody(
                 productId: content.productId, contentId: content.contentId, version: content.version,
                 state: record.state.rawValue, current: current.contains("\(content.contentId)\n\(content.version)"),
-                digest: content.digest, size: content.size, unpackedSize: content.unpackedSize,
+                digest: content.digest.hex, size: content.size, unpackedSize: content.unpackedSize,
                 publishedAt: UTCTimestamp.format(content.publishedAt), stagedAt: UTCTimestamp.format(record.stagedAt),
                 activatedAt: record.activatedAt.map(UTCTimestamp.format), failureReason: record.failureReason)
         }

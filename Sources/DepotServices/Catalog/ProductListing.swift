@@ -37,7 +37,7 @@ package struct ProductListing: Sendable {
                     contents: catalog.currentContents(of: product.id, at: now).map { version in
                         DepotAPI.Product.Content(
                             id: version.contentId, version: version.version, size: version.size,
-                            digest: version.digest, publishedAt: UTCTimestamp.format(version.publishedAt))
+                            digest: version.digest.hex, publishedAt: UTCTimestamp.format(version.publishedAt))
                     })
             })
         products = Self.document(try encoder.encode(rich), lastModified: lastModified)
@@ -45,7 +45,7 @@ package struct ProductListing: Sendable {
 
     private static func document(_ data: Data, lastModified: Int64) -> Document {
         let body = Array(data)
-        let tag = SHA256.hash(data: body).map { String(format: "%02x", $0) }.joined()
+        let tag = Hex.lowercase(SHA256.hash(data: body))
         return Document(body: body, entityTag: tag, lastModified: lastModified)
     }
 }

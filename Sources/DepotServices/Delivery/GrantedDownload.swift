@@ -12,7 +12,7 @@ package struct GrantedDownload: Sendable, Equatable {
     /// The bundle's size in bytes.
     package var size: Int64
     /// The bundle's digest.
-    package var digest: String
+    package var digest: BundleDigest
     /// The grant that opens the bundle.
     package var grant: String
     /// When the grant expires, seconds since 1970.
@@ -25,7 +25,7 @@ package struct GrantedDownload: Sendable, Equatable {
 struct Offer {
     var version: ContentVersion
     var delta: DeltaBundle?
-    var digest: String { delta?.digest ?? version.digest }
+    var digest: BundleDigest { delta?.digest ?? version.digest }
     var size: Int64 { delta?.size ?? version.size }
 }
 
@@ -33,7 +33,7 @@ extension DeliveryContext {
     /// Records the grants in the ledger, then hands out a download with a fresh grant for each offer.
     func grantDownloads(_ offers: [Offer], transactionId: String, now: Int64) async throws(DeliveryError) -> [GrantedDownload] {
         let planned = offers.map {
-            PlannedDelivery(contentId: $0.version.contentId, version: $0.version.version, digest: $0.digest)
+            PlannedDelivery(contentId: $0.version.contentId, version: $0.version.version, digest: $0.digest.hex)
         }
         try await ledgerCall { () async throws(LedgerError) in
             try await ledger.recordGrants(transactionId: transactionId, deliveries: planned, now: now)
@@ -42,7 +42,7 @@ extension DeliveryContext {
         return offers.map { offer in
             GrantedDownload(
                 contentId: offer.version.contentId, version: offer.version.version, size: offer.size, digest: offer.digest,
-                grant: grants.issue(digest: offer.digest, expiresAt: expiresAt, transactionId: transactionId),
+                grant: grants.issue(digest: offer.digest.hex, expiresAt: expiresAt, transactionId: transactionId),
                 grantExpiresAt: expiresAt, baseVersion: offer.delta?.baseVersion)
         }
     }

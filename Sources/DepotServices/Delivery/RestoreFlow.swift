@@ -58,7 +58,7 @@ package struct RestoreFlow: Sendable {
         let now = context.clock()
         let ledger = context.ledger
         var transactions: [(transaction: LedgerTransaction, finishToken: String)] = []
-        var byDigest: [String: GrantedDownload] = [:]
+        var byDigest: [BundleDigest: GrantedDownload] = [:]
         // Non-renewing purchases of one product restored together are one customer's: they stack even without
         // an appAccountToken.
         let restoredTogether = Dictionary(grouping: purchases.map(\.transaction), by: \.productId)

@@ -16,17 +16,14 @@ extension PurgeTags {
     /// SHA-256 over the id, so the tag names the purchase without showing its id, on every instance alike.
     package static func transaction(_ transactionId: String) -> String {
         let digest = SHA256.hash(data: Array(("depot-purge-transaction\n" + transactionId).utf8))
-        let hex = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        for byte in digest.prefix(16) { out += [hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]] }
-        return "transaction:" + String(decoding: out, as: UTF8.self)
+        return "transaction:" + Hex.lowercase(digest.prefix(16))
     }
 
     /// A version was made current: published, or rolled back to.
     package static func activated(_ version: ContentVersion, rollback: Bool) -> PurgeRequest {
         let versionTag = tags(for: version)[2]
         return PurgeRequest(
-            tags: [productLists, versionTag], paths: productListPaths + ["/v1/bundles/" + version.digest],
+            tags: [productLists, versionTag], paths: productListPaths + ["/v1/bundles/" + version.digest.hex],
             reason: (rollback ? "rolled-back " : "published ") + versionTag)
     }
 

@@ -76,7 +76,7 @@ package struct MeasuredLedger: Ledger {
     }
 
     package func recordServed(
-        transactionId: String, digest: String, range: Range<Int64>, client: String, now: Int64
+        transactionId: String, digest: BundleDigest, range: Range<Int64>, client: String, now: Int64
     )
         async throws(LedgerError)
     {

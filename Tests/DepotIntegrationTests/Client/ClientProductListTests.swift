@@ -15,7 +15,7 @@ struct ClientProductListTests {
             #expect(first.entityTag != nil)
             let level1 = try #require(first.list.first { $0.id == "com.example.level1" })
             #expect(level1.type == "nonConsumable")
-            #expect(level1.contents.first?.digest == (try server.version("com.example.level1")).digest)
+            #expect(level1.contents.first?.digest == (try server.version("com.example.level1")).digest.hex)
             let second = try await client.products()
             #expect(second.notModified)
             #expect(second.list == first.list)

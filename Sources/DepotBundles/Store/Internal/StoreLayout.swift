@@ -1,3 +1,5 @@
+import DepotCore
+
 #if canImport(Glibc)
 import DepotSystem
 import Glibc
@@ -18,27 +20,19 @@ struct StoreLayout: Sendable {
     static func workspacesDirectory(root: String) -> String { root + "/tmp" }
     var indexPath: String { root + "/index.json" }
 
-    func shardDirectory(for digest: String) -> String { root + "/" + digest.prefix(2) }
-    func bundlePath(for digest: String) -> String { shardDirectory(for: digest) + "/" + digest + ".zip" }
+    func shardDirectory(for digest: BundleDigest) -> String { root + "/" + digest.shard }
+    func bundlePath(for digest: BundleDigest) -> String { shardDirectory(for: digest) + "/" + digest.hex + ".zip" }
 
     /// A fresh name under `tmp/` for a file being written.
     func temporaryPath() -> String {
         let random = (0..<2).map { _ in UInt64.random(in: .min ... .max) }
             .flatMap { value in (0..<8).map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) } }
-        return temporaryDirectory + "/" + random.lowercaseHex + ".partial"
-    }
-
-    /// Whether `digest` is a SHA-256 in lowercase hex: the only names the store hands out paths for.
-    static func isValidDigest(_ digest: String) -> Bool {
-        digest.utf8.count == 64
-            && digest.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+        return temporaryDirectory + "/" + Hex.lowercase(random) + ".partial"
     }
 
     /// Whether the bundle for `record` is in place with the right size.
     func holds(_ record: BundleRecord) -> Bool {
-        guard Self.isValidDigest(record.digest),
-            let status = try? FileStatus.lstat(bundlePath(for: record.digest))
-        else { return false }
+        guard let status = try? FileStatus.lstat(bundlePath(for: record.digest)) else { return false }
         return status.kind == .regular && status.size == record.size
     }
 

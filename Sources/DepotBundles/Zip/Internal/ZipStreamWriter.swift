@@ -1,3 +1,4 @@
+import DepotCore
 import DepotSystem
 import Crypto
 
@@ -119,7 +120,7 @@ final class ZipStreamWriter {
     }
 
     /// Hashes the finished file with SHA-256 by reading it back in chunks.
-    func sha256OfOutput(length: Int64) throws -> String {
+    func sha256OfOutput(length: Int64) throws -> BundleDigest {
         var hasher = SHA256()
         var offset: Int64 = 0
         while offset < length {
@@ -129,6 +130,6 @@ final class ZipStreamWriter {
             hasher.update(bufferPointer: UnsafeRawBufferPointer(chunk))
             offset += Int64(count)
         }
-        return hasher.finalize().lowercaseHex
+        return hasher.finalize().bundleDigest
     }
 }

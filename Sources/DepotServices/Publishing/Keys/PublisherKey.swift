@@ -1,3 +1,4 @@
+import DepotCore
 import Crypto
 import DepotLedger
 import DepotTrust
@@ -14,7 +15,7 @@ package enum PublisherKey {
         var generator = SystemRandomNumberGenerator()
         let secret = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
         let key = prefix + Base64URL.encode(secret)
-        let id = (0..<6).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        let id = Hex.lowercase((0..<6).map { _ in UInt8.random(in: 0...255, using: &generator) })
         return (
             key,
             PublisherKeyRecord(

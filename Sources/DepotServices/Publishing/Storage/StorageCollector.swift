@@ -77,7 +77,7 @@ package final class StorageCollector: Service, Sendable {
             logger.warning("unreferenced files not collected: the ledger could not be read", metadata: ["error": "\(error)"])
             return Pass()
         }
-        let referenced = Set(snapshot.versions.map(\.content.digest) + snapshot.deltas.map(\.digest))
+        let referenced = Set(snapshot.versions.map(\.content.digest.hex) + snapshot.deltas.map(\.digest.hex))
         let now = clock()
         // Directory walks, stats and removals block: off the concurrency pool, as the rest of the file work is.
         let (bundlesRoot, packsRoot, grace) = (bundlesRoot, packsRoot, graceSeconds)

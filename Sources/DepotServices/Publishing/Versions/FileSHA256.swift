@@ -1,3 +1,4 @@
+import DepotCore
 import Crypto
 import Foundation
 
@@ -24,6 +25,6 @@ package enum FileSHA256 {
         } catch {
             throw Failure(description: "cannot read \(path): \(error.localizedDescription)")
         }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return Hex.lowercase(hasher.finalize())
     }
 }

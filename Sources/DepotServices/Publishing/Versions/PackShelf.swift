@@ -1,3 +1,4 @@
+import DepotCore
 import DepotBundles
 import Foundation
 
@@ -16,7 +17,7 @@ import Synchronization
 package final class PackShelf: Sendable {
     /// `<data>/packs`.
     package let root: String
-    private let imported: Mutex<[String: String]>
+    private let imported: Mutex<[BundleDigest: String]>
 
     /// A shelf under `root`, created if needed.
     package init(root: String) throws {
@@ -37,21 +38,21 @@ package final class PackShelf: Sendable {
     }
 
     /// Remembers where an imported pack lives.
-    package func noteImported(digest: String, directory: String) {
+    package func noteImported(digest: BundleDigest, directory: String) {
         imported.withLock { $0[digest] = directory }
     }
 
     /// The directory of the pack whose bundle has `digest`, if it is known.
-    package func directory(for digest: String) -> String? {
+    package func directory(for digest: BundleDigest) -> String? {
         if let directory = imported.withLock({ $0[digest] }) { return directory }
-        let kept = (root as NSString).appendingPathComponent(digest)
+        let kept = (root as NSString).appendingPathComponent(digest.hex)
         return FileManager.default.fileExists(atPath: kept + "/pack.json") ? kept : nil
     }
 
     /// Copies the pack at `directory` onto the shelf under `digest`, unless it is there already.
     /// Blocking file work: call it off the event loops.
-    package func keep(directory: String, digest: String) throws {
-        let target = (root as NSString).appendingPathComponent(digest)
+    package func keep(directory: String, digest: BundleDigest) throws {
+        let target = (root as NSString).appendingPathComponent(digest.hex)
         let files = FileManager.default
         guard !files.fileExists(atPath: target) else { return }
         let partial = (root as NSString).appendingPathComponent(
@@ -68,7 +69,7 @@ package final class PackShelf: Sendable {
     }
 
     /// Reads the pack of `digest` again (validated like any pack), if it is known.
-    package func pack(digest: String, limits: PackLimits) -> Pack? {
+    package func pack(digest: BundleDigest, limits: PackLimits) -> Pack? {
         guard let directory = directory(for: digest) else { return nil }
         return try? PackReader.read(directory: directory, limits: limits)
     }
