@@ -11,6 +11,11 @@ struct ListeningGroup {
     /// The port the server listens on.
     let port: Int
 
+    /// How long a graceful shutdown may take before the group cancels its server, and the test that stops it
+    /// records an issue naming the service that did not stop. Far beyond what a stop takes on a loaded machine
+    /// (a server's own grace for open connections is 5 to 30 s): a bound on a defect, never on speed.
+    static let shutdownBound: Duration = .seconds(180)
+
     /// Runs the server `make` returns in a group of its own and waits until it listens. `make` is handed the
     /// callback the server calls with its port once it listens. The ports' stream ends with the group, so a
     /// server that stops before it listens makes this throw its error instead of waiting for ever.
@@ -19,7 +24,10 @@ struct ListeningGroup {
     ) async throws -> ListeningGroup {
         let (ports, sink) = AsyncStream.makeStream(of: Int.self)
         let service = make { port in sink.yield(port) }
-        let group = ServiceGroup(configuration: .init(services: [service], gracefulShutdownSignals: [], logger: logger))
+        let reporting = Logger(label: logger.label) { _ in ShutdownOverrunReporter(wrapped: logger.handler) }
+        var configuration = ServiceGroupConfiguration(services: [service], gracefulShutdownSignals: [], logger: reporting)
+        configuration.maximumGracefulShutdownDuration = Self.shutdownBound
+        let group = ServiceGroup(configuration: configuration)
         let task = Task {
             defer { sink.finish() }
             try await group.run()
