@@ -20,13 +20,13 @@ struct ListeningGroup {
     /// callback the server calls with its port once it listens. The ports' stream ends with the group, so a
     /// server that stops before it listens makes this throw its error instead of waiting for ever.
     static func start(
-        logger: Logger, _ make: (@escaping @Sendable (Int) async -> Void) -> any Service
+        logger: Logger, shutdownBound: Duration = Self.shutdownBound, _ make: (@escaping @Sendable (Int) async -> Void) -> any Service
     ) async throws -> ListeningGroup {
         let (ports, sink) = AsyncStream.makeStream(of: Int.self)
         let service = make { port in sink.yield(port) }
         let reporting = Logger(label: logger.label) { _ in ShutdownOverrunReporter(wrapped: logger.handler) }
         var configuration = ServiceGroupConfiguration(services: [service], gracefulShutdownSignals: [], logger: reporting)
-        configuration.maximumGracefulShutdownDuration = Self.shutdownBound
+        configuration.maximumGracefulShutdownDuration = shutdownBound
         let group = ServiceGroup(configuration: configuration)
         let task = Task {
             defer { sink.finish() }
