@@ -16,7 +16,7 @@ import GRDB
 /// - The schema is versioned by GRDB's `DatabaseMigrator` (`grdb_migrations` table); opening runs what is
 ///   missing, and opening an up-to-date file changes nothing.
 package final class SQLiteLedger: SQLLedger {
-    /// How long a write waits for another process's write lock before failing with `unavailable`.
+    /// How long a write waits by default for another process's write lock before failing with `unavailable`.
     package static let busyTimeout: TimeInterval = 10
 
     /// The database file.
@@ -27,11 +27,12 @@ package final class SQLiteLedger: SQLLedger {
     ///
     /// Opening may wait for other processes or ledgers opening the same file (see `init(path:)`), so it runs
     /// on a thread of its own rather than holding one of the few threads Swift's concurrency runs tasks on.
-    package static func open(path: String) async throws(LedgerError) -> SQLiteLedger {
+    /// A write waits up to `busyTimeout` seconds for another connection's write lock.
+    package static func open(path: String, busyTimeout: TimeInterval = busyTimeout) async throws(LedgerError) -> SQLiteLedger {
         let result: Result<SQLiteLedger, LedgerError> = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 do throws(LedgerError) {
-                    continuation.resume(returning: .success(try SQLiteLedger(path: path)))
+                    continuation.resume(returning: .success(try SQLiteLedger(path: path, busyTimeout: busyTimeout)))
                 } catch {
                     continuation.resume(returning: .failure(error))
                 }
@@ -48,7 +49,7 @@ package final class SQLiteLedger: SQLLedger {
     /// each apply the same migration, and several connections turning one new file to WAL mode at once can
     /// be refused with "database is locked". Under the lock, they go one after the other, the later ones
     /// finding the work done.
-    package init(path: String) throws(LedgerError) {
+    package init(path: String, busyTimeout: TimeInterval = busyTimeout) throws(LedgerError) {
         self.path = path
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         do {
@@ -59,7 +60,7 @@ package final class SQLiteLedger: SQLLedger {
         let lock = try MigrationLock(path: path + ".migration-lock")
         defer { lock.release() }
         do {
-            pool = try DatabasePool(path: path, configuration: Self.configuration())
+            pool = try DatabasePool(path: path, configuration: Self.configuration(busyTimeout: busyTimeout))
         } catch {
             throw Self.ledgerError(error, while: "opening \(path)")
         }
@@ -83,7 +84,7 @@ package final class SQLiteLedger: SQLLedger {
     /// database, its WAL and the shared memory); more readers than cores add descriptors, not throughput.
     static let readerCount = min(4, max(2, ProcessInfo.processInfo.activeProcessorCount))
 
-    static func configuration() -> Configuration {
+    static func configuration(busyTimeout: TimeInterval) -> Configuration {
         var configuration = Configuration()
         configuration.label = "DepotLedger"
         configuration.busyMode = .timeout(busyTimeout)

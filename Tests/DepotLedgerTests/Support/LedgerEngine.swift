@@ -106,7 +106,9 @@ final class LedgerFixture: Sendable {
     func open() async throws -> any Ledger {
         switch place {
         case .sqlite(_, let path):
-            let ledger = try await SQLiteLedger.open(path: path)
+            // Instances racing on one file wait for each other's write lock; on a loaded machine a holder can be
+            // descheduled for longer than a server's default wait, which is what these tests do not measure.
+            let ledger = try await SQLiteLedger.open(path: path, busyTimeout: 120)
             opened.withLock { $0.append(.sqlite(ledger)) }
             return ledger
         case .postgres(let server, let database):
