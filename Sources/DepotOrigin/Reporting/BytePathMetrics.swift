@@ -2,7 +2,10 @@ import Metrics
 
 /// Where the byte path counts its answers, filled by the server from its metrics: the backend, the name of the
 /// request counter family, and the gauge of downloads being written.
-package struct BytePathMetrics: Sendable {
+///
+/// A class: every answer reads it, and copying a reference costs one count where a struct holding an existential
+/// backend costs a copy of each of its parts.
+package final class BytePathMetrics: Sendable {
     /// The swift-metrics backend the request counters are made in.
     package let factory: any MetricsFactory
     /// The name of the request counters (`depot_http_requests_total`), labelled by route, method and status.
