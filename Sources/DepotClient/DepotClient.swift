@@ -29,9 +29,11 @@ public final class DepotClient: Sendable {
         self.retry = retry
     }
 
-    /// A session that neither caches nor stores cookies.
-    static func makeSession() -> URLSession {
+    /// The session a client uses unless given one: it neither caches nor stores cookies, and gives up on a
+    /// request after `requestTimeoutSeconds` without a byte (60 by default, as URLSession does).
+    public static func makeSession(requestTimeoutSeconds: TimeInterval = 60) -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = requestTimeoutSeconds
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.httpShouldSetCookies = false

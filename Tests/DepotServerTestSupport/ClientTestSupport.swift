@@ -5,9 +5,14 @@ import Testing
 
 /// What the client tests share: a client of a server, the files of an installed content, a digest.
 enum ClientTestSupport {
-    /// A client of `port` on 127.0.0.1 that retries quickly.
-    static func client(port: Int) -> DepotClient {
-        DepotClient(server: URL(string: "http://127.0.0.1:\(port)")!, retry: RetryPolicy(attempts: 5, delaySeconds: 0.05))
+    /// A client of the server on `port`. A request waits `requestTimeoutSeconds` for a byte: longer than an app's
+    /// default 60 s, since the suite's servers answer late on a loaded machine, which these tests do not measure;
+    /// a test of a stalled connection gives the default.
+    static func client(port: Int, requestTimeoutSeconds: TimeInterval = 300) -> DepotClient {
+        DepotClient(
+            server: URL(string: "http://127.0.0.1:\(port)")!,
+            session: DepotClient.makeSession(requestTimeoutSeconds: requestTimeoutSeconds),
+            retry: RetryPolicy(attempts: 5, delaySeconds: 0.05))
     }
 
     /// The files under `folder/Contents`, by path relative to it.

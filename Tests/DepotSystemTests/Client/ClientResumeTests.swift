@@ -61,7 +61,8 @@ struct ClientResumeTests {
                 python, upstream: server.port, mode: .stall, limit: 1 << 20, logPath: server.scratch.path + "/proxy.log")
             defer { proxy.stop() }
             let (jws, id) = try PurchaseSteps.sign(server, product: "com.example.level1", type: "Non-Consumable")
-            let client = ClientTestSupport.client(port: proxy.port)
+            // The stall ends when the client gives up on it: after an app's default wait.
+            let client = ClientTestSupport.client(port: proxy.port, requestTimeoutSeconds: 60)
             var offered = try #require(try await client.redeem(signedTransaction: jws).downloads.first)
             // A grant that expires while the download is stalled half-way.
             let expiresAt = DepotApplication.systemClock() + grantLifetime
