@@ -90,11 +90,22 @@ package final class PostgresLedger: SQLLedger {
         runTask?.cancel()
     }
 
-    /// Stops the client started by `connect` and waits until its connections are closed. Calls after it fail.
+    /// How long `shutdown()` waits for the client's connections to close.
+    static let shutdownBound: Duration = .seconds(30)
+
+    /// Stops the client started by `connect` and waits until its connections are closed, at most
+    /// `shutdownBound`: a client whose run does not end after its cancellation (a connection postgres-nio keeps
+    /// waiting for) is logged and left to end with the process, so a server's stop never waits on it for ever.
+    /// Calls after it fail.
     package func shutdown() async {
         guard let runTask else { return }
         runTask.cancel()
-        await runTask.value
+        guard await BoundedWait.end(of: runTask, within: Self.shutdownBound) else {
+            logger.warning(
+                "the PostgreSQL client did not stop within its bound after cancellation; left to end with the process",
+                metadata: ["boundSeconds": "\(Self.shutdownBound.components.seconds)"])
+            return
+        }
     }
 
     /// Stops the client started by `connect`, as `shutdown()` does.
