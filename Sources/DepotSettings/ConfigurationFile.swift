@@ -86,6 +86,7 @@ struct ConfigurationFile: Decodable {
     }
     struct LedgerSection: Decodable {
         var url: String?
+        var sqliteBusyTimeoutSeconds: Int64?
     }
     struct IrregularActivity: Decodable {
         var windowSeconds: Int64?

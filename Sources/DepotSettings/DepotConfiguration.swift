@@ -31,6 +31,9 @@ package struct DepotConfiguration: Sendable {
     package var appStore: AppStoreSettings
     /// Where the ledger lives: `sqlite:PATH` or a `postgres://` URL.
     package var ledgerURL: String
+    /// How long a write to a SQLite ledger waits for another connection's write lock (instances sharing the file)
+    /// before it fails as unavailable: `ledger.sqliteBusyTimeoutSeconds`, 1 to 3,600, 10 by default.
+    package var ledgerBusyTimeoutSeconds: Int64 = 10
     /// Thresholds for irregular activity.
     package var irregularActivity: IrregularActivityPolicy
     /// SHA-256 digests (lowercase hex) of the bearer tokens that open `/v1/admin/...`.

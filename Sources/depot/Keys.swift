@@ -28,7 +28,8 @@ struct LedgerOptions: ParsableArguments {
         if let databaseURL { configuration.ledgerURL = databaseURL }
         var logger = Logger(label: "depot")
         logger.logLevel = .warning
-        let ledger = try await LedgerOpener.open(configuration.ledgerURL, logger: logger)
+        let ledger = try await LedgerOpener.open(
+            configuration.ledgerURL, busyTimeoutSeconds: configuration.ledgerBusyTimeoutSeconds, logger: logger)
         do {
             let result = try await body(ledger)
             await LedgerOpener.close(ledger)

@@ -43,7 +43,8 @@ struct Transactions: AsyncParsableCommand {
         if let databaseURL { configuration.ledgerURL = databaseURL }
         var logger = Logger(label: "depot")
         logger.logLevel = .warning
-        let ledger = try await LedgerOpener.open(configuration.ledgerURL, logger: logger)
+        let ledger = try await LedgerOpener.open(
+            configuration.ledgerURL, busyTimeoutSeconds: configuration.ledgerBusyTimeoutSeconds, logger: logger)
         if applePending {
             do {
                 try await listApplePending(ledger)

@@ -38,7 +38,8 @@ struct TransactionsRefresh: AsyncParsableCommand {
         if let databaseURL = transactions.databaseURL { configuration.ledgerURL = databaseURL }
         var logger = Logger(label: "depot")
         logger.logLevel = .warning
-        let ledger = try await LedgerOpener.open(configuration.ledgerURL, logger: logger)
+        let ledger = try await LedgerOpener.open(
+            configuration.ledgerURL, busyTimeoutSeconds: configuration.ledgerBusyTimeoutSeconds, logger: logger)
         let outcome: TransactionRefresh.Outcome
         do {
             let refresh = try TransactionRefresh.make(configuration, ledger: ledger, logger: logger)

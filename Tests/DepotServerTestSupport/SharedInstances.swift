@@ -96,7 +96,9 @@ struct SharedInstances {
     }
 
     /// The grant key, development trust, an admin token and two products (as `LiveServer` has them);
-    /// `settings` adds members to `depot.json`'s top-level object.
+    /// `settings` adds members to `depot.json`'s top-level object. Instances sharing a SQLite file wait up to 120 s
+    /// for each other's write lock: on a loaded machine a holder is descheduled past the default 10 s, which these
+    /// tests do not measure.
     static func writeConfiguration(in scratch: ScratchDirectory, settings: String = "") throws {
         let secret = Data(LiveServer.secret).base64EncodedString()
         try scratch.write(
@@ -104,7 +106,7 @@ struct SharedInstances {
             """
             {"grants": {"activeKeyId": "test", "lifetimeSeconds": 600, "keys": [{"id": "test", "secret": "\(secret)"}]},
              "bundles": {"maxRanges": 8}, "app": {"bundleId": "com.example.depot.test"},
-             "appStore": {"trustDevelopmentRoot": true},
+             "appStore": {"trustDevelopmentRoot": true}, "ledger": {"sqliteBusyTimeoutSeconds": 120},
              "admin": {"tokenSHA256": ["\(hexSHA256(adminToken))"]},
              "server": {"idleTimeoutSeconds": 120, "shutdownGraceSeconds": 5}\(settings.isEmpty ? "" : ", " + settings)}
             """)

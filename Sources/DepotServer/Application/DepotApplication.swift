@@ -78,7 +78,8 @@ package struct DepotApplication: Sendable {
             root: (configuration.dataDirectory as NSString).appendingPathComponent("bundles"))
         let shelf = try PackShelf(root: (configuration.dataDirectory as NSString).appendingPathComponent("packs"))
         let verifier = try TrustSetup.verifier(configuration, logger: logger)
-        let engine = try await LedgerOpener.open(configuration.ledgerURL, logger: logger)
+        let engine = try await LedgerOpener.open(
+            configuration.ledgerURL, busyTimeoutSeconds: configuration.ledgerBusyTimeoutSeconds, logger: logger)
         let metrics = DepotMetrics()
         let ledger = MeasuredLedger(base: engine, metrics: metrics)
         let imported = try await CatalogImporter.run(
