@@ -8,12 +8,8 @@ import Testing
 /// The `edge` section of `depot.json`: defaults, accepted values and clear refusals.
 @Suite("Configuration: edge settings")
 struct EdgeSettingsTests {
-    private static func load(_ settings: String) throws -> DepotConfiguration {
-        let scratch = try ScratchDirectory("edge-settings")
-        defer { scratch.remove() }
-        try LiveServer.writeConfiguration(in: scratch, idleTimeoutSeconds: 5, settings: settings)
-        return try ConfigurationLoader.load(
-            overrides: ConfigurationOverrides(configPath: scratch.path + "/Config"), environment: [:])
+    static func load(_ settings: String, _ name: String = #function) throws -> DepotConfiguration {
+        try LiveServer.loadConfiguration(settings, name)
     }
 
     @Test func withoutAnEdgeSectionTheDefaultsApply() throws {

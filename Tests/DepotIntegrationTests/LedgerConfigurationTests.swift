@@ -6,23 +6,15 @@ import Testing
 /// `ledger.sqliteBusyTimeoutSeconds` in `depot.json`: its default, a value read, and values out of range refused by name.
 @Suite("Configuration: the SQLite ledger's wait for a write lock")
 struct LedgerConfigurationTests {
-    static func load(_ settings: String, _ name: String = #function) throws -> DepotConfiguration {
-        let scratch = try ScratchDirectory(name)
-        defer { scratch.remove() }
-        try LiveServer.writeConfiguration(in: scratch, idleTimeoutSeconds: 5, settings: settings)
-        return try ConfigurationLoader.load(
-            overrides: ConfigurationOverrides(configPath: scratch.path + "/Config"), environment: [:])
-    }
-
     @Test func theDefaultIsTenSecondsAndAValueIsRead() throws {
-        #expect(try Self.load("").ledgerBusyTimeoutSeconds == 10)
-        #expect(try Self.load("\"ledger\": {\"sqliteBusyTimeoutSeconds\": 120}").ledgerBusyTimeoutSeconds == 120)
+        #expect(try LiveServer.loadConfiguration("").ledgerBusyTimeoutSeconds == 10)
+        #expect(try LiveServer.loadConfiguration("\"ledger\": {\"sqliteBusyTimeoutSeconds\": 120}").ledgerBusyTimeoutSeconds == 120)
     }
 
     @Test(arguments: ["0", "-1", "3601", "9223372036854775807"])
     func valuesOutOfRangeAreRefusedByName(value: String) throws {
         #expect {
-            _ = try Self.load("\"ledger\": {\"sqliteBusyTimeoutSeconds\": \(value)}")
+            _ = try LiveServer.loadConfiguration("\"ledger\": {\"sqliteBusyTimeoutSeconds\": \(value)}")
         } throws: { error in
             (error as? ConfigurationError)?.message.contains("ledger.sqliteBusyTimeoutSeconds must be from 1 to 3600") == true
         }

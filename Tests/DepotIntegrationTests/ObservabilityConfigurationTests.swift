@@ -8,11 +8,7 @@ import Testing
 @Suite("Configuration: log format and metrics tokens")
 struct ObservabilityConfigurationTests {
     static func load(_ settings: String, _ name: String = #function) throws -> DepotConfiguration {
-        let scratch = try ScratchDirectory(name)
-        defer { scratch.remove() }
-        try LiveServer.writeConfiguration(in: scratch, idleTimeoutSeconds: 5, settings: settings)
-        return try ConfigurationLoader.load(
-            overrides: ConfigurationOverrides(configPath: scratch.path + "/Config"), environment: [:])
+        try LiveServer.loadConfiguration(settings, name)
     }
 
     @Test func defaultsAreTextLogsAndNoMetricsToken() throws {
