@@ -74,7 +74,8 @@ package enum ConfigurationLoader {
                 collectIntervalSeconds: min(86_400, max(1, file.catalog?.collectIntervalSeconds ?? 3_600)))
         )
         configuration.ledgerBusyTimeoutSeconds = try ConfigurationError.inRange(
-            file.ledger?.sqliteBusyTimeoutSeconds ?? 10, 1...3_600, setting: "ledger.sqliteBusyTimeoutSeconds", in: mainFile)
+            file.ledger?.sqliteBusyTimeoutSeconds ?? configuration.ledgerBusyTimeoutSeconds, 1...3_600,
+            setting: "ledger.sqliteBusyTimeoutSeconds", in: mainFile)
         configuration.edge = try edgeSettings(file.edge, in: mainFile)
         configuration.tls = try tlsSettings(file.server?.tls, directory: directory, in: mainFile)
         configuration.logFormat = try logFormat(file.log, in: mainFile)

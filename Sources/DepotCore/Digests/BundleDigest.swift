@@ -15,24 +15,29 @@ public struct BundleDigest: Hashable, Comparable, Sendable, CustomStringConverti
 
     /// The digest `hex` spells: exactly 64 lowercase hexadecimal digits; nil for anything else.
     public init?(hex: some StringProtocol) {
-        var utf8 = hex.utf8.makeIterator()
-        var words: [UInt64] = [0, 0, 0, 0]
-        for index in 0..<Self.hexCount {
-            guard let digit = utf8.next(), let value = Self.lowercaseValue(digit) else { return nil }
-            words[index / 16] = words[index / 16] << 4 | UInt64(value)
+        var digits = hex.utf8.makeIterator()
+        func word() -> UInt64? {
+            var word: UInt64 = 0
+            for _ in 0..<16 {
+                guard let digit = digits.next(), let value = Self.lowercaseValue(digit) else { return nil }
+                word = word << 4 | UInt64(value)
+            }
+            return word
         }
-        guard utf8.next() == nil else { return nil }
-        self.words = (words[0], words[1], words[2], words[3])
+        guard let a = word(), let b = word(), let c = word(), let d = word(), digits.next() == nil else { return nil }
+        words = (a, b, c, d)
     }
 
     /// The digest of these 32 bytes (a SHA-256 output); nil unless there are exactly 32.
     public init?(bytes: some Collection<UInt8>) {
         guard bytes.count == Self.byteCount else { return nil }
-        var words: [UInt64] = [0, 0, 0, 0]
-        for (index, byte) in bytes.enumerated() {
-            words[index / 8] = words[index / 8] << 8 | UInt64(byte)
+        var iterator = bytes.makeIterator()
+        func word() -> UInt64 {
+            var word: UInt64 = 0
+            for _ in 0..<8 { word = word << 8 | UInt64(iterator.next() ?? 0) }
+            return word
         }
-        self.words = (words[0], words[1], words[2], words[3])
+        words = (word(), word(), word(), word())
     }
 
     /// The 32 bytes, first to last.
@@ -53,8 +58,8 @@ public struct BundleDigest: Hashable, Comparable, Sendable, CustomStringConverti
     /// The 64 lowercase hexadecimal digits.
     public var description: String { hex }
 
-    /// The two digits the store shards bundles by (`<root>/<shard>/<hex>.zip`).
-    public var shard: String { String(hex.prefix(2)) }
+    /// The two digits of the first byte, which the store shards bundles by (`<root>/<shard>/<hex>.zip`).
+    public var shard: String { Hex.lowercase(CollectionOfOne(UInt8(truncatingIfNeeded: words.0 >> 56))) }
 
     /// Whether `a` sorts before `b` (by bytes, which is also the order of their hex text).
     public static func < (a: BundleDigest, b: BundleDigest) -> Bool {

@@ -16,7 +16,4 @@ public protocol CodedError: Error, CustomStringConvertible {
 extension CodedError {
     /// `code: message`.
     public var description: String { "\(code): \(message)" }
-
-    /// The code's stable string form, e.g. `grant-expired`.
-    public var codeName: String { code.description }
 }

@@ -7,7 +7,7 @@ import Logging
 package enum LedgerOpener {
     /// Opens and migrates the ledger. A SQLite ledger's writes wait up to `busyTimeoutSeconds` for another
     /// connection's write lock.
-    package static func open(_ url: String, busyTimeoutSeconds: Int64 = 10, logger: Logger) async throws -> any Ledger {
+    package static func open(_ url: String, busyTimeoutSeconds: Int64, logger: Logger) async throws -> any Ledger {
         if url.hasPrefix("sqlite:") {
             let path = String(url.dropFirst("sqlite:".count))
             guard !path.isEmpty else { throw ConfigurationError("the ledger URL \(url) names no file") }
