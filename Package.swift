@@ -58,6 +58,7 @@ let package = Package(
             dependencies: [
                 "DepotCore", "DepotSystem",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
@@ -138,7 +139,7 @@ let package = Package(
         .target(
             name: "DepotSettings",
             dependencies: [
-                "DepotCore", "DepotBundles", "DepotServices", "DepotOrigin",
+                "DepotCore", "DepotBundles", "DepotServices", "DepotOrigin", "DepotTrust",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -214,7 +215,10 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "DepotClientTests", dependencies: ["DepotClient", "DepotTestSupport"], swiftSettings: swiftSettings),
-        .target(name: "DepotTestSupport", dependencies: ["DepotCore"], path: "Tests/DepotTestSupport", swiftSettings: swiftSettings),
+        .target(
+            name: "DepotTestSupport",
+            dependencies: ["DepotCore", .product(name: "CryptoExtras", package: "swift-crypto")],
+            path: "Tests/DepotTestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "DepotHTTPTests", dependencies: ["DepotHTTP", "DepotTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "DepotArchivesTests", dependencies: ["DepotArchives", "DepotTestSupport"], swiftSettings: swiftSettings),

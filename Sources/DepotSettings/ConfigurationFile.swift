@@ -164,6 +164,15 @@ struct ConfigurationFile: Decodable {
     var caching: Caching?
     var edge: Edge?
     var uploads: Uploads?
+    var googlePlay: GooglePlay?
+
+    struct GooglePlay: Decodable {
+        var packageName: String?
+        /// Base64 X.509 SubjectPublicKeyInfo, as Play Console shows it.
+        var licenseKeys: [String]?
+        /// Play product id → Depot product id.
+        var products: [String: String]?
+    }
 
     struct Uploads: Decodable {
         var maxSize: Int64?

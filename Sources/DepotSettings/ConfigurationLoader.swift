@@ -80,6 +80,7 @@ package enum ConfigurationLoader {
         configuration.tls = try tlsSettings(file.server?.tls, directory: directory, in: mainFile)
         configuration.logFormat = try logFormat(file.log, in: mainFile)
         configuration.metricsTokenDigests = try tokenDigests(file.metrics?.tokenSHA256, setting: "metrics.tokenSHA256", in: mainFile)
+        configuration.googlePlay = try googlePlaySettings(file.googlePlay, in: mainFile)
         configuration.appStoreServerAPI = try appStoreServerAPISettings(
             file.appStoreServerAPI, appBundleId: configuration.appBundleId, deployment: deployment, directory: directory,
             in: mainFile)
@@ -214,6 +215,13 @@ package enum ConfigurationLoader {
                 guard let days = entry.periodDays, days > 0, days <= 36_500 else {
                     throw ConfigurationError(
                         "\(path): non-renewing product \(entry.id) needs periodDays between 1 and 36500")
+                }
+                period = Int64(days) * 86_400
+            } else if entry.type == .autoRenewable, let days = entry.periodDays {
+                // Optional: the period a Google Play subscription entitles when checked offline.
+                guard days > 0, days <= 36_500 else {
+                    throw ConfigurationError(
+                        "\(path): auto-renewable product \(entry.id) has periodDays outside 1-36500")
                 }
                 period = Int64(days) * 86_400
             }

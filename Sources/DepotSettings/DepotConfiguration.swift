@@ -46,6 +46,8 @@ package struct DepotConfiguration: Sendable {
     package var catalog: CatalogSettings
     /// How Depot calls the App Store Server API (Finish Transaction after a confirmed delivery); nil: never.
     package var appStoreServerAPI: AppStoreServerAPISettings? = nil
+    /// Which Google Play purchases are accepted; nil: none (`googlePlay` is absent).
+    package var googlePlay: GooglePlaySettings? = nil
     /// How log lines are written (`log.format`).
     package var logFormat: LogFormat = .text
     /// SHA-256 digests (lowercase hex) of the bearer tokens that open `/metrics` besides the admin tokens.

@@ -52,6 +52,11 @@ public enum ErrorCode: String, CaseIterable, Sendable {
     case signedInFuture = "signed-in-future"
     case bundleIdMismatch = "bundle-id-mismatch"
     case environmentNotAccepted = "environment-not-accepted"
+    case storeNotConfigured = "store-not-configured"
+    case purchaseDataMalformed = "purchase-data-malformed"
+    case signatureMalformed = "signature-malformed"
+    case purchasePending = "purchase-pending"
+    case purchaseNotCompleted = "purchase-not-completed"
 
     // Transactions.
     case invalidAccountToken = "invalid-account-token"
@@ -167,17 +172,27 @@ public enum ErrorCode: String, CaseIterable, Sendable {
         case .certificateExpired: (403, "A certificate of the chain was not valid at the data's signedDate.")
         case .leafOIDMissing: (403, "The leaf certificate lacks Apple's App Store receipt-signing marker.")
         case .intermediateOIDMissing: (403, "The intermediate certificate lacks Apple's marker.")
-        case .signatureInvalid: (403, "The JWS signature does not verify with the leaf certificate's key.")
+        case .signatureInvalid:
+            (
+                403,
+                "The signature does not verify: a JWS with its leaf certificate's key, Google Play data with any configured licensing key."
+            )
         case .payloadMalformed: (400, "The JWS payload is not the JSON the App Store signs.")
         case .payloadInconsistent: (400, "The payload's fields contradict each other (dates, identifiers).")
         case .signedInFuture: (403, "The data is signed later than the server's clock allows.")
         case .bundleIdMismatch: (403, "The data belongs to another app.")
         case .environmentNotAccepted: (403, "The data's App Store environment is not accepted by this server.")
+        case .storeNotConfigured: (404, "This server does not accept purchases of that store (for Google Play: no `googlePlay` section).")
+        case .purchaseDataMalformed:
+            (400, "The Google Play purchase data is not the JSON Play Billing signs, or a field has the wrong shape.")
+        case .signatureMalformed: (400, "The Google Play signature is not standard base64.")
+        case .purchasePending: (409, "The Google Play purchase awaits payment; nothing is delivered until it is purchased.")
+        case .purchaseNotCompleted: (403, "The Google Play purchase is in a state other than purchased or pending.")
         case .invalidAccountToken: (400, "`appAccountToken` is not a UUID.")
         case .finishTokenRequired: (401, "The request lacks `finishToken`, from the answer to the transaction's redeem.")
         case .unknownTransaction: (404, "No such transaction was redeemed here, or the finish token is not its.")
         case .unknownProduct: (404, "The product is not in the catalog.")
-        case .revoked: (410, "The App Store refunded or revoked the purchase.")
+        case .revoked: (410, "The store refunded or revoked the purchase.")
         case .consumableFinished: (409, "The consumable was already delivered and finished.")
         case .deliveryMismatch: (409, "The delivered contents or digests are not what was offered; nothing changed.")
         case .nothingDelivered: (409, "Nothing was offered for the transaction yet, so nothing can be confirmed.")
@@ -198,7 +213,11 @@ public enum ErrorCode: String, CaseIterable, Sendable {
         case .invalidProductId: (400, "A product id is 1-128 ASCII letters, digits, '.', '_' and '-', not starting with '.'.")
         case .invalidType: (400, "`type` is not one of the product types.")
         case .invalidTitle: (400, "`title` is not 1-200 characters without control characters.")
-        case .invalidPeriod: (400, "`periodDays` is missing for a nonRenewing product, out of 1-36500, or given for another type.")
+        case .invalidPeriod:
+            (
+                400,
+                "`periodDays` is missing for a nonRenewing product, out of 1-36500, or given for a type other than nonRenewing and autoRenewable."
+            )
         case .productTypeLocked:
             (409, "The product has a version or a transaction: its `type` and `periodDays` are fixed (the title may change).")
         case .invalidVersion: (400, "A version is 1-64 printable characters without spaces or '/'.")

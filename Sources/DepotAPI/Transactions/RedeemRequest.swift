@@ -1,16 +1,26 @@
-/// The body of `POST /v1/transactions`.
+/// The body of `POST /v1/transactions`: one purchase, from either store.
 public struct RedeemRequest: Sendable, Equatable, Codable {
-    /// The signed transaction as StoreKit gives it (`VerificationResult.jwsRepresentation`).
-    public var signedTransaction: String
+    /// An App Store purchase: the signed transaction as StoreKit gives it
+    /// (`VerificationResult.jwsRepresentation`). Nil for a Google Play purchase.
+    public var signedTransaction: String?
+    /// A Google Play purchase. Nil for an App Store purchase.
+    public var googlePlay: GooglePlayPurchase?
     /// What the app already has installed, so a download can be a delta.
     public var installed: [InstalledContent]?
     /// The app's own account identity (a UUID, as StoreKit's `appAccountToken`): who is redeeming, which the
     /// signed transaction cannot say, since its token is fixed at purchase.
     public var appAccountToken: String?
 
-    /// A redeem request.
+    /// A redeem request for an App Store purchase.
     public init(signedTransaction: String, installed: [InstalledContent]? = nil, appAccountToken: String? = nil) {
         self.signedTransaction = signedTransaction
+        self.installed = installed
+        self.appAccountToken = appAccountToken
+    }
+
+    /// A redeem request for a Google Play purchase.
+    public init(googlePlay: GooglePlayPurchase, installed: [InstalledContent]? = nil, appAccountToken: String? = nil) {
+        self.googlePlay = googlePlay
         self.installed = installed
         self.appAccountToken = appAccountToken
     }

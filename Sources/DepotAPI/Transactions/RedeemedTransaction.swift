@@ -2,6 +2,8 @@
 public struct RedeemedTransaction: Sendable, Equatable, Codable {
     /// The store's transaction identifier.
     public var id: String
+    /// The store that sold it: `app-store` or `google-play`. Nil from a server that does not say.
+    public var store: String?
     /// The original transaction identifier.
     public var originalId: String
     /// The product bought.
@@ -12,8 +14,11 @@ public struct RedeemedTransaction: Sendable, Equatable, Codable {
     public var finishToken: String?
 
     /// A transaction as answered.
-    public init(id: String, originalId: String, productId: String, state: String, finishToken: String? = nil) {
+    public init(
+        id: String, store: String? = nil, originalId: String, productId: String, state: String, finishToken: String? = nil
+    ) {
         self.id = id
+        self.store = store
         self.originalId = originalId
         self.productId = productId
         self.state = state

@@ -1,16 +1,36 @@
-/// The body of `POST /v1/restore`.
+/// The body of `POST /v1/restore`: the purchases the app holds, from either store or both.
 public struct RestoreRequest: Sendable, Equatable, Codable {
-    /// Every signed transaction the app holds (StoreKit's `Transaction.currentEntitlements`).
+    /// Every App Store signed transaction the app holds (StoreKit's `Transaction.currentEntitlements`); empty
+    /// when absent.
     public var signedTransactions: [String]
+    /// Every Google Play purchase the app holds (Play Billing's `queryPurchasesAsync`); empty when absent.
+    public var googlePlayPurchases: [GooglePlayPurchase]
     /// What the app already has installed (sent along; a restore answers with whole bundles).
     public var installed: [InstalledContent]?
     /// The app's own account identity, as in `RedeemRequest`.
     public var appAccountToken: String?
 
     /// A restore request.
-    public init(signedTransactions: [String], installed: [InstalledContent]? = nil, appAccountToken: String? = nil) {
+    public init(
+        signedTransactions: [String], googlePlayPurchases: [GooglePlayPurchase] = [], installed: [InstalledContent]? = nil,
+        appAccountToken: String? = nil
+    ) {
         self.signedTransactions = signedTransactions
+        self.googlePlayPurchases = googlePlayPurchases
         self.installed = installed
         self.appAccountToken = appAccountToken
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case signedTransactions, googlePlayPurchases, installed, appAccountToken
+    }
+
+    /// Decodes a restore; either list may be left out.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        signedTransactions = try container.decodeIfPresent([String].self, forKey: .signedTransactions) ?? []
+        googlePlayPurchases = try container.decodeIfPresent([GooglePlayPurchase].self, forKey: .googlePlayPurchases) ?? []
+        installed = try container.decodeIfPresent([InstalledContent].self, forKey: .installed)
+        appAccountToken = try container.decodeIfPresent(String.self, forKey: .appAccountToken)
     }
 }

@@ -5,7 +5,7 @@ public enum EntitlementRules {
     public enum Refusal: Error, Sendable, Equatable {
         /// The product is not in the catalog.
         case unknownProduct
-        /// The App Store refunded or revoked the purchase.
+        /// The store refunded or revoked the purchase.
         case revoked
         /// A consumable whose delivery was already confirmed.
         case consumableFinished
@@ -42,7 +42,9 @@ public enum EntitlementRules {
         case .nonConsumable, .freeSubscription:
             return .success(published)
         case .autoRenewable:
-            let periods = SubscriptionPeriods.autoRenewable(including(transaction, in: related))
+            let periods = SubscriptionPeriods.autoRenewable(
+                including(transaction, in: related),
+                offlinePeriodMilliseconds: (product.periodSeconds ?? 0).secondsAsMilliseconds)
             return .success(published.filter { periods.contains(issueDate($0)) })
         case .nonRenewing:
             let duration = (product.periodSeconds ?? 0).secondsAsMilliseconds

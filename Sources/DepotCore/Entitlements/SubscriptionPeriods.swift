@@ -24,12 +24,25 @@ public struct SubscriptionPeriods: Sendable, Equatable {
     /// Periods of an auto-renewable subscription: each unrevoked transaction of the same original
     /// transaction covers `[purchaseDate, expiresDate)`; gaps between them are lapses. A transaction that
     /// expires before it was purchased (refused at verification, but possibly stored earlier) covers nothing.
-    public static func autoRenewable(_ transactions: [PurchaseTransaction]) -> SubscriptionPeriods {
+    ///
+    /// A Google Play purchase checked offline carries no expiry: it covers `offlinePeriodMilliseconds` from its
+    /// purchase (the product's `periodDays`; nothing when zero).
+    public static func autoRenewable(
+        _ transactions: [PurchaseTransaction], offlinePeriodMilliseconds: Int64 = 0
+    ) -> SubscriptionPeriods {
         SubscriptionPeriods(
             transactions.compactMap { transaction in
-                guard !transaction.isRevoked, let expires = transaction.expiresDate,
-                    transaction.purchaseDate <= expires
-                else { return nil }
+                guard !transaction.isRevoked else { return nil }
+                let expires: Int64
+                if let signed = transaction.expiresDate {
+                    expires = signed
+                } else if transaction.store == .googlePlay, offlinePeriodMilliseconds > 0 {
+                    let (end, overflow) = transaction.purchaseDate.addingReportingOverflow(offlinePeriodMilliseconds)
+                    expires = overflow ? Int64.max : end
+                } else {
+                    return nil
+                }
+                guard transaction.purchaseDate <= expires else { return nil }
                 return transaction.purchaseDate..<expires
             })
     }

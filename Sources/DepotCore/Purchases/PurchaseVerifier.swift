@@ -3,8 +3,8 @@ public protocol PurchaseVerifier: Sendable {
     /// The store whose purchases this verifier checks.
     var store: PurchaseStore { get }
 
-    /// The purchase `signed` proves, or why it proves nothing.
-    func verifyPurchase(_ signed: String) async throws(PurchaseRefusal) -> VerifiedPurchase
+    /// The purchase `signed` proves, or why it proves nothing. A purchase of another store is refused.
+    func verifyPurchase(_ signed: SignedPurchase) async throws(PurchaseRefusal) -> VerifiedPurchase
 }
 
 /// Why a signed purchase was refused: a stable code (the error table's name for it, such as
@@ -21,4 +21,17 @@ public struct PurchaseRefusal: CodedError, Sendable, Equatable {
         self.message = message
     }
 
+}
+
+extension PurchaseRefusal {
+    /// A purchase of `store` given to the verifier of another: a fault of the caller's dispatch, answered as a
+    /// request the server cannot read.
+    public static func otherStore(_ store: PurchaseStore, verifier: PurchaseStore) -> PurchaseRefusal {
+        PurchaseRefusal(code: "bad-request", message: "a \(store.rawValue) purchase cannot be checked by the \(verifier.rawValue) verifier")
+    }
+
+    /// A purchase of a store this server is not configured to accept.
+    public static func storeNotAccepted(_ store: PurchaseStore) -> PurchaseRefusal {
+        PurchaseRefusal(code: "store-not-configured", message: "this server does not accept \(store.rawValue) purchases")
+    }
 }

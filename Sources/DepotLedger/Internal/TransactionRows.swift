@@ -5,8 +5,14 @@ enum TransactionRows {
     /// The selected columns, in the order `transaction(_:)` reads them.
     static let columns = """
         id, original_id, product_id, purchase_date_ms, expires_date_ms, revocation_date_ms, quantity,
-        app_account_token, environment, state, first_seen_at, finished_at, product_type
+        app_account_token, environment, state, first_seen_at, finished_at, product_type, store
         """
+
+    /// The store that sold each transaction (`PurchaseStore`'s names); rows recorded before stores were told
+    /// apart are the App Store's. The same statement in both engines (SQLite `v8`, PostgreSQL 8).
+    static let storeSchema: [String] = [
+        "ALTER TABLE transactions ADD COLUMN store TEXT NOT NULL DEFAULT 'app-store'"
+    ]
 
     /// One transaction, if known.
     static func transaction(_ session: any SQLSession, id: String) async throws -> LedgerTransaction? {
@@ -19,11 +25,15 @@ enum TransactionRows {
         guard let state = DeliveryState(rawValue: stateName) else {
             throw LedgerError.corrupt("unknown transaction state \(stateName)")
         }
+        let storeName = try row.text(13)
+        guard let store = PurchaseStore(rawValue: storeName) else {
+            throw LedgerError.corrupt("unknown store \(storeName)")
+        }
         let transaction = PurchaseTransaction(
             id: try row.text(0), originalId: try row.text(1), productId: try row.text(2),
             purchaseDate: try row.integer(3), expiresDate: try row.optionalInteger(4),
             revocationDate: try row.optionalInteger(5), quantity: try row.int(6), appAccountToken: try row.optionalText(7),
-            environment: try row.text(8))
+            environment: try row.text(8), store: store)
         return LedgerTransaction(
             transaction: transaction, state: state, firstSeenAt: try row.integer(10), finishedAt: try row.optionalInteger(11),
             productType: try productType(row.optionalText(12), transactionId: transaction.id))

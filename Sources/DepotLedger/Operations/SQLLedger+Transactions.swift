@@ -52,11 +52,11 @@ extension SQLLedger {
             """
             INSERT INTO transactions (id, original_id, product_id, purchase_date_ms, expires_date_ms,
                 revocation_date_ms, revocation_reason, quantity, app_account_token, environment, state,
-                first_seen_at, last_seen_at, last_fact_signed_ms, product_type)
+                first_seen_at, last_seen_at, last_fact_signed_ms, product_type, store)
             VALUES (\(t.id), \(t.originalId), \(t.productId), \(t.purchaseDate), \(t.expiresDate),
                 \(t.revocationDate), \(revocationReason), \(t.quantity),
                 \(t.appAccountToken), \(t.environment), 'pending', \(now), \(now), \(PresentedFacts.firstSight(t)),
-                \(productType?.rawValue))
+                \(productType?.rawValue), \(t.store.rawValue))
             ON CONFLICT (id) DO NOTHING
             """)
         if inserted > 0 {

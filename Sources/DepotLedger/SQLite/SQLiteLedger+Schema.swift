@@ -42,6 +42,11 @@ extension SQLiteLedger {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration("v8-transaction-store") { db in
+            for statement in TransactionRows.storeSchema {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
     }()
 

@@ -198,7 +198,7 @@ package struct DepotApplication: Sendable {
         )
         .register(on: router)
         let service = DeliveryService(
-            verifier: verifier,
+            verifier: verifier, googlePlay: configuration.googlePlay?.verifier,
             context: DeliveryContext(
                 ledger: ledger, catalogs: catalogs, grants: grants, grantLifetime: configuration.grants.lifetimeSeconds,
                 revocations: revocations, purges: purges, clock: clock, logger: logger),

@@ -12,6 +12,8 @@ import Logging
 /// the wire contract's bodies (`DepotAPI`). App Store specifics stay here: notifications and their reports.
 struct DeliveryService: Sendable {
     let verifier: AppStoreVerifier
+    /// Google Play's verifier; nil when the server takes no Google Play purchases.
+    let googlePlay: GooglePlayVerifier?
     /// What the delivery flows share.
     let context: DeliveryContext
     let redemption: RedemptionFlow
@@ -23,15 +25,22 @@ struct DeliveryService: Sendable {
     let metrics: DepotMetrics?
 
     init(
-        verifier: AppStoreVerifier, context: DeliveryContext, irregular: IrregularActivityPolicy,
-        appStoreServerAPI: AppStoreServerAPISettings? = nil, metrics: DepotMetrics? = nil
+        verifier: AppStoreVerifier, googlePlay: GooglePlayVerifier? = nil, context: DeliveryContext,
+        irregular: IrregularActivityPolicy, appStoreServerAPI: AppStoreServerAPISettings? = nil, metrics: DepotMetrics? = nil
     ) {
         self.verifier = verifier
+        self.googlePlay = googlePlay
         self.context = context
         redemption = RedemptionFlow(context: context, policy: irregular)
         finishing = FinishFlow(
             context: context,
-            storeFinishMode: { environment in StoreFinishMode(settings: appStoreServerAPI, environment: environment) })
+            storeFinishMode: { transaction in
+                switch transaction.store {
+                case .appStore: StoreFinishMode(settings: appStoreServerAPI, environment: transaction.environment)
+                // Acknowledging at Google Play from the server is not built yet: the app acknowledges.
+                case .googlePlay: .app
+                }
+            })
         restoring = RestoreFlow(context: context, policy: irregular)
         self.appStoreServerAPI = appStoreServerAPI
         self.metrics = metrics
@@ -52,10 +61,11 @@ struct DeliveryService: Sendable {
     func redeem(_ request: RedeemRequest, client: String) async throws(DepotError) -> Redemption {
         let installed = Dictionary(
             (request.installed ?? []).map { ($0.contentId, $0.version) }, uniquingKeysWith: { first, _ in first })
+        let signed = try Self.signedPurchase(request)
         do {
             // The account token is checked before the signature is (a malformed one costs no verification).
             let account = try AccountToken.parse(request.appAccountToken)
-            let purchase = try await verify(request.signedTransaction)
+            let purchase = try await verify(signed)
             let result = try await redemption.redeem(
                 .init(purchase: purchase, installed: installed, callerAccount: account, client: client))
             return Redemption(
@@ -71,27 +81,34 @@ struct DeliveryService: Sendable {
         do {
             let result = try await finishing.finish(
                 .init(transactionId: transactionId, finishToken: request.finishToken, delivered: delivered))
+            let store = result.transaction.transaction.store
+            let detail = result.storeFinish.detail(for: store)
             return FinishConfirmation(
                 transaction: Self.body(result.transaction), finishStoreKitTransaction: true,
-                appleFinish: result.storeFinish.rawValue, appleFinishDetail: result.storeFinish.detail)
+                storeFinish: result.storeFinish.rawValue, storeFinishDetail: detail,
+                appleFinish: store == .appStore ? result.storeFinish.rawValue : nil,
+                appleFinishDetail: store == .appStore ? detail : nil)
         } catch {
             throw DepotError(error)
         }
     }
 
-    /// Restores what a set of signed transactions still entitle. Copies of one JWS, or of one transaction, are
-    /// verified and recorded once.
+    /// Restores what a set of signed purchases (App Store, Google Play or both) still entitle. Copies of one
+    /// signed purchase, or of one transaction, are verified and recorded once.
     func restore(_ request: RestoreRequest, client: String) async throws(DepotError) -> Restoration {
         do {
+            let signed =
+                request.signedTransactions.map { SignedPurchase.appStore(jws: $0) }
+                + request.googlePlayPurchases.map { SignedPurchase.googlePlay(purchaseData: $0.purchaseData, signature: $0.signature) }
             let caller = try restoring.admit(
-                signedCount: request.signedTransactions.count, distinctCount: Set(request.signedTransactions).count,
+                signedCount: signed.count, distinctCount: Set(signed).count,
                 callerAccount: request.appAccountToken, client: client)
-            var seenJWS: Set<String> = []
+            var seenSigned: Set<SignedPurchase> = []
             var seenIds: Set<String> = []
             var purchases: [VerifiedPurchase] = []
-            for jws in request.signedTransactions where seenJWS.insert(jws).inserted {
-                let purchase = try await verify(jws)
-                if seenIds.insert(purchase.id).inserted { purchases.append(purchase) }
+            for purchase in signed where seenSigned.insert(purchase).inserted {
+                let verified = try await verify(purchase)
+                if seenIds.insert(verified.id).inserted { purchases.append(verified) }
             }
             let result = try await restoring.restore(purchases, callerAccount: caller, client: client)
             return Restoration(
@@ -104,10 +121,29 @@ struct DeliveryService: Sendable {
 
     // MARK: pieces
 
-    /// Verifies a StoreKit signed transaction; a refusal is counted by its code.
-    private func verify(_ jws: String) async throws(DeliveryError) -> VerifiedPurchase {
-        do {
-            return try await verifier.verifyPurchase(jws)
+    /// The purchase a redeem presents: exactly one of `signedTransaction` (App Store) and `googlePlay`.
+    static func signedPurchase(_ request: RedeemRequest) throws(DepotError) -> SignedPurchase {
+        switch (request.signedTransaction, request.googlePlay) {
+        case (let jws?, nil): return .appStore(jws: jws)
+        case (nil, let play?): return .googlePlay(purchaseData: play.purchaseData, signature: play.signature)
+        case (nil, nil):
+            throw DepotError(
+                .badRequest, "a redeem needs \"signedTransaction\" (App Store) or \"googlePlay\" (Google Play)")
+        case (.some, .some):
+            throw DepotError(.badRequest, "a redeem carries one purchase: \"signedTransaction\" or \"googlePlay\", not both")
+        }
+    }
+
+    /// Verifies a signed purchase with its store's verifier; a refusal is counted by its code.
+    private func verify(_ signed: SignedPurchase) async throws(DeliveryError) -> VerifiedPurchase {
+        do throws(PurchaseRefusal) {
+            switch signed.store {
+            case .appStore:
+                return try await verifier.verifyPurchase(signed)
+            case .googlePlay:
+                guard let googlePlay else { throw .storeNotAccepted(.googlePlay) }
+                return try await googlePlay.verifyPurchase(signed)
+            }
         } catch {
             metrics?.verificationFailed(code: error.code)
             throw .purchaseRefused(error)
@@ -144,7 +180,7 @@ struct DeliveryService: Sendable {
 
     static func body(_ stored: LedgerTransaction, finishToken: String? = nil) -> RedeemedTransaction {
         RedeemedTransaction(
-            id: stored.transaction.id, originalId: stored.transaction.originalId,
+            id: stored.transaction.id, store: stored.transaction.store.rawValue, originalId: stored.transaction.originalId,
             productId: stored.transaction.productId, state: stored.state.rawValue, finishToken: finishToken)
     }
 

@@ -31,8 +31,13 @@ enum ProductValidation {
             return CatalogProduct(id: id, type: type, title: title, periodDays: days)
         case (.nonRenewing, _):
             throw DepotError(.invalidPeriod, "a nonRenewing product needs \"periodDays\" between 1 and 36500")
+        // An auto-renewable product's period is optional: the offline entitlement of a Google Play subscription.
+        case (.autoRenewable, .some(let days)) where (1...36_500).contains(days):
+            return CatalogProduct(id: id, type: type, title: title, periodDays: days)
+        case (.autoRenewable, .some):
+            throw DepotError(.invalidPeriod, "an autoRenewable product's \"periodDays\" must be between 1 and 36500")
         case (_, .some):
-            throw DepotError(.invalidPeriod, "\"periodDays\" is only for nonRenewing products")
+            throw DepotError(.invalidPeriod, "\"periodDays\" is only for nonRenewing and autoRenewable products")
         case (_, .none):
             return CatalogProduct(id: id, type: type, title: title)
         }

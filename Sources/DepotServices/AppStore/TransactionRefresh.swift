@@ -51,6 +51,9 @@ package struct TransactionRefresh: Sendable {
         } catch {
             throw Failure(description: "the ledger cannot be read: \(error)")
         }
+        if let store = known?.transaction.store, store != .appStore {
+            throw Failure(description: "transaction \(transactionId) is a \(store.rawValue) purchase; the App Store knows nothing of it")
+        }
         guard let environment = environment ?? known?.transaction.environment else {
             throw Failure(description: "transaction \(transactionId) is not in the ledger; name its environment with --environment")
         }

@@ -8,11 +8,13 @@ import Logging
 package struct FinishFlow: Sendable {
     /// What the delivery flows share.
     package let context: DeliveryContext
-    /// Who finishes a transaction of an environment at its store.
-    package let storeFinishMode: @Sendable (_ environment: String) -> StoreFinishMode
+    /// Who finishes a transaction at its store (by its store and environment).
+    package let storeFinishMode: @Sendable (_ transaction: PurchaseTransaction) -> StoreFinishMode
 
     /// A finish flow.
-    package init(context: DeliveryContext, storeFinishMode: @escaping @Sendable (_ environment: String) -> StoreFinishMode) {
+    package init(
+        context: DeliveryContext, storeFinishMode: @escaping @Sendable (_ transaction: PurchaseTransaction) -> StoreFinishMode
+    ) {
         self.context = context
         self.storeFinishMode = storeFinishMode
     }
@@ -52,7 +54,7 @@ package struct FinishFlow: Sendable {
         guard context.grants.isValidFinishToken(token, transactionId: id) else { throw .unknownTransaction }
         guard let stored = try await context.ledgerCall({ () async throws(LedgerError) in try await ledger.transaction(id: id) })
         else { throw .unknownTransaction }
-        let mode = storeFinishMode(stored.transaction.environment)
+        let mode = storeFinishMode(stored.transaction)
         if stored.state == .finished {
             if mode == .server {
                 // Finished before Depot finished at the store: the answer says Depot finishes it there, so make

@@ -8,9 +8,10 @@ extension AppStoreVerifier: PurchaseVerifier {
 
     /// A StoreKit signed transaction (JWS), verified against the trusted roots, the app's bundle id and the
     /// accepted environments.
-    package func verifyPurchase(_ signed: String) async throws(PurchaseRefusal) -> VerifiedPurchase {
+    package func verifyPurchase(_ signed: SignedPurchase) async throws(PurchaseRefusal) -> VerifiedPurchase {
+        guard case .appStore(let jws) = signed else { throw .otherStore(signed.store, verifier: .appStore) }
         do {
-            return VerifiedPurchase(store: .appStore, transaction: try await verifyTransaction(signed).purchase)
+            return VerifiedPurchase(store: .appStore, transaction: try await verifyTransaction(jws).purchase)
         } catch {
             throw error.refusal
         }

@@ -1,8 +1,11 @@
-/// A verified App Store transaction, reduced to what delivery needs. Times are milliseconds since 1970,
-/// as the App Store writes them.
+/// A verified store transaction (an App Store transaction or a Google Play purchase), reduced to what delivery
+/// needs. Times are milliseconds since 1970, as both stores write them.
 public struct PurchaseTransaction: Sendable, Equatable, Codable {
-    /// The App Store transaction identifier.
+    /// The store's transaction identifier (for Google Play, the order id, or the purchase token's SHA-256 when
+    /// the purchase has none).
     public var id: String
+    /// The store that sold it.
+    public var store: PurchaseStore
     /// The original transaction identifier: shared by every renewal of a subscription.
     public var originalId: String
     /// The product bought.
@@ -11,13 +14,14 @@ public struct PurchaseTransaction: Sendable, Equatable, Codable {
     public var purchaseDate: Int64
     /// For an auto-renewable subscription, when this period ends.
     public var expiresDate: Int64?
-    /// When the App Store refunded or revoked the purchase, if it did.
+    /// When the store refunded or revoked the purchase, if it did.
     public var revocationDate: Int64?
     /// Number of items bought (consumables).
     public var quantity: Int
     /// The publisher's account identifier the app attached, if any (a UUID string).
     public var appAccountToken: String?
-    /// `Production`, `Sandbox`, ...
+    /// The App Store's `Production`, `Sandbox`, ...; for Google Play `Production`, or `Test` for a test
+    /// purchase (one without an order id).
     public var environment: String
     /// When the App Store signed this account of the transaction (`signedDate`), if known: an older
     /// account never overrides a newer fact.
@@ -27,9 +31,10 @@ public struct PurchaseTransaction: Sendable, Equatable, Codable {
     public init(
         id: String, originalId: String, productId: String, purchaseDate: Int64, expiresDate: Int64? = nil,
         revocationDate: Int64? = nil, quantity: Int = 1, appAccountToken: String? = nil, environment: String = "Production",
-        signedDate: Int64? = nil
+        signedDate: Int64? = nil, store: PurchaseStore = .appStore
     ) {
         self.id = id
+        self.store = store
         self.originalId = originalId
         self.productId = productId
         self.purchaseDate = purchaseDate
@@ -41,6 +46,6 @@ public struct PurchaseTransaction: Sendable, Equatable, Codable {
         self.signedDate = signedDate
     }
 
-    /// Whether the App Store took the purchase back.
+    /// Whether the store took the purchase back.
     public var isRevoked: Bool { revocationDate != nil }
 }

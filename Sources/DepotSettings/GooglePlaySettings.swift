@@ -1,0 +1,23 @@
+import DepotTrust
+
+/// Which Google Play purchases are accepted (`googlePlay` in `depot.json`); without the section, none are.
+package struct GooglePlaySettings: Sendable {
+    /// The app's package name (`com.example.game`): a purchase of another app is refused.
+    package var packageName: String
+    /// The app's licensing public keys, read (several while a key is rotated).
+    package var licenseKeys: [GooglePlayLicenseKey]
+    /// Play product id → Depot product id; one Depot product may be sold in both stores.
+    package var products: [String: String]
+
+    /// Settings as read.
+    package init(packageName: String, licenseKeys: [GooglePlayLicenseKey], products: [String: String]) {
+        self.packageName = packageName
+        self.licenseKeys = licenseKeys
+        self.products = products
+    }
+
+    /// The verifier these settings describe.
+    package var verifier: GooglePlayVerifier {
+        GooglePlayVerifier(packageName: packageName, keys: licenseKeys, products: products)
+    }
+}
