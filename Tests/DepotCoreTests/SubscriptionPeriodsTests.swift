@@ -56,4 +56,15 @@ struct SubscriptionPeriodsTests {
         let result = EntitlementRules.entitledContents(of: season, related: [], isFinished: false, catalog: catalog, now: 0)
         #expect(result.map { $0.map(\.contentId) } == .success(["s"]))
     }
+
+    @Test func aGooglePlayPurchaseWithoutExpiryCoversTheOfflinePeriod() {
+        let play = PurchaseTransaction(id: "GPA.1", originalId: "GPA.1", productId: "p", purchaseDate: 1_000, store: .googlePlay)
+        #expect(SubscriptionPeriods.autoRenewable([play], offlinePeriodMilliseconds: 500).intervals == [1_000..<1_500])
+        #expect(SubscriptionPeriods.autoRenewable([play]).intervals.isEmpty, "no period configured: nothing")
+        let far = PurchaseTransaction(id: "GPA.2", originalId: "GPA.2", productId: "p", purchaseDate: Int64.max - 1, store: .googlePlay)
+        #expect(SubscriptionPeriods.autoRenewable([far], offlinePeriodMilliseconds: 500).intervals == [(Int64.max - 1)..<Int64.max])
+        // An App Store transaction without expiry still covers nothing: its expiry is always signed.
+        let apple = PurchaseTransaction(id: "1", originalId: "1", productId: "p", purchaseDate: 1_000)
+        #expect(SubscriptionPeriods.autoRenewable([apple], offlinePeriodMilliseconds: 500).intervals.isEmpty)
+    }
 }

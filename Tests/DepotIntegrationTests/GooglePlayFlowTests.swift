@@ -1,0 +1,184 @@
+@testable import DepotServerTestSupport
+import DepotTestSupport
+import Foundation
+import Testing
+
+/// Google Play purchases through a live server, on both ledger engines: the genuine purchase kept outside the
+/// repository, and purchases signed with a key made for the test.
+@Suite("Google Play purchases on a live server")
+struct GooglePlayFlowTests {
+    /// The genuine purchase's app.
+    static let packageName = "com.topdox.android.trivialdrivesample2"
+
+    static let realworld = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("shared/realworld/google-play")
+
+    static func genuine(_ name: String) throws -> String {
+        try String(contentsOf: realworld.appendingPathComponent(name), encoding: .utf8)
+    }
+
+    /// The `googlePlay` section: the genuine app's key and one made for the test, the genuine subscription and
+    /// `level1` sold as the level, `coins` as the consumable.
+    static func settings(_ signer: GooglePlayTestSigner) throws -> String {
+        let genuineKey = try genuine("app-public-key.base64").trimmingCharacters(in: .whitespacesAndNewlines)
+        return """
+            "googlePlay": {"packageName": "\(packageName)", "licenseKeys": ["\(genuineKey)", "\(signer.publicKeyBase64)"],
+              "products": {"topdox_android_monthly_subscription": "com.example.level1", "level1": "com.example.level1",
+                           "coins": "com.example.coins"}}
+            """
+    }
+
+    /// Runs `body` on a server with `settings` over `engine`'s ledger.
+    static func withServer(
+        _ engine: LedgerEngine, settings: String, name: String = #function, _ body: (LiveServer) async throws -> Void
+    ) async throws {
+        var packs = LiveServer.standardPacks
+        packs.append(
+            LiveServer.PackSpec(
+                directory: "shop/coins", productId: "com.example.coins", files: ["coins.json": Array("{\"coins\": 500}".utf8)]))
+        switch engine {
+        case .sqlite:
+            try await LiveServer.with(name, packs: packs, settings: settings, body: body)
+        case .postgres:
+            try await PostgresTestDatabase.with(name) { database in
+                try await LiveServer.with(
+                    name, packs: packs, settings: settings + ", \"ledger\": {\"url\": \"\(database.url)\"}", body: body)
+            }
+        }
+    }
+
+    static func json(_ object: [String: Any]) throws -> String {
+        String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+    }
+
+    static func redeemBody(_ data: String, _ signature: String) throws -> String {
+        try json(["googlePlay": ["purchaseData": data, "signature": signature]])
+    }
+
+    @Test(arguments: LedgerEngine.allCases)
+    func theGenuinePurchaseRedeemsDownloadsAndFinishes(engine: LedgerEngine) async throws {
+        let signer = try GooglePlayTestSigner()
+        try await Self.withServer(engine, settings: try Self.settings(signer)) { server in
+            let client = try RawHTTPClient(port: server.port)
+            let data = try Self.genuine("01-subscription-sandbox.purchase.json")
+            let signature = try Self.genuine("01-subscription-sandbox.signature").trimmingCharacters(in: .whitespacesAndNewlines)
+
+            // One changed byte is refused, and records nothing.
+            let tampered = data.replacingOccurrences(of: "\"purchaseState\":0", with: "\"purchaseState\":1")
+            let refused = try await PurchaseSteps.post(client, "/v1/transactions", try Self.redeemBody(tampered, signature))
+            #expect(refused.status == 403)
+            #expect(refused.text.contains("signature-invalid"))
+
+            let redeemed = try await PurchaseSteps.post(client, "/v1/transactions", try Self.redeemBody(data, signature))
+            #expect(redeemed.status == 200, "\(redeemed.text)")
+            let body = try PurchaseSteps.object(redeemed)
+            let transaction = try #require(body["transaction"] as? [String: Any])
+            let id = try #require(transaction["id"] as? String)
+            #expect(id.count == 64, "a purchase without an order id is named by its token's SHA-256")
+            #expect(transaction["store"] as? String == "google-play")
+            #expect(transaction["productId"] as? String == "com.example.level1")
+            let token = try #require(transaction["finishToken"] as? String)
+            let download = try #require((body["downloads"] as? [[String: Any]])?.first)
+            let digest = try #require(download["digest"] as? String)
+            let url = try #require(download["url"] as? String)
+            let bundle = try await client.request(RawHTTPClient.get(url))
+            #expect(bundle.status == 200)
+            #expect(bundle.body == (try server.bundleBytes(digest)))
+
+            let finished = try await PurchaseSteps.post(
+                client, "/v1/transactions/\(id)/finish",
+                try Self.json([
+                    "finishToken": token, "delivered": [["contentId": "com.example.level1", "digest": digest]],
+                ]))
+            #expect(finished.status == 200, "\(finished.text)")
+            let confirmation = try PurchaseSteps.object(finished)
+            #expect(confirmation["storeFinish"] as? String == "app")
+            #expect((confirmation["storeFinishDetail"] as? String)?.contains("acknowledgePurchase") == true)
+            #expect(confirmation["appleFinish"] == nil, "a Google Play purchase is not Apple's to finish")
+
+            // Redeemed again (a reinstall), a non-consumable still downloads; the ledger kept its store.
+            let again = try PurchaseSteps.object(
+                try await PurchaseSteps.post(client, "/v1/transactions", try Self.redeemBody(data, signature)))
+            #expect((again["downloads"] as? [[String: Any]])?.first?["digest"] as? String == digest)
+            #expect((again["transaction"] as? [String: Any])?["state"] as? String == "finished")
+            #expect((again["transaction"] as? [String: Any])?["store"] as? String == "google-play")
+        }
+    }
+
+    @Test(arguments: LedgerEngine.allCases)
+    func aConsumableIsDeliveredOnceAndAPendingPurchaseNotAtAll(engine: LedgerEngine) async throws {
+        let signer = try GooglePlayTestSigner()
+        try await Self.withServer(engine, settings: try Self.settings(signer)) { server in
+            let client = try RawHTTPClient(port: server.port)
+            let pending = GooglePlayTestSigner.purchaseData(
+                orderId: "GPA.1111-2222-3333-44444", packageName: Self.packageName, productId: "coins", purchaseState: 2)
+            let waiting = try await PurchaseSteps.post(client, "/v1/transactions", try Self.redeemBody(pending, try signer.sign(pending)))
+            #expect(waiting.status == 409)
+            #expect(waiting.text.contains("purchase-pending"))
+
+            let data = GooglePlayTestSigner.purchaseData(
+                orderId: "GPA.1111-2222-3333-44444", packageName: Self.packageName, productId: "coins")
+            let body = try Self.redeemBody(data, try signer.sign(data))
+            let redeemed = try PurchaseSteps.object(try await PurchaseSteps.post(client, "/v1/transactions", body))
+            let transaction = try #require(redeemed["transaction"] as? [String: Any])
+            #expect(transaction["id"] as? String == "GPA.1111-2222-3333-44444")
+            let token = try #require(transaction["finishToken"] as? String)
+            let digest = try #require((redeemed["downloads"] as? [[String: Any]])?.first?["digest"] as? String)
+            let finished = try await PurchaseSteps.post(
+                client, "/v1/transactions/GPA.1111-2222-3333-44444/finish",
+                try Self.json(["finishToken": token, "delivered": [["contentId": "com.example.coins", "digest": digest]]]))
+            #expect(finished.status == 200, "\(finished.text)")
+            let again = try await PurchaseSteps.post(client, "/v1/transactions", body)
+            #expect(again.status == 409)
+            #expect(again.text.contains("consumable-finished"))
+        }
+    }
+
+    @Test(arguments: LedgerEngine.allCases)
+    func aRestoreTakesBothStoresPurchasesTogether(engine: LedgerEngine) async throws {
+        let signer = try GooglePlayTestSigner()
+        try await Self.withServer(engine, settings: try Self.settings(signer)) { server in
+            let client = try RawHTTPClient(port: server.port)
+            let (jws, appleId) = try PurchaseSteps.sign(server, product: "com.example.level1", type: "Non-Consumable")
+            let data = GooglePlayTestSigner.purchaseData(
+                orderId: "GPA.5555-6666-7777-88888", packageName: Self.packageName, productId: "level1")
+            let play = ["purchaseData": data, "signature": try signer.sign(data)]
+            let restored = try await PurchaseSteps.post(
+                client, "/v1/restore", try Self.json(["signedTransactions": [jws], "googlePlayPurchases": [play, play]]))
+            #expect(restored.status == 200, "\(restored.text)")
+            let body = try PurchaseSteps.object(restored)
+            let transactions = try #require(body["transactions"] as? [[String: Any]])
+            #expect(Set(transactions.compactMap { $0["id"] as? String }) == [appleId, "GPA.5555-6666-7777-88888"])
+            #expect(Set(transactions.compactMap { $0["store"] as? String }) == ["app-store", "google-play"])
+
+            // A Play-only restore needs no signedTransactions.
+            let playOnly = try await PurchaseSteps.post(client, "/v1/restore", try Self.json(["googlePlayPurchases": [play]]))
+            #expect(playOnly.status == 200, "\(playOnly.text)")
+        }
+    }
+
+    @Test func withoutTheSectionGooglePlayPurchasesAreNotTaken() async throws {
+        let signer = try GooglePlayTestSigner()
+        try await LiveServer.with { server in
+            let client = try RawHTTPClient(port: server.port)
+            let data = GooglePlayTestSigner.purchaseData(packageName: Self.packageName)
+            let answer = try await PurchaseSteps.post(client, "/v1/transactions", try Self.redeemBody(data, try signer.sign(data)))
+            #expect(answer.status == 404)
+            #expect(answer.text.contains("store-not-configured"))
+            let restore = try await PurchaseSteps.post(
+                client, "/v1/restore",
+                try Self.json(["googlePlayPurchases": [["purchaseData": data, "signature": try signer.sign(data)]]]))
+            #expect(restore.status == 404)
+
+            let neither = try await PurchaseSteps.post(client, "/v1/transactions", "{}")
+            #expect(neither.status == 400)
+            #expect(neither.text.contains("googlePlay"))
+            let (jws, _) = try PurchaseSteps.sign(server, product: "com.example.level1", type: "Non-Consumable")
+            let both = try await PurchaseSteps.post(
+                client, "/v1/transactions",
+                try Self.json(["signedTransaction": jws, "googlePlay": ["purchaseData": data, "signature": "AAAA"]]))
+            #expect(both.status == 400)
+        }
+    }
+}
