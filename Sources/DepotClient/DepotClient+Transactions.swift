@@ -9,9 +9,15 @@ extension DepotClient {
     public func redeem(
         signedTransaction: String, installed: [InstalledContent] = [], appAccountToken: UUID? = nil
     ) async throws(DepotClientError) -> Redemption {
-        let body = RedeemRequest(
-            signedTransaction: signedTransaction, installed: installed,
-            appAccountToken: appAccountToken?.uuidString.lowercased())
+        try await redeem(.appStore(signedTransaction: signedTransaction), installed: installed, appAccountToken: appAccountToken)
+    }
+
+    /// `POST /v1/transactions` for a purchase of either store (for Google Play, the purchase data exactly as Play
+    /// Billing gave it, and its signature); see `redeem(signedTransaction:installed:appAccountToken:)`.
+    public func redeem(
+        _ purchase: PresentedPurchase, installed: [InstalledContent] = [], appAccountToken: UUID? = nil
+    ) async throws(DepotClientError) -> Redemption {
+        let body = purchase.redeemRequest(installed: installed, appAccountToken: appAccountToken?.uuidString.lowercased())
         return try await post("/v1/transactions", body, as: Redemption.self)
     }
 

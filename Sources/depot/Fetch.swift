@@ -2,13 +2,14 @@ import ArgumentParser
 import DepotClient
 import Foundation
 
-/// `depot fetch --server URL (--transaction JWS | --transaction-file F) --out DIR [--installed ID=VERSION ...]`:
+/// `depot fetch --server URL (--transaction JWS | --transaction-file F | --google-purchase F --google-signature F)
+/// --out DIR [--installed ID=VERSION ...]`:
 /// what an app does after a purchase, on the command line: redeem, download (resuming what an earlier run
 /// left), verify, unpack, finish.
 struct Fetch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fetch",
-        abstract: "Redeem a signed transaction, download and unpack its content into a folder, then confirm the delivery.",
+        abstract: "Redeem a purchase (App Store or Google Play), download and unpack its content into a folder, then confirm the delivery.",
         discussion: """
             Each content is installed in OUT/<content id> (ContentInfo.plist beside Contents/). An interrupted run \
             leaves OUT/<content id>.<digest>.partial behind; running the same command again resumes it.
@@ -28,6 +29,14 @@ struct Fetch: AsyncParsableCommand {
     @Option(name: .customLong("transaction-file"), help: "A file holding the signed transaction.")
     var transactionFile: String?
 
+    @Option(
+        name: .customLong("google-purchase"),
+        help: "A file holding a Google Play purchase's data, exactly as Play Billing's getOriginalJson() gave it.")
+    var googlePurchase: String?
+
+    @Option(name: .customLong("google-signature"), help: "A file holding that purchase's signature (getSignature(), base64).")
+    var googleSignature: String?
+
     @Option(help: "The folder to install the content in.")
     var out: String
 
@@ -38,8 +47,11 @@ struct Fetch: AsyncParsableCommand {
     var appAccountToken: String?
 
     func validate() throws {
-        guard (transaction == nil) != (transactionFile == nil) else {
-            throw ValidationError("give exactly one of --transaction and --transaction-file")
+        guard (googlePurchase == nil) == (googleSignature == nil) else {
+            throw ValidationError("--google-purchase and --google-signature go together")
+        }
+        guard [transaction != nil, transactionFile != nil, googlePurchase != nil].filter({ $0 }).count == 1 else {
+            throw ValidationError("give exactly one of --transaction, --transaction-file and --google-purchase")
         }
         guard let url = URL(string: server), url.scheme == "http" || url.scheme == "https", url.host != nil else {
             throw ValidationError("--server must be an http or https URL such as http://127.0.0.1:8080")
@@ -51,13 +63,13 @@ struct Fetch: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let jws = try signedTransaction()
+        let purchase = try presentedPurchase()
         let client = DepotClient(server: URL(string: server)!)
         let output = FetchOutput()
         let installed = try installedContents()
         do throws(DepotClientError) {
             let delivery = try await client.delivery(
-                of: jws, into: URL(fileURLWithPath: out, isDirectory: true), installed: installed,
+                of: purchase, into: URL(fileURLWithPath: out, isDirectory: true), installed: installed,
                 appAccountToken: appAccountToken.flatMap(UUID.init(uuidString:)))
             output.line("transaction \(delivery.redemption.transaction.id): \(delivery.downloads.count) download(s)")
             let reporters = delivery.downloads.map { download in
@@ -75,7 +87,12 @@ struct Fetch: AsyncParsableCommand {
             for content in outcome.installed {
                 print("installed \(content.contentId) \(content.version) at \(content.folder.path)")
             }
-            print("finished transaction \(outcome.transaction.id): the StoreKit transaction may be finished now")
+            switch purchase {
+            case .appStore:
+                print("finished transaction \(outcome.transaction.id): the StoreKit transaction may be finished now")
+            case .googlePlay:
+                print("finished transaction \(outcome.transaction.id): the Google Play purchase may be acknowledged now")
+            }
         } catch {
             FetchOutput.error("depot fetch: \(error.description)")
             throw ExitCode(Self.exitStatus(error))
@@ -94,13 +111,24 @@ struct Fetch: AsyncParsableCommand {
         }
     }
 
-    private func signedTransaction() throws -> String {
-        if let transaction { return transaction }
-        guard let path = transactionFile, let data = FileManager.default.contents(atPath: path) else {
-            FetchOutput.error("depot fetch: cannot read the transaction file \(transactionFile ?? "")")
+    private func presentedPurchase() throws -> PresentedPurchase {
+        if let transaction { return .appStore(signedTransaction: transaction) }
+        if let transactionFile {
+            return .appStore(signedTransaction: try Self.read(transactionFile, "the transaction file").trimmingWhitespace)
+        }
+        // The purchase data is sent byte for byte: its signature covers it exactly, trailing newline included.
+        let data = try Self.read(googlePurchase ?? "", "the Google Play purchase file")
+        let signature = try Self.read(googleSignature ?? "", "the Google Play signature file").trimmingWhitespace
+        return .googlePlay(GooglePlayPurchase(purchaseData: data, signature: signature))
+    }
+
+    /// A file's text, or exit status 7 with a sentence naming `what`.
+    private static func read(_ path: String, _ what: String) throws -> String {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            FetchOutput.error("depot fetch: cannot read \(what) \(path)")
             throw ExitCode(7)
         }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return String(decoding: data, as: UTF8.self)
     }
 
     private func installedContents() throws -> [InstalledContent] {
@@ -112,4 +140,9 @@ struct Fetch: AsyncParsableCommand {
             return InstalledContent(contentId: String(parts[0]), version: String(parts[1]))
         }
     }
+}
+
+extension String {
+    /// The text without white space and line breaks at either end.
+    fileprivate var trimmingWhitespace: String { trimmingCharacters(in: .whitespacesAndNewlines) }
 }

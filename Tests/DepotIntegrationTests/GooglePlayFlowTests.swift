@@ -7,27 +7,7 @@ import Testing
 /// repository, and purchases signed with a key made for the test.
 @Suite("Google Play purchases on a live server")
 struct GooglePlayFlowTests {
-    /// The genuine purchase's app.
-    static let packageName = "com.topdox.android.trivialdrivesample2"
-
-    static let realworld = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/realworld/google-play")
-
-    static func genuine(_ name: String) throws -> String {
-        try String(contentsOf: realworld.appendingPathComponent(name), encoding: .utf8)
-    }
-
-    /// The `googlePlay` section: the genuine app's key and one made for the test, the genuine subscription and
-    /// `level1` sold as the level, `coins` as the consumable.
-    static func settings(_ signer: GooglePlayTestSigner) throws -> String {
-        let genuineKey = try genuine("app-public-key.base64").trimmingCharacters(in: .whitespacesAndNewlines)
-        return """
-            "googlePlay": {"packageName": "\(packageName)", "licenseKeys": ["\(genuineKey)", "\(signer.publicKeyBase64)"],
-              "products": {"topdox_android_monthly_subscription": "com.example.level1", "level1": "com.example.level1",
-                           "coins": "com.example.coins"}}
-            """
-    }
+    static let packageName = GooglePlayFixture.packageName
 
     /// Runs `body` on a server with `settings` over `engine`'s ledger.
     static func withServer(
@@ -59,10 +39,10 @@ struct GooglePlayFlowTests {
     @Test(arguments: LedgerEngine.allCases)
     func theGenuinePurchaseRedeemsDownloadsAndFinishes(engine: LedgerEngine) async throws {
         let signer = try GooglePlayTestSigner()
-        try await Self.withServer(engine, settings: try Self.settings(signer)) { server in
+        try await Self.withServer(engine, settings: try GooglePlayFixture.settings(signer)) { server in
             let client = try RawHTTPClient(port: server.port)
-            let data = try Self.genuine("01-subscription-sandbox.purchase.json")
-            let signature = try Self.genuine("01-subscription-sandbox.signature").trimmingCharacters(in: .whitespacesAndNewlines)
+            let data = try GooglePlayFixture.genuinePurchaseData()
+            let signature = try GooglePlayFixture.genuineSignature()
 
             // One changed byte is refused, and records nothing.
             let tampered = data.replacingOccurrences(of: "\"purchaseState\":0", with: "\"purchaseState\":1")
@@ -109,7 +89,7 @@ struct GooglePlayFlowTests {
     @Test(arguments: LedgerEngine.allCases)
     func aConsumableIsDeliveredOnceAndAPendingPurchaseNotAtAll(engine: LedgerEngine) async throws {
         let signer = try GooglePlayTestSigner()
-        try await Self.withServer(engine, settings: try Self.settings(signer)) { server in
+        try await Self.withServer(engine, settings: try GooglePlayFixture.settings(signer)) { server in
             let client = try RawHTTPClient(port: server.port)
             let pending = GooglePlayTestSigner.purchaseData(
                 orderId: "GPA.1111-2222-3333-44444", packageName: Self.packageName, productId: "coins", purchaseState: 2)
@@ -138,7 +118,7 @@ struct GooglePlayFlowTests {
     @Test(arguments: LedgerEngine.allCases)
     func aRestoreTakesBothStoresPurchasesTogether(engine: LedgerEngine) async throws {
         let signer = try GooglePlayTestSigner()
-        try await Self.withServer(engine, settings: try Self.settings(signer)) { server in
+        try await Self.withServer(engine, settings: try GooglePlayFixture.settings(signer)) { server in
             let client = try RawHTTPClient(port: server.port)
             let (jws, appleId) = try PurchaseSteps.sign(server, product: "com.example.level1", type: "Non-Consumable")
             let data = GooglePlayTestSigner.purchaseData(

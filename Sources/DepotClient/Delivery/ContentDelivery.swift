@@ -70,9 +70,19 @@ extension DepotClient {
     public func delivery(
         of signedTransaction: String, into directory: URL, installed: [InstalledContent] = [], appAccountToken: UUID? = nil
     ) async throws(DepotClientError) -> ContentDelivery {
-        let redemption = try await redeem(signedTransaction: signedTransaction, installed: installed, appAccountToken: appAccountToken)
+        try await delivery(
+            of: .appStore(signedTransaction: signedTransaction), into: directory, installed: installed,
+            appAccountToken: appAccountToken)
+    }
+
+    /// Redeems a purchase of either store and prepares its downloads, as
+    /// `delivery(of:into:installed:appAccountToken:)` does for a signed transaction.
+    public func delivery(
+        of purchase: PresentedPurchase, into directory: URL, installed: [InstalledContent] = [], appAccountToken: UUID? = nil
+    ) async throws(DepotClientError) -> ContentDelivery {
+        let redemption = try await redeem(purchase, installed: installed, appAccountToken: appAccountToken)
         let renew: BundleDownload.Renewal = { [self] stale throws(DepotClientError) in
-            let again = try await redeem(signedTransaction: signedTransaction, installed: installed, appAccountToken: appAccountToken)
+            let again = try await redeem(purchase, installed: installed, appAccountToken: appAccountToken)
             guard let fresh = again.downloads.first(where: { $0.digest == stale.digest }) else {
                 throw DepotClientError(.bundleMismatch, "redeeming again no longer offers the bundle of \(stale.contentId)")
             }

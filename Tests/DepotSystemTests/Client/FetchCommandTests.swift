@@ -82,4 +82,27 @@ struct FetchCommandTests {
         #expect(result.status == 3, "\(result.error)")
         #expect(result.error.hasPrefix("depot fetch: cannot reach http://127.0.0.1:9"))
     }
+
+    @Test func aGooglePlayPurchaseIsFetchedFromItsFiles() async throws {
+        let signer = try GooglePlayTestSigner()
+        try await LiveServer.with(settings: try GooglePlayFixture.settings(signer)) { server in
+            try server.scratch.write("purchase.json", try GooglePlayFixture.genuinePurchaseData())
+            try server.scratch.write("purchase.signature", try GooglePlayFixture.genuineSignature() + "\n")
+            let out = server.scratch.path + "/out"
+            let arguments = [
+                "fetch", "--server", server.base, "--google-purchase", server.scratch.path + "/purchase.json",
+                "--google-signature", server.scratch.path + "/purchase.signature", "--out", out,
+            ]
+            let result = try await ExternalTool.run(Self.binary, arguments)
+            #expect(result.status == 0, "\(result.error)")
+            #expect(result.output.split(separator: "\n").last?.hasSuffix("the Google Play purchase may be acknowledged now") == true)
+            #expect(try ClientTestSupport.contents(of: out + "/com.example.level1") == LiveServer.standardPacks[0].files)
+
+            // The purchase data with a line break added is not what Google signed.
+            try server.scratch.write("purchase.json", try GooglePlayFixture.genuinePurchaseData() + "\n")
+            let changed = try await ExternalTool.run(Self.binary, arguments)
+            #expect(changed.status == 4)
+            #expect(changed.error.contains("signature-invalid"), "\(changed.error)")
+        }
+    }
 }

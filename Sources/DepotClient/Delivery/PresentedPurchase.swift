@@ -1,0 +1,17 @@
+/// A purchase as the app holds it, from either store: what a redeem presents.
+public enum PresentedPurchase: Sendable, Hashable {
+    /// StoreKit's signed transaction (`VerificationResult.jwsRepresentation`).
+    case appStore(signedTransaction: String)
+    /// Play Billing's purchase: `getOriginalJson()` exactly as received, and `getSignature()`.
+    case googlePlay(GooglePlayPurchase)
+
+    /// The body of a redeem of this purchase.
+    func redeemRequest(installed: [InstalledContent], appAccountToken: String?) -> RedeemRequest {
+        switch self {
+        case .appStore(let jws):
+            RedeemRequest(signedTransaction: jws, installed: installed, appAccountToken: appAccountToken)
+        case .googlePlay(let purchase):
+            RedeemRequest(googlePlay: purchase, installed: installed, appAccountToken: appAccountToken)
+        }
+    }
+}
