@@ -90,6 +90,32 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "DepotGooglePlay",
+            dependencies: [
+                "DepotTrust",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "DepotGooglePlayDouble",
+            dependencies: [
+                "DepotTrust",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "DepotLedger",
             dependencies: [
                 "DepotSystem",
@@ -106,6 +132,7 @@ let package = Package(
             dependencies: [
                 "DepotSystem",
                 "DepotCore", "DepotAPI", "DepotLedger", "DepotTrust", "DepotBundles", "DepotArchives", "DepotAppStore",
+                "DepotGooglePlay",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -139,7 +166,7 @@ let package = Package(
         .target(
             name: "DepotSettings",
             dependencies: [
-                "DepotCore", "DepotBundles", "DepotServices", "DepotOrigin", "DepotTrust",
+                "DepotCore", "DepotBundles", "DepotServices", "DepotOrigin", "DepotTrust", "DepotGooglePlay",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -150,7 +177,7 @@ let package = Package(
             name: "DepotServer",
             dependencies: [
                 "DepotCore", "DepotHTTP", "DepotBundles", "DepotTrust", "DepotLedger", "DepotArchives", "DepotAppStore",
-                "DepotAPI", "DepotServices", "DepotOrigin", "DepotSettings", "DepotTelemetry",
+                "DepotGooglePlay", "DepotAPI", "DepotServices", "DepotOrigin", "DepotSettings", "DepotTelemetry",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -177,7 +204,7 @@ let package = Package(
             name: "depot",
             dependencies: [
                 "DepotServer", "DepotServices", "DepotSettings", "DepotTelemetry", "DepotClient", "DepotCore", "DepotTrust", "DepotLedger",
-                "DepotBundles", "DepotAppStoreDouble", "DepotArchives",
+                "DepotBundles", "DepotAppStoreDouble", "DepotGooglePlayDouble", "DepotArchives",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -202,6 +229,13 @@ let package = Package(
         .testTarget(
             name: "DepotLedgerTests",
             dependencies: ["DepotLedger", "DepotCore", "DepotTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "DepotGooglePlayTests",
+            dependencies: [
+                "DepotGooglePlay", "DepotGooglePlayDouble",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -244,7 +278,7 @@ let package = Package(
             dependencies: [
                 "DepotAPI", "DepotServices", "DepotOrigin", "DepotSettings",
                 "DepotServer", "DepotTrust", "DepotHTTP", "DepotCore", "DepotClient", "DepotAppStoreDouble",
-                "DepotLedger", "DepotTestSupport",
+                "DepotGooglePlayDouble", "DepotLedger", "DepotTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -280,7 +314,7 @@ let package = Package(
             dependencies: [
                 "DepotAPI", "DepotServices", "DepotOrigin", "DepotSettings", "DepotTelemetry",
                 "DepotServer", "DepotTrust", "DepotHTTP", "DepotCore", "DepotClient", "DepotAppStoreDouble",
-                "DepotLedger", "DepotTestSupport", "DepotServerTestSupport",
+                "DepotGooglePlayDouble", "DepotLedger", "DepotTestSupport", "DepotServerTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -294,7 +328,7 @@ let package = Package(
             name: "DepotSystemTests",
             dependencies: [
                 "DepotServices", "DepotOrigin", "DepotSettings",
-                "DepotServer", "DepotTrust", "DepotCore", "DepotClient", "DepotAppStoreDouble", "DepotAppStore",
+                "DepotServer", "DepotTrust", "DepotCore", "DepotClient", "DepotAppStoreDouble", "DepotGooglePlayDouble", "DepotAppStore",
                 "DepotLedger", "DepotTestSupport", "DepotArchives", "DepotServerTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

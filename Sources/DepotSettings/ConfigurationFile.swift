@@ -172,6 +172,24 @@ struct ConfigurationFile: Decodable {
         var licenseKeys: [String]?
         /// Play product id → Depot product id.
         var products: [String: String]?
+        /// How Depot calls the Google Play Developer API; absent, it does not.
+        var developerAPI: DeveloperAPI?
+
+        struct DeveloperAPI: Decodable {
+            /// The service account's JSON key file.
+            var serviceAccountKeyPath: String?
+            var baseURL: String?
+            var tokenURL: String?
+            var timeoutSeconds: Int64?
+            var outbox: AppStoreServerAPI.Outbox?
+            var voidedPurchases: VoidedPurchases?
+        }
+
+        struct VoidedPurchases: Decodable {
+            var intervalSeconds: Int64?
+            var overlapSeconds: Int64?
+            var lookbackDays: Int64?
+        }
     }
 
     struct Uploads: Decodable {

@@ -92,8 +92,9 @@ extension ConfigurationLoader {
         return given
     }
 
-    private static func outboxSettings(
-        _ outbox: ConfigurationFile.AppStoreServerAPI.Outbox?, in file: String
+    /// The outbox settings of `section` (`appStoreServerAPI` or `googlePlay.developerAPI`), defaults filled in.
+    static func outboxSettings(
+        _ outbox: ConfigurationFile.AppStoreServerAPI.Outbox?, section: String = "appStoreServerAPI", in file: String
     )
         throws(ConfigurationError) -> AppleOutboxSettings
     {
@@ -101,7 +102,7 @@ extension ConfigurationLoader {
             pollIntervalMilliseconds: outbox?.pollIntervalMilliseconds ?? 1_000, batchSize: outbox?.batchSize ?? 20,
             leaseSeconds: outbox?.leaseSeconds ?? 120, baseDelaySeconds: outbox?.baseDelaySeconds ?? 5,
             maxDelaySeconds: outbox?.maxDelaySeconds ?? 3_600, retryPeriodSeconds: outbox?.retryPeriodSeconds ?? 3 * 86_400)
-        let prefix = "\(file): appStoreServerAPI.outbox."
+        let prefix = "\(file): \(section).outbox."
         guard (50...60_000).contains(settings.pollIntervalMilliseconds) else {
             throw ConfigurationError(prefix + "pollIntervalMilliseconds must be from 50 to 60000")
         }

@@ -1,12 +1,15 @@
 import DepotCore
+import DepotGooglePlay
+import DepotServices
 import DepotTrust
+import Foundation
 
 extension ConfigurationLoader {
     /// The `googlePlay` section: `packageName` (Android's rule: two or more dot-separated segments of letters,
     /// digits and `_`, each starting with a letter), `licenseKeys` (at least one base64 key, as Play Console shows
     /// it) and `products` (Play product id → Depot product id, at least one). Nil without the section.
     static func googlePlaySettings(
-        _ section: ConfigurationFile.GooglePlay?, in file: String
+        _ section: ConfigurationFile.GooglePlay?, deployment: DeploymentEnvironment, directory: String, in file: String
     ) throws(ConfigurationError) -> GooglePlaySettings? {
         guard let section else { return nil }
         guard let packageName = section.packageName, isPackageName(packageName) else {
@@ -39,7 +42,61 @@ extension ConfigurationLoader {
                     "\(file): googlePlay.products.\(playId) names \"\(productId)\", which is not \(Identifier.rule())")
             }
         }
-        return GooglePlaySettings(packageName: packageName, licenseKeys: keys, products: products)
+        return GooglePlaySettings(
+            packageName: packageName, licenseKeys: keys, products: products,
+            developerAPI: try developerAPISettings(section.developerAPI, deployment: deployment, directory: directory, in: file))
+    }
+
+    /// `googlePlay.developerAPI`: the service account's key file (read and checked here, so a bad key stops the
+    /// start), Google's base and token URLs unless others are given (https only in production), the timeout,
+    /// the outbox and the voided purchases poll. Nil without the section.
+    static func developerAPISettings(
+        _ section: ConfigurationFile.GooglePlay.DeveloperAPI?, deployment: DeploymentEnvironment, directory: String,
+        in file: String
+    ) throws(ConfigurationError) -> GooglePlayDeveloperAPISettings? {
+        guard let section else { return nil }
+        let name = "googlePlay.developerAPI"
+        guard let keyPath = section.serviceAccountKeyPath, !keyPath.isEmpty else {
+            throw ConfigurationError("\(file): \(name).serviceAccountKeyPath must name the service account's JSON key file")
+        }
+        let resolved = keyPath.hasPrefix("/") ? keyPath : (directory as NSString).appendingPathComponent(keyPath)
+        let account: GooglePlayServiceAccount
+        do {
+            account = try GooglePlayServiceAccount(keyFilePath: resolved)
+            _ = try GooglePlayAccessTokens(account: account)
+        } catch {
+            throw ConfigurationError("\(file): \(name).serviceAccountKeyPath: \(resolved): \(error.description)")
+        }
+        let schemes = deployment == .production ? ["https"] : ["https", "http"]
+        let baseURL = section.baseURL ?? GooglePlayDeveloperAPIClient.googleBaseURL
+        for (setting, url) in [("baseURL", baseURL), ("tokenURL", section.tokenURL ?? account.tokenURI)] {
+            guard let parsed = URLComponents(string: url), let scheme = parsed.scheme, schemes.contains(scheme),
+                parsed.host?.isEmpty == false, parsed.query == nil, parsed.fragment == nil
+            else {
+                throw ConfigurationError(
+                    "\(file): \(name).\(setting) must be an \(schemes.joined(separator: " or ")) URL without query, not \"\(url)\"")
+            }
+        }
+        let timeout = section.timeoutSeconds ?? 30
+        guard (1...300).contains(timeout) else {
+            throw ConfigurationError("\(file): \(name).timeoutSeconds must be from 1 to 300, not \(timeout)")
+        }
+        let voided = section.voidedPurchases
+        let poll = VoidedPurchasePollSettings(
+            intervalSeconds: voided?.intervalSeconds ?? 3_600, overlapSeconds: voided?.overlapSeconds ?? 3_600,
+            lookbackSeconds: Self.seconds(ofDays: voided?.lookbackDays ?? 30))
+        guard (0...86_400).contains(poll.intervalSeconds) else {
+            throw ConfigurationError("\(file): \(name).voidedPurchases.intervalSeconds must be from 0 (off) to 86400")
+        }
+        guard (0...86_400).contains(poll.overlapSeconds) else {
+            throw ConfigurationError("\(file): \(name).voidedPurchases.overlapSeconds must be from 0 to 86400")
+        }
+        guard (1...30 * 86_400).contains(poll.lookbackSeconds) else {
+            throw ConfigurationError("\(file): \(name).voidedPurchases.lookbackDays must be from 1 to 30")
+        }
+        return GooglePlayDeveloperAPISettings(
+            account: account, serviceAccountKeyPath: resolved, baseURL: baseURL, tokenURL: section.tokenURL,
+            timeoutSeconds: timeout, outbox: try outboxSettings(section.outbox, section: name, in: file), voidedPurchases: poll)
     }
 
     /// Whether `name` follows Android's rule for an application id.

@@ -80,7 +80,8 @@ package enum ConfigurationLoader {
         configuration.tls = try tlsSettings(file.server?.tls, directory: directory, in: mainFile)
         configuration.logFormat = try logFormat(file.log, in: mainFile)
         configuration.metricsTokenDigests = try tokenDigests(file.metrics?.tokenSHA256, setting: "metrics.tokenSHA256", in: mainFile)
-        configuration.googlePlay = try googlePlaySettings(file.googlePlay, in: mainFile)
+        configuration.googlePlay = try googlePlaySettings(
+            file.googlePlay, deployment: deployment, directory: directory, in: mainFile)
         configuration.appStoreServerAPI = try appStoreServerAPISettings(
             file.appStoreServerAPI, appBundleId: configuration.appBundleId, deployment: deployment, directory: directory,
             in: mainFile)

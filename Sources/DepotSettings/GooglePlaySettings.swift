@@ -1,3 +1,4 @@
+import DepotServices
 import DepotTrust
 
 /// Which Google Play purchases are accepted (`googlePlay` in `depot.json`); without the section, none are.
@@ -8,12 +9,18 @@ package struct GooglePlaySettings: Sendable {
     package var licenseKeys: [GooglePlayLicenseKey]
     /// Play product id → Depot product id; one Depot product may be sold in both stores.
     package var products: [String: String]
+    /// How Depot calls the Google Play Developer API; nil: it does not, and the app acknowledges.
+    package var developerAPI: GooglePlayDeveloperAPISettings?
 
     /// Settings as read.
-    package init(packageName: String, licenseKeys: [GooglePlayLicenseKey], products: [String: String]) {
+    package init(
+        packageName: String, licenseKeys: [GooglePlayLicenseKey], products: [String: String],
+        developerAPI: GooglePlayDeveloperAPISettings? = nil
+    ) {
         self.packageName = packageName
         self.licenseKeys = licenseKeys
         self.products = products
+        self.developerAPI = developerAPI
     }
 
     /// The verifier these settings describe.

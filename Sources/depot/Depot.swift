@@ -15,9 +15,10 @@ struct Depot: AsyncParsableCommand {
 struct Dev: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract:
-            "Tools for local development: a development root, signed transactions and notifications, grants, staging a pack, an App Store Server API double.",
+            "Tools for local development: a development root, signed transactions and notifications, grants, staging a pack, App Store Server API and Google Play Developer API doubles.",
         subcommands: [
             DevInit.self, DevGrant.self, DevSignTransaction.self, DevSignNotification.self, DevStage.self, DevAppStore.self,
+            DevGooglePlay.self,
         ]
     )
 }

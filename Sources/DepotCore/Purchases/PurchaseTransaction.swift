@@ -26,12 +26,17 @@ public struct PurchaseTransaction: Sendable, Equatable, Codable {
     /// When the App Store signed this account of the transaction (`signedDate`), if known: an older
     /// account never overrides a newer fact.
     public var signedDate: Int64?
+    /// The store's own product id when it differs from Depot's (Google Play's product id), for calls to the
+    /// store about this purchase.
+    public var storeProductId: String?
+    /// Google Play's purchase token: what the Developer API names a purchase by (acknowledge, consume, get).
+    public var purchaseToken: String?
 
     /// Creates a transaction.
     public init(
         id: String, originalId: String, productId: String, purchaseDate: Int64, expiresDate: Int64? = nil,
         revocationDate: Int64? = nil, quantity: Int = 1, appAccountToken: String? = nil, environment: String = "Production",
-        signedDate: Int64? = nil, store: PurchaseStore = .appStore
+        signedDate: Int64? = nil, store: PurchaseStore = .appStore, storeProductId: String? = nil, purchaseToken: String? = nil
     ) {
         self.id = id
         self.store = store
@@ -44,6 +49,8 @@ public struct PurchaseTransaction: Sendable, Equatable, Codable {
         self.appAccountToken = appAccountToken
         self.environment = environment
         self.signedDate = signedDate
+        self.storeProductId = storeProductId
+        self.purchaseToken = purchaseToken
     }
 
     /// Whether the store took the purchase back.

@@ -5,13 +5,21 @@ enum TransactionRows {
     /// The selected columns, in the order `transaction(_:)` reads them.
     static let columns = """
         id, original_id, product_id, purchase_date_ms, expires_date_ms, revocation_date_ms, quantity,
-        app_account_token, environment, state, first_seen_at, finished_at, product_type, store
+        app_account_token, environment, state, first_seen_at, finished_at, product_type, store, store_product_id,
+        purchase_token
         """
 
     /// The store that sold each transaction (`PurchaseStore`'s names); rows recorded before stores were told
     /// apart are the App Store's. The same statement in both engines (SQLite `v8`, PostgreSQL 8).
     static let storeSchema: [String] = [
         "ALTER TABLE transactions ADD COLUMN store TEXT NOT NULL DEFAULT 'app-store'"
+    ]
+
+    /// What a store's API names a purchase by, when it is not the transaction id: Google Play's product id and
+    /// purchase token (NULL for the App Store). The same statements in both engines (SQLite `v9`, PostgreSQL 9).
+    static let storeHandleSchema: [String] = [
+        "ALTER TABLE transactions ADD COLUMN store_product_id TEXT",
+        "ALTER TABLE transactions ADD COLUMN purchase_token TEXT",
     ]
 
     /// One transaction, if known.
@@ -33,7 +41,8 @@ enum TransactionRows {
             id: try row.text(0), originalId: try row.text(1), productId: try row.text(2),
             purchaseDate: try row.integer(3), expiresDate: try row.optionalInteger(4),
             revocationDate: try row.optionalInteger(5), quantity: try row.int(6), appAccountToken: try row.optionalText(7),
-            environment: try row.text(8), store: store)
+            environment: try row.text(8), store: store, storeProductId: try row.optionalText(14),
+            purchaseToken: try row.optionalText(15))
         return LedgerTransaction(
             transaction: transaction, state: state, firstSeenAt: try row.integer(10), finishedAt: try row.optionalInteger(11),
             productType: try productType(row.optionalText(12), transactionId: transaction.id))

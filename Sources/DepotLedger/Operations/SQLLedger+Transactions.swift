@@ -52,11 +52,11 @@ extension SQLLedger {
             """
             INSERT INTO transactions (id, original_id, product_id, purchase_date_ms, expires_date_ms,
                 revocation_date_ms, revocation_reason, quantity, app_account_token, environment, state,
-                first_seen_at, last_seen_at, last_fact_signed_ms, product_type, store)
+                first_seen_at, last_seen_at, last_fact_signed_ms, product_type, store, store_product_id, purchase_token)
             VALUES (\(t.id), \(t.originalId), \(t.productId), \(t.purchaseDate), \(t.expiresDate),
                 \(t.revocationDate), \(revocationReason), \(t.quantity),
                 \(t.appAccountToken), \(t.environment), 'pending', \(now), \(now), \(PresentedFacts.firstSight(t)),
-                \(productType?.rawValue), \(t.store.rawValue))
+                \(productType?.rawValue), \(t.store.rawValue), \(t.storeProductId), \(t.purchaseToken))
             ON CONFLICT (id) DO NOTHING
             """)
         if inserted > 0 {
@@ -97,7 +97,9 @@ extension SQLLedger {
                 revocation_reason = COALESCE(revocation_reason, \(reason)),
                 quantity = \(t.quantity), app_account_token = COALESCE(\(t.appAccountToken), app_account_token),
                 environment = \(t.environment), last_seen_at = \(.greatest)(last_seen_at, \(now)),
-                last_fact_signed_ms = \(merged.lastFactSignedDate)
+                last_fact_signed_ms = \(merged.lastFactSignedDate),
+                store_product_id = COALESCE(store_product_id, \(t.storeProductId)),
+                purchase_token = COALESCE(purchase_token, \(t.purchaseToken))
             WHERE id = \(t.id)
             """)
         if known.revocationDate == nil, let revocation {

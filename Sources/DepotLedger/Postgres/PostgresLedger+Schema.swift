@@ -166,6 +166,7 @@ extension PostgresLedger {
             statements: AppleOutboxSchema.statements(integer: "BIGINT", identity: "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY")),
         Migration(version: 7, name: "transaction-type", statements: transactionTypeSchema),
         Migration(version: 8, name: "transaction-store", statements: TransactionRows.storeSchema),
+        Migration(version: 9, name: "transaction-store-handle", statements: TransactionRows.storeHandleSchema),
     ]
 
     /// The product's type when a transaction was first recorded: the type it is judged by for good. Rows recorded

@@ -47,6 +47,11 @@ extension SQLiteLedger {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration("v9-transaction-store-handle") { db in
+            for statement in TransactionRows.storeHandleSchema {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
     }()
 

@@ -5,6 +5,7 @@ import DepotArchives
 import DepotAppStore
 import DepotBundles
 import DepotCore
+import DepotGooglePlay
 import DepotHTTP
 import DepotLedger
 import DepotOrigin
@@ -60,6 +61,8 @@ package struct DepotApplication: Sendable {
     package let versionJobs: VersionJobRunner
     /// The App Store Server API client, when `appStoreServerAPI` is configured.
     package var appStoreClient: AppStoreServerAPIClient? = nil
+    /// The Google Play Developer API client, when `googlePlay.developerAPI` is configured.
+    package var googlePlayClient: GooglePlayDeveloperAPIClient? = nil
 
     /// The ledger as the server's parts use it: every call timed into `metrics`.
     var timedLedger: any Ledger { MeasuredLedger(base: ledger, metrics: metrics) }
@@ -153,6 +156,12 @@ package struct DepotApplication: Sendable {
                 "App Store Server API on: delivered transactions are finished at the App Store by Depot",
                 metadata: ["environments": "\(settings.baseURLs.keys.sorted().joined(separator: ", "))"])
         }
+        if let googlePlay = configuration.googlePlay, let settings = googlePlay.developerAPI {
+            application.googlePlayClient = try settings.client(packageName: googlePlay.packageName)
+            logger.info(
+                "Google Play Developer API on: delivered purchases are acknowledged (or consumed) at Google Play by Depot",
+                metadata: ["baseURL": "\(settings.baseURL)"])
+        }
         return application
     }
 
@@ -202,7 +211,8 @@ package struct DepotApplication: Sendable {
             context: DeliveryContext(
                 ledger: ledger, catalogs: catalogs, grants: grants, grantLifetime: configuration.grants.lifetimeSeconds,
                 revocations: revocations, purges: purges, clock: clock, logger: logger),
-            irregular: configuration.irregularActivity, appStoreServerAPI: configuration.appStoreServerAPI, metrics: metrics)
+            irregular: configuration.irregularActivity, appStoreServerAPI: configuration.appStoreServerAPI,
+            googlePlayDeveloperAPI: configuration.googlePlay?.developerAPI != nil, metrics: metrics)
         TransactionRoutes(service: service, trustedProxies: configuration.http.trustedProxies, metrics: metrics)
             .register(on: router)
         MetricsRoute(
@@ -292,12 +302,24 @@ package struct DepotApplication: Sendable {
         if let hook = configuration.edge.purgeHook {
             services.append(PurgeWorker(queue: purges, settings: hook, sender: hook.sender, logger: logger))
         }
-        if let settings = configuration.appStoreServerAPI, let appStoreClient {
+        // One outbox worker sends every store's calls; the App Store's outbox settings rule when both are given.
+        if let outbox = configuration.appStoreServerAPI?.outbox ?? configuration.googlePlay?.developerAPI?.outbox,
+            appStoreClient != nil || googlePlayClient != nil
+        {
             services.append(
                 AppleOutboxWorker(
-                    ledger: ledger, client: appStoreClient, settings: settings.outbox, owner: AppleOutboxWorker.makeOwner(),
-                    clock: Self.systemClock, random: { Double.random(in: 0..<1) }, logger: logger,
+                    ledger: ledger, client: appStoreClient, googlePlay: googlePlayClient.map(GooglePlayPurchaseCompletion.init),
+                    settings: outbox, owner: AppleOutboxWorker.makeOwner(), clock: Self.systemClock,
+                    random: { Double.random(in: 0..<1) }, logger: logger,
                     consumptionInformation: { id async throws(DepotError) in try await service.consumptionInformation(transactionId: id) }))
+        }
+        if let settings = configuration.googlePlay?.developerAPI, let googlePlayClient, settings.voidedPurchases.intervalSeconds > 0 {
+            services.append(
+                VoidedPurchasePoll(
+                    ledger: ledger, client: googlePlayClient, settings: settings.voidedPurchases, clock: Self.systemClock,
+                    logger: logger, onRevoked: { id in await service.purchaseRevoked(id) }))
+        }
+        if let settings = configuration.appStoreServerAPI, let appStoreClient {
             // Only environments with an App Store server keep a notification history.
             let environments = ["Production", "Sandbox"].filter {
                 settings.sends(environment: $0) && configuration.appStore.environments.contains($0)

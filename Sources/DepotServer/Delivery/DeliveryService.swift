@@ -26,7 +26,8 @@ struct DeliveryService: Sendable {
 
     init(
         verifier: AppStoreVerifier, googlePlay: GooglePlayVerifier? = nil, context: DeliveryContext,
-        irregular: IrregularActivityPolicy, appStoreServerAPI: AppStoreServerAPISettings? = nil, metrics: DepotMetrics? = nil
+        irregular: IrregularActivityPolicy, appStoreServerAPI: AppStoreServerAPISettings? = nil,
+        googlePlayDeveloperAPI: Bool = false, metrics: DepotMetrics? = nil
     ) {
         self.verifier = verifier
         self.googlePlay = googlePlay
@@ -37,8 +38,7 @@ struct DeliveryService: Sendable {
             storeFinishMode: { transaction in
                 switch transaction.store {
                 case .appStore: StoreFinishMode(settings: appStoreServerAPI, environment: transaction.environment)
-                // Acknowledging at Google Play from the server is not built yet: the app acknowledges.
-                case .googlePlay: .app
+                case .googlePlay: googlePlayDeveloperAPI ? .server : .app
                 }
             })
         restoring = RestoreFlow(context: context, policy: irregular)

@@ -15,7 +15,7 @@ extension DepotError {
         case .unknownProduct(let productId):
             self.init(.unknownProduct, "product \(productId) is not sold here")
         case .revoked:
-            self.init(.revoked, "the App Store refunded or revoked this purchase")
+            self.init(.revoked, "the store refunded, revoked or voided this purchase")
         case .consumableFinished:
             self.init(.consumableFinished, "this consumable was already delivered and finished")
         case .deliveryMismatch(let missing, let wrongDigest):

@@ -67,7 +67,8 @@ package struct GooglePlayVerifier: Sendable, PurchaseVerifier {
             transaction: PurchaseTransaction(
                 id: id, originalId: Self.originalId(of: id), productId: productId, purchaseDate: purchase.purchaseTime,
                 quantity: purchase.quantity, appAccountToken: Self.accountToken(purchase.obfuscatedAccountId),
-                environment: purchase.orderId == nil ? "Test" : "Production"))
+                environment: purchase.orderId == nil ? "Test" : "Production", storeProductId: purchase.productId,
+                purchaseToken: purchase.purchaseToken))
     }
 
     /// The signature's bytes: standard base64 with its padding, as `Purchase.getSignature()` gives it (white
@@ -86,14 +87,17 @@ package struct GooglePlayVerifier: Sendable, PurchaseVerifier {
     /// The transaction id: the order id, or (a test purchase has none) the SHA-256 of the purchase token in
     /// lowercase hex.
     static func transactionId(_ purchase: GooglePlayPurchaseData) throws(PurchaseRefusal) -> String {
-        guard let orderId = purchase.orderId, !orderId.isEmpty else {
-            return Hex.lowercase(SHA256.hash(data: Array(purchase.purchaseToken.utf8)))
-        }
+        guard let orderId = purchase.orderId, !orderId.isEmpty else { return tokenTransactionId(purchase.purchaseToken) }
         guard TransactionIdentifier.isAcceptable(orderId) else {
             throw GooglePlayRefusal.malformed(
                 PurchaseDataError("the Google Play purchase's orderId must be \(TransactionIdentifier.rule)"))
         }
         return orderId
+    }
+
+    /// The transaction id of a purchase without an order id (a test purchase): its purchase token's SHA-256, hex.
+    package static func tokenTransactionId(_ purchaseToken: String) -> String {
+        Hex.lowercase(SHA256.hash(data: Array(purchaseToken.utf8)))
     }
 
     /// The order of a subscription's first payment: renewals are `<order id>..<n>`.

@@ -1,20 +1,25 @@
 import DepotAppStore
 import DepotCore
+import DepotGooglePlay
 import DepotLedger
 import Foundation
 import Logging
 import ServiceLifecycle
 
-/// Sends the outbox's App Store Server API calls: claims due jobs under a lease, sends each, and records the
-/// outcome (done on a 2xx, retried later or failed per `AppleOutboxDecision`). Several instances on one
-/// PostgreSQL ledger each claim different jobs; a job whose sender died is claimed again once its lease ends.
+/// Sends the outbox's calls to the stores: claims due jobs under a lease, sends each, and records the outcome
+/// (done on a 2xx, retried later or failed per `AppleOutboxDecision`). A finish job of an App Store transaction
+/// is Finish Transaction; of a Google Play purchase, its acknowledgement or consumption
+/// (`GooglePlayPurchaseCompletion`). Several instances on one PostgreSQL ledger each claim different jobs; a
+/// job whose sender died is claimed again once its lease ends.
 ///
 /// Runs as a `Service` until the server shuts down; `runOnce()` does one pass, for tests.
 package struct AppleOutboxWorker: Service {
     /// Where the jobs are.
     let ledger: any Ledger
-    /// The App Store Server API.
-    let client: AppStoreServerAPIClient
+    /// The App Store Server API, when Depot calls it.
+    let client: AppStoreServerAPIClient?
+    /// The Google Play Developer API's completion of purchases, when Depot calls it.
+    let googlePlay: GooglePlayPurchaseCompletion?
     /// How jobs are claimed, retried and given up.
     let settings: AppleOutboxSettings
     /// This sender's name on the jobs it claims.
@@ -29,14 +34,16 @@ package struct AppleOutboxWorker: Service {
     /// when the customer's consent is no longer recorded.
     let consumptionInformation: @Sendable (String) async throws -> ConsumptionInformation?
 
-    /// A sender of the outbox's jobs through `client`.
+    /// A sender of the outbox's jobs through `client` (App Store transactions) and `googlePlay` (Play purchases).
     package init(
-        ledger: any Ledger, client: AppStoreServerAPIClient, settings: AppleOutboxSettings, owner: String,
+        ledger: any Ledger, client: AppStoreServerAPIClient?, googlePlay: GooglePlayPurchaseCompletion? = nil,
+        settings: AppleOutboxSettings, owner: String,
         clock: @escaping @Sendable () -> Int64, random: @escaping @Sendable () -> Double, logger: Logger,
         consumptionInformation: @escaping @Sendable (String) async throws -> ConsumptionInformation?
     ) {
         self.ledger = ledger
         self.client = client
+        self.googlePlay = googlePlay
         self.settings = settings
         self.owner = owner
         self.clock = clock
@@ -75,8 +82,62 @@ package struct AppleOutboxWorker: Service {
         return jobs.count
     }
 
+    /// Why a job's call did not succeed, by store.
+    enum CallFailure: Error, CustomStringConvertible {
+        case appStore(AppStoreAPIError)
+        case googlePlay(GooglePlayAPIError)
+
+        var description: String {
+            switch self {
+            case .appStore(let error): error.description
+            case .googlePlay(let error): error.description
+            }
+        }
+
+        /// What becomes of `job` after this failure.
+        func decision(job: AppleJob, now: Int64, settings: AppleOutboxSettings, random: () -> Double) -> AppleOutboxDecision {
+            switch self {
+            case .appStore(let error): AppleOutboxDecision.after(error, job: job, now: now, settings: settings, random: random)
+            case .googlePlay(let error):
+                AppleOutboxDecision.after(
+                    retryable: error.isRetryable, retryAfter: error.retryAfter, job: job, now: now, settings: settings, random: random)
+            }
+        }
+    }
+
+    /// The store call a job stands for.
+    private func call(_ job: AppleJob) async throws(CallFailure) {
+        if job.kind == .finish {
+            let stored: LedgerTransaction?
+            do {
+                stored = try await ledger.transaction(id: job.transactionId)
+            } catch {
+                throw .appStore(AppStoreAPIError(.transport("the transaction could not be read: \(error)")))
+            }
+            if let stored, stored.transaction.store == .googlePlay {
+                guard let googlePlay else {
+                    throw .googlePlay(GooglePlayAPIError(.configuration("googlePlay.developerAPI is not configured")))
+                }
+                do {
+                    try await googlePlay.complete(stored, type: stored.productType)
+                } catch {
+                    throw .googlePlay(error)
+                }
+                return
+            }
+        }
+        guard let client else {
+            throw .appStore(AppStoreAPIError(.configuration("appStoreServerAPI is not configured")))
+        }
+        do {
+            try await callAppStore(job, client: client)
+        } catch {
+            throw .appStore(error)
+        }
+    }
+
     /// The App Store Server API call a job stands for.
-    private func call(_ job: AppleJob) async throws(AppStoreAPIError) {
+    private func callAppStore(_ job: AppleJob, client: AppStoreServerAPIClient) async throws(AppStoreAPIError) {
         switch job.kind {
         case .finish: try await client.finishTransaction(job.transactionId, environment: job.environment)
         case .consumption:
@@ -102,22 +163,23 @@ package struct AppleOutboxWorker: Service {
             try await call(job)
         } catch {
             let now = clock()
-            switch AppleOutboxDecision.after(error, job: job, now: now, settings: settings, random: random) {
+            switch error.decision(job: job, now: now, settings: settings, random: random) {
             case .retry(let at):
-                logger.notice("App Store call failed; will retry", metadata: metadata.merging(["error": "\(error)", "at": "\(at)"]) { $1 })
+                logger.notice("store call failed; will retry", metadata: metadata.merging(["error": "\(error)", "at": "\(at)"]) { $1 })
                 _ = try await ledger.retryAppleJob(id: job.id, owner: owner, nextAttemptAt: at, error: error.description, now: now)
             case .fail:
-                logger.error("App Store call failed for good", metadata: metadata.merging(["error": "\(error)"]) { $1 })
+                logger.error("store call failed for good", metadata: metadata.merging(["error": "\(error)"]) { $1 })
                 _ = try await ledger.failAppleJob(id: job.id, owner: owner, error: error.description, now: now)
             }
             return
         }
         if try await ledger.completeAppleJob(id: job.id, owner: owner, now: clock()) {
-            logger.info("App Store call acknowledged", metadata: metadata)
+            logger.info("store call acknowledged", metadata: metadata)
         } else {
             // The lease ran out while the call was under way and another sender took the job: Finish
-            // Transaction is idempotent at Apple, so the second call is harmless.
-            logger.warning("App Store call acknowledged after the lease ended", metadata: metadata)
+            // Transaction is idempotent at Apple, and a purchase Google holds as acknowledged counts as done, so the
+            // second call is harmless.
+            logger.warning("store call acknowledged after the lease ended", metadata: metadata)
         }
     }
 }

@@ -28,9 +28,19 @@ package enum AppleOutboxDecision: Equatable {
         case .transport, .timeout: retryable = true
         case .configuration: retryable = false
         }
+        return after(retryable: retryable, retryAfter: error.retryAfter, job: job, now: now, settings: settings, random: random)
+    }
+
+    /// The decision after a failure of `job` at `now` that `retryable` says may pass, with the answer's
+    /// `Retry-After` field when it had one; the same for every store's calls.
+    package static func after(
+        retryable: Bool, retryAfter: String?, job: AppleJob, now: Int64, settings: AppleOutboxSettings, random: () -> Double
+    )
+        -> AppleOutboxDecision
+    {
         guard retryable else { return .fail }
         let wait: Double
-        if let field = error.retryAfter, let seconds = AppStoreAPIRetryPolicy.retryAfterSeconds(field) {
+        if let field = retryAfter, let seconds = AppStoreAPIRetryPolicy.retryAfterSeconds(field) {
             wait = seconds
         } else {
             let policy = AppStoreAPIRetryPolicy(

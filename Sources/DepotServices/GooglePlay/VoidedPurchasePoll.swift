@@ -1,0 +1,91 @@
+import DepotCore
+import DepotGooglePlay
+import DepotLedger
+import DepotTrust
+import Logging
+import ServiceLifecycle
+
+/// Revokes the Google Play purchases Google voided (refunds, chargebacks, cancelled orders): on start and then
+/// every `intervalSeconds`, `purchases.voidedpurchases.list` from a little before the previous window's end (or
+/// `lookbackSeconds` ago, at most Google's 30 days) until now, every page. Each voided purchase known to the
+/// ledger (by its order id, or for a test purchase by its token's SHA-256) is revoked with its voided time,
+/// and `onRevoked` stops its grants at once. A purchase revoked before is left as it is, so overlapping windows
+/// and several instances polling at once change nothing twice.
+package struct VoidedPurchasePoll: Service {
+    /// Google keeps voided purchases this long; a window never starts earlier.
+    static let retentionSeconds: Int64 = 30 * 86_400
+
+    let ledger: any Ledger
+    let client: GooglePlayDeveloperAPIClient
+    let settings: VoidedPurchasePollSettings
+    let clock: @Sendable () -> Int64
+    let logger: Logger
+    let onRevoked: @Sendable (String) async -> Void
+
+    /// A poll of `client` that revokes in `ledger`; `clock` gives seconds since 1970.
+    package init(
+        ledger: any Ledger, client: GooglePlayDeveloperAPIClient, settings: VoidedPurchasePollSettings,
+        clock: @escaping @Sendable () -> Int64, logger: Logger, onRevoked: @escaping @Sendable (String) async -> Void
+    ) {
+        self.ledger = ledger
+        self.client = client
+        self.settings = settings
+        self.clock = clock
+        self.logger = logger
+        self.onRevoked = onRevoked
+    }
+
+    /// Polls until the server shuts down.
+    package func run() async throws {
+        var since: Int64?
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            let started = clock()
+            do {
+                let from = (since ?? started - settings.lookbackSeconds) - settings.overlapSeconds
+                let revoked = try await poll(from: from, to: started)
+                if revoked > 0 { logger.info("voided Google Play purchases revoked", metadata: ["count": "\(revoked)"]) }
+                since = started
+            } catch {
+                logger.warning("voided purchases poll failed; trying again later", metadata: ["error": "\(error)"])
+            }
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(settings.intervalSeconds)) }
+        }
+    }
+
+    /// Fetches the purchases voided between `from` and `to` (seconds since 1970) and revokes those the ledger
+    /// knows; returns how many were newly revoked.
+    @discardableResult
+    package func poll(from: Int64, to: Int64) async throws -> Int {
+        let start = max(from, to - Self.retentionSeconds + 60)
+        var revoked = 0
+        var token: String?
+        var pages = 0
+        repeat {
+            let page = try await client.voidedPurchases(
+                startTimeMillis: start * 1000, endTimeMillis: to * 1000, pageToken: token, includeSubscriptions: true)
+            for voided in page.voidedPurchases ?? [] where try await revoke(voided) { revoked += 1 }
+            token = page.tokenPagination?.nextPageToken
+            pages += 1
+        } while token != nil && pages < 1_000
+        return revoked
+    }
+
+    /// Revokes one voided purchase; true when it was known and not revoked before.
+    private func revoke(_ voided: GooglePlayVoidedPurchasePage.VoidedPurchase) async throws(LedgerError) -> Bool {
+        var candidates: [String] = []
+        if let orderId = voided.orderId, !orderId.isEmpty { candidates.append(orderId) }
+        if let token = voided.purchaseToken, !token.isEmpty { candidates.append(GooglePlayVerifier.tokenTransactionId(token)) }
+        let voidedAt = voided.voidedAtMillis ?? clock() * 1000
+        for id in candidates {
+            guard let stored = try await ledger.transaction(id: id), stored.transaction.store == .googlePlay else { continue }
+            guard !stored.transaction.isRevoked else { return false }
+            let reason =
+                "Google Play voided the purchase (voidedReason \(voided.voidedReason ?? 0), voidedSource \(voided.voidedSource ?? 0))"
+            guard try await ledger.setRevocation(transactionId: id, revokedAt: voidedAt, reason: reason, signedAt: nil, now: clock())
+            else { return false }
+            await onRevoked(id)
+            return true
+        }
+        return false
+    }
+}

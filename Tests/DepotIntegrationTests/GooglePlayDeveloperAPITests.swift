@@ -1,0 +1,99 @@
+@testable import DepotServerTestSupport
+import DepotCore
+import DepotGooglePlayDouble
+import DepotLedger
+import DepotServer
+import DepotTestSupport
+import Foundation
+import Testing
+
+/// Depot calling the Google Play Developer API itself, against the Google Play double, on both ledger engines:
+/// a confirmed delivery is acknowledged (a consumable consumed) through the outbox exactly once, a failing
+/// Google is tried again, and a purchase Google voided stops its grants within a poll.
+@Suite("Google Play Developer API on live servers")
+struct GooglePlayDeveloperAPITests {
+    @Test(arguments: LedgerEngine.allCases)
+    func aConfirmedDeliveryIsAcknowledgedOnceAndAConsumableConsumed(engine: LedgerEngine) async throws {
+        let signer = try GooglePlayTestSigner()
+        try await GooglePlayDoubleFixture.with { play in
+            try await GooglePlayFlowTests.withServer(engine, settings: play.settings(signer)) { server in
+                let client = try RawHTTPClient(port: server.port)
+                let level = try play.purchase(signer, productId: "level1")
+                let (_, finish, _) = try await GooglePlaySteps.buy(client, level, contentId: "com.example.level1")
+                #expect(finish["storeFinish"] as? String == "server")
+                #expect((finish["storeFinishDetail"] as? String)?.contains("Depot acknowledges") == true)
+                try await eventually("the level acknowledged at Google Play") {
+                    play.double.purchase(token: level.token)?.acknowledgementState == 1
+                }
+                let coins = try play.purchase(signer, productId: "coins")
+                let (coinsId, _, _) = try await GooglePlaySteps.buy(client, coins, contentId: "com.example.coins")
+                try await eventually("the coins consumed at Google Play") {
+                    try await server.application.ledger.appleJobIsDone(coinsId)
+                }
+                #expect(play.double.purchase(token: coins.token)?.consumptionState == 1)
+                // Confirmed again (the app retrying), nothing more reaches Google.
+                let again = try await PurchaseSteps.post(
+                    client, "/v1/transactions", try GooglePlayFlowTests.redeemBody(level.data, level.signature))
+                #expect(again.status == 200)
+                let jobs = try await server.application.ledger.appleJobs(transactionId: coinsId)
+                #expect(jobs.count == 1 && jobs.first?.state == .done)
+                #expect(play.completed("acknowledge") == [level.token: 1])
+                #expect(play.completed("consume") == [coins.token: 1])
+                // One token asked for, reused.
+                #expect(play.double.requests.filter { $0.path.hasPrefix("/token") }.count == 1)
+            }
+        }
+    }
+
+    @Test(arguments: LedgerEngine.allCases)
+    func aFailingGoogleIsTriedAgainUntilItAcknowledges(engine: LedgerEngine) async throws {
+        let signer = try GooglePlayTestSigner()
+        try await GooglePlayDoubleFixture.with { play in
+            play.double.failNext(.init(count: 1, status: 503, retryAfter: nil))
+            play.double.failNext(.init(count: 1, status: 429, retryAfter: 1))
+            try await GooglePlayFlowTests.withServer(engine, settings: play.settings(signer)) { server in
+                let client = try RawHTTPClient(port: server.port)
+                let level = try play.purchase(signer, productId: "level1")
+                let (id, _, _) = try await GooglePlaySteps.buy(client, level, contentId: "com.example.level1")
+                try await eventually("the level acknowledged after two failures") {
+                    try await server.application.ledger.appleJobIsDone(id)
+                }
+                #expect(play.double.purchase(token: level.token)?.acknowledgementState == 1)
+                let calls = play.double.requests.filter { $0.path.contains(":acknowledge") }
+                #expect(calls.map(\.status) == [503, 429, 200])
+                let job = try #require(try await server.application.ledger.appleJobs(transactionId: id).first)
+                #expect(job.state == .done && job.attempts == 3)
+            }
+        }
+    }
+
+    @Test(arguments: LedgerEngine.allCases)
+    func aPurchaseVoidedAtGooglePlayStopsItsGrantsWithinAPoll(engine: LedgerEngine) async throws {
+        let signer = try GooglePlayTestSigner()
+        try await GooglePlayDoubleFixture.with { play in
+            try await GooglePlayFlowTests.withServer(engine, settings: play.settings(signer, voidedIntervalSeconds: 1)) { server in
+                let client = try RawHTTPClient(port: server.port)
+                let level = try play.purchase(signer, productId: "level1")
+                let (id, _, url) = try await GooglePlaySteps.buy(client, level, contentId: "com.example.level1")
+                let kept = try play.purchase(signer, productId: "level1")
+                let (_, _, keptURL) = try await GooglePlaySteps.buy(client, kept, contentId: "com.example.level1")
+                let now = Int64(Date().timeIntervalSince1970 * 1000)
+                play.double.holdVoided(
+                    GooglePlayDoubleVoidedPurchase(
+                        purchaseToken: level.token, orderId: level.orderId, purchaseTimeMillis: now - 60_000, voidedTimeMillis: now))
+                try await eventually("the voided purchase's grant refused") {
+                    try await client.request(RawHTTPClient.get(url)).status == 403
+                }
+                let stored = try await server.application.ledger.transaction(id: id)
+                #expect(stored?.transaction.revocationDate == now)
+                // The other purchase of the same product still downloads.
+                #expect(try await client.request(RawHTTPClient.get(keptURL)).status == 200)
+                // Redeemed again, the voided purchase entitles nothing.
+                let again = try await PurchaseSteps.post(
+                    client, "/v1/transactions", try GooglePlayFlowTests.redeemBody(level.data, level.signature))
+                #expect(again.status == 410, "\(again.text)")
+                #expect(again.text.contains("\"revoked\""))
+            }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import DepotGooglePlayDouble
+import DepotTestSupport
+import Foundation
+
+/// The Google Play double running for a test, with a service account of its own under a scratch directory, and
+/// the `googlePlay` section that points Depot at it (the genuine app's package, `signer`'s licensing key).
+struct GooglePlayDoubleFixture {
+    let double: GooglePlayDouble
+    let account: GooglePlayDoubleServiceAccount
+    /// `http://127.0.0.1:PORT`.
+    let base: String
+
+    /// Runs the double while `body` runs.
+    static func with(_ name: String = #function, _ body: (GooglePlayDoubleFixture) async throws -> Void) async throws {
+        let scratch = try ScratchDirectory(name + "-googleplay-account")
+        defer { scratch.remove() }
+        let account = try GooglePlayDoubleServiceAccount.loadOrCreate(dataDirectory: scratch.path)
+        let double = GooglePlayDouble(serviceAccount: account, packageName: GooglePlayFixture.packageName)
+        try await double.withRunning { base in
+            try await body(GooglePlayDoubleFixture(double: double, account: account, base: base))
+        }
+    }
+
+    /// The `"googlePlay": {...}` member: `level1` sold as the level, `coins` as the consumable, the Developer API
+    /// at the double (or its calls at `base`), the outbox looking every 50 ms, retries after at most a second,
+    /// the voided purchases polled every `voidedIntervalSeconds` (0: off).
+    func settings(
+        _ signer: GooglePlayTestSigner, base: String? = nil, leaseSeconds: Int = 120, timeoutSeconds: Int = 60,
+        voidedIntervalSeconds: Int = 0
+    ) -> String {
+        """
+        "googlePlay": {"packageName": "\(GooglePlayFixture.packageName)", "licenseKeys": ["\(signer.publicKeyBase64)"],
+          "products": {"level1": "com.example.level1", "coins": "com.example.coins"},
+          "developerAPI": {"serviceAccountKeyPath": "\(account.keyFilePath ?? "")", "baseURL": "\(base ?? self.base)",
+            "tokenURL": "\(self.base)/token", "timeoutSeconds": \(timeoutSeconds),
+            "outbox": {"pollIntervalMilliseconds": 50, "baseDelaySeconds": 1, "maxDelaySeconds": 1, "leaseSeconds": \(leaseSeconds)},
+            "voidedPurchases": {"intervalSeconds": \(voidedIntervalSeconds), "overlapSeconds": 60, "lookbackDays": 1}}}
+        """
+    }
+
+    /// Holds a one-time purchase at the double and returns its purchase data, signed by `signer`.
+    func purchase(
+        _ signer: GooglePlayTestSigner, productId: String = "level1", orderId: String = "GPA.\(Int.random(in: 1000...9999))-1111-2222-33333"
+    ) throws -> (data: String, signature: String, token: String, orderId: String) {
+        let token = "token-\(UUID().uuidString.lowercased())"
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        double.holdPurchase(
+            GooglePlayDoublePurchase(purchaseToken: token, productId: productId, kind: .product, orderId: orderId, purchaseTimeMillis: now))
+        let data = GooglePlayTestSigner.purchaseData(
+            orderId: orderId, packageName: GooglePlayFixture.packageName, productId: productId, purchaseTime: now,
+            purchaseToken: token)
+        return (data, try signer.sign(data), token, orderId)
+    }
+
+    /// How many of the API calls ending in `:action` (`acknowledge`, `consume`) the double answered 200, by token.
+    func completed(_ action: String) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for request in double.requests where request.status == 200 && request.method == "POST" {
+            let path = request.path.split(separator: "?").first.map(String.init) ?? request.path
+            guard path.hasSuffix(":" + action), let last = path.split(separator: "/").last else { continue }
+            let token = String(last.dropLast(action.count + 1))
+            counts[token.removingPercentEncoding ?? token, default: 0] += 1
+        }
+        return counts
+    }
+}
