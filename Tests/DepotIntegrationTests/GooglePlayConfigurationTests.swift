@@ -1,4 +1,6 @@
 @testable import DepotServerTestSupport
+import DepotGooglePlayDouble
+import DepotServices
 import DepotSettings
 import DepotTestSupport
 import Foundation
@@ -54,6 +56,50 @@ struct GooglePlayConfigurationTests {
         for (settings, expected) in cases {
             let message = Self.refusal(settings)
             #expect(message?.contains(expected) == true, "\(expected): \(message ?? "accepted")")
+        }
+    }
+}
+
+/// `googlePlay.developerAPI`: read with the double's service account, and each fault refused by its name.
+@Suite("Configuration: Google Play Developer API")
+struct GooglePlayDeveloperAPIConfigurationTests {
+    static func section(_ key: String, developerAPI: String) -> String {
+        "\"googlePlay\": {\"packageName\": \"com.example.game\", \"licenseKeys\": [\"\(key)\"], "
+            + "\"products\": {\"level1\": \"com.example.level1\"}, \"developerAPI\": \(developerAPI)}"
+    }
+
+    @Test func theSectionIsReadAndEachFaultRefusedByName() async throws {
+        let key = try GooglePlayTestSigner().publicKeyBase64
+        try await GooglePlayDoubleFixture.with { play in
+            let path = try #require(play.account.keyFilePath)
+            let read = try LiveServer.loadConfiguration(
+                Self.section(key, developerAPI: "{\"serviceAccountKeyPath\": \"\(path)\", \"voidedPurchases\": {\"intervalSeconds\": 60}}"))
+            let settings = try #require(read.googlePlay?.developerAPI)
+            #expect(settings.baseURL == "https://androidpublisher.googleapis.com")
+            #expect(settings.serviceAccountKeyPath == path)
+            #expect(settings.voidedPurchases.intervalSeconds == 60)
+            #expect(settings.voidedPurchases.lookbackSeconds == 30 * 86_400)
+            #expect(settings.outbox.retryPeriodSeconds == 3 * 86_400)
+
+            let scratch = try ScratchDirectory("developer-api-faults")
+            defer { scratch.remove() }
+            try scratch.write("user.json", Array(#"{"type": "authorized_user", "client_id": "x"}"#.utf8))
+            let cases: [(String, String)] = [
+                ("{}", "googlePlay.developerAPI.serviceAccountKeyPath must name"),
+                ("{\"serviceAccountKeyPath\": \"/nonexistent/key.json\"}", "cannot be read"),
+                ("{\"serviceAccountKeyPath\": \"\(scratch.path)/user.json\"}", "not service_account"),
+                ("{\"serviceAccountKeyPath\": \"\(path)\", \"baseURL\": \"ftp://example.com\"}", "googlePlay.developerAPI.baseURL must be"),
+                ("{\"serviceAccountKeyPath\": \"\(path)\", \"timeoutSeconds\": 0}", "googlePlay.developerAPI.timeoutSeconds"),
+                (
+                    "{\"serviceAccountKeyPath\": \"\(path)\", \"voidedPurchases\": {\"lookbackDays\": 31}}",
+                    "googlePlay.developerAPI.voidedPurchases.lookbackDays"
+                ),
+                ("{\"serviceAccountKeyPath\": \"\(path)\", \"outbox\": {\"batchSize\": 0}}", "googlePlay.developerAPI.outbox.batchSize"),
+            ]
+            for (developerAPI, expected) in cases {
+                let message = GooglePlayConfigurationTests.refusal(Self.section(key, developerAPI: developerAPI))
+                #expect(message?.contains(expected) == true, "\(expected): \(message ?? "accepted")")
+            }
         }
     }
 }
