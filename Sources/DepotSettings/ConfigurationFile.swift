@@ -174,6 +174,13 @@ struct ConfigurationFile: Decodable {
         var products: [String: String]?
         /// How Depot calls the Google Play Developer API; absent, it does not.
         var developerAPI: DeveloperAPI?
+        /// Real-time developer notifications: the shared tokens of the push URL.
+        var notifications: Notifications?
+
+        struct Notifications: Decodable {
+            /// Lowercase hex SHA-256 of each accepted push token.
+            var tokenSHA256: [String]?
+        }
 
         struct DeveloperAPI: Decodable {
             /// The service account's JSON key file.

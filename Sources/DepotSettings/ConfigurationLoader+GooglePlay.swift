@@ -42,9 +42,21 @@ extension ConfigurationLoader {
                     "\(file): googlePlay.products.\(playId) names \"\(productId)\", which is not \(Identifier.rule())")
             }
         }
-        return GooglePlaySettings(
+        var settings = GooglePlaySettings(
             packageName: packageName, licenseKeys: keys, products: products,
             developerAPI: try developerAPISettings(section.developerAPI, deployment: deployment, directory: directory, in: file))
+        if let notifications = section.notifications {
+            guard settings.developerAPI != nil else {
+                throw ConfigurationError(
+                    "\(file): googlePlay.notifications needs googlePlay.developerAPI: a notification is checked with Google, never trusted")
+            }
+            settings.notificationTokenDigests = try tokenDigests(
+                notifications.tokenSHA256, setting: "googlePlay.notifications.tokenSHA256", in: file)
+            guard !settings.notificationTokenDigests.isEmpty else {
+                throw ConfigurationError("\(file): googlePlay.notifications.tokenSHA256 must hold at least one digest")
+            }
+        }
+        return settings
     }
 
     /// `googlePlay.developerAPI`: the service account's key file (read and checked here, so a bad key stops the

@@ -122,7 +122,8 @@ package enum ConfigurationLoader {
         try tokenDigests(admin?.tokenSHA256, setting: "admin.tokenSHA256", in: file)
     }
 
-    private static func tokenDigests(_ given: [String]?, setting: String, in file: String) throws(ConfigurationError) -> [String] {
+    /// Token digests as given (lowercase hex SHA-256 each), or the setting named as wrong.
+    static func tokenDigests(_ given: [String]?, setting: String, in file: String) throws(ConfigurationError) -> [String] {
         let digests = given ?? []
         for digest in digests where digest.count != 64 || !digest.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) {
             throw ConfigurationError("\(file): \(setting) entries must be 64 lowercase hex digits")

@@ -11,6 +11,8 @@ package struct GooglePlaySettings: Sendable {
     package var products: [String: String]
     /// How Depot calls the Google Play Developer API; nil: it does not, and the app acknowledges.
     package var developerAPI: GooglePlayDeveloperAPISettings?
+    /// SHA-256 (lowercase hex) of each token a notification push URL may carry; empty: notifications are off.
+    package var notificationTokenDigests: [String] = []
 
     /// Settings as read.
     package init(

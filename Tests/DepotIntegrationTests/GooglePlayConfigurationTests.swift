@@ -100,6 +100,35 @@ struct GooglePlayDeveloperAPIConfigurationTests {
                 let message = GooglePlayConfigurationTests.refusal(Self.section(key, developerAPI: developerAPI))
                 #expect(message?.contains(expected) == true, "\(expected): \(message ?? "accepted")")
             }
+
+            // Notifications: checked with Google, so only beside the Developer API; digests as the other tokens'.
+            let digest = String(repeating: "ab", count: 32)
+            let withAPI = Self.section(key, developerAPI: "{\"serviceAccountKeyPath\": \"\(path)\"}")
+            let notifying = try LiveServer.loadConfiguration(
+                withAPI.replacingOccurrences(
+                    of: "\"googlePlay\": {", with: "\"googlePlay\": {\"notifications\": {\"tokenSHA256\": [\"\(digest)\"]}, "))
+            #expect(notifying.googlePlay?.notificationTokenDigests == [digest])
+            let notificationCases: [(String, String)] = [
+                (
+                    GooglePlayConfigurationTests.section(keys: "[\"\(key)\"]")
+                        .replacingOccurrences(
+                            of: "\"googlePlay\": {", with: "\"googlePlay\": {\"notifications\": {\"tokenSHA256\": [\"\(digest)\"]}, "),
+                    "googlePlay.notifications needs googlePlay.developerAPI"
+                ),
+                (
+                    withAPI.replacingOccurrences(
+                        of: "\"googlePlay\": {", with: "\"googlePlay\": {\"notifications\": {\"tokenSHA256\": [\"AB\"]}, "),
+                    "googlePlay.notifications.tokenSHA256 entries"
+                ),
+                (
+                    withAPI.replacingOccurrences(of: "\"googlePlay\": {", with: "\"googlePlay\": {\"notifications\": {}, "),
+                    "googlePlay.notifications.tokenSHA256 must hold"
+                ),
+            ]
+            for (settings, expected) in notificationCases {
+                let message = GooglePlayConfigurationTests.refusal(settings)
+                #expect(message?.contains(expected) == true, "\(expected): \(message ?? "accepted")")
+            }
         }
     }
 }

@@ -23,19 +23,21 @@ struct GooglePlayDoubleFixture {
 
     /// The `"googlePlay": {...}` member: `level1` sold as the level, `coins` as the consumable, the Developer API
     /// at the double (or its calls at `base`), the outbox looking every 50 ms, retries after at most a second,
-    /// the voided purchases polled every `voidedIntervalSeconds` (0: off).
+    /// the voided purchases polled every `voidedIntervalSeconds` (0: off), notifications taken with the token
+    /// whose SHA-256 is `notificationTokenSHA256`.
     func settings(
         _ signer: GooglePlayTestSigner, base: String? = nil, leaseSeconds: Int = 120, timeoutSeconds: Int = 60,
-        voidedIntervalSeconds: Int = 0
+        voidedIntervalSeconds: Int = 0, notificationTokenSHA256: String? = nil
     ) -> String {
-        """
-        "googlePlay": {"packageName": "\(GooglePlayFixture.packageName)", "licenseKeys": ["\(signer.publicKeyBase64)"],
-          "products": {"level1": "com.example.level1", "coins": "com.example.coins"},
-          "developerAPI": {"serviceAccountKeyPath": "\(account.keyFilePath ?? "")", "baseURL": "\(base ?? self.base)",
-            "tokenURL": "\(self.base)/token", "timeoutSeconds": \(timeoutSeconds),
-            "outbox": {"pollIntervalMilliseconds": 50, "baseDelaySeconds": 1, "maxDelaySeconds": 1, "leaseSeconds": \(leaseSeconds)},
-            "voidedPurchases": {"intervalSeconds": \(voidedIntervalSeconds), "overlapSeconds": 60, "lookbackDays": 1}}}
-        """
+        let notifications = notificationTokenSHA256.map { "\"notifications\": {\"tokenSHA256\": [\"\($0)\"]}, " } ?? ""
+        return """
+            "googlePlay": {\(notifications)"packageName": "\(GooglePlayFixture.packageName)", "licenseKeys": ["\(signer.publicKeyBase64)"],
+              "products": {"level1": "com.example.level1", "coins": "com.example.coins"},
+              "developerAPI": {"serviceAccountKeyPath": "\(account.keyFilePath ?? "")", "baseURL": "\(base ?? self.base)",
+                "tokenURL": "\(self.base)/token", "timeoutSeconds": \(timeoutSeconds),
+                "outbox": {"pollIntervalMilliseconds": 50, "baseDelaySeconds": 1, "maxDelaySeconds": 1, "leaseSeconds": \(leaseSeconds)},
+                "voidedPurchases": {"intervalSeconds": \(voidedIntervalSeconds), "overlapSeconds": 60, "lookbackDays": 1}}}
+            """
     }
 
     /// Holds a one-time purchase at the double and returns its purchase data, signed by `signer`.

@@ -76,6 +76,8 @@ public enum ErrorCode: String, CaseIterable, Sendable {
     case adminTokenRefused = "admin-token-refused"
     case metricsTokenRequired = "metrics-token-required"
     case metricsTokenRefused = "metrics-token-refused"
+    case notificationTokenRequired = "notification-token-required"
+    case notificationTokenRefused = "notification-token-refused"
 
     // Publishers: keys, products and versions.
     case publisherKeyRequired = "publisher-key-required"
@@ -204,6 +206,9 @@ public enum ErrorCode: String, CaseIterable, Sendable {
         case .adminTokenRefused: (403, "The operator token is not accepted.")
         case .metricsTokenRequired: (401, "`/metrics` needs `Authorization: Bearer` with an operator or metrics token.")
         case .metricsTokenRefused: (403, "The metrics token is not accepted.")
+        case .notificationTokenRequired:
+            (401, "Google Play notifications need the push URL's `token` query parameter (`googlePlay.notifications`).")
+        case .notificationTokenRefused: (403, "The notification token is not accepted.")
         case .publisherKeyRequired: (401, "A publisher route needs `Authorization: Bearer dpk_...` with a well-formed key.")
         case .publisherKeyUnknown: (401, "The publisher key is not known.")
         case .publisherKeyRevoked: (403, "The publisher key was revoked.")

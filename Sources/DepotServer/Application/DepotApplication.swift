@@ -165,6 +165,20 @@ package struct DepotApplication: Sendable {
         return application
     }
 
+    /// The handler of Google Play notifications, when `googlePlay.notifications` is configured.
+    private func googlePlayNotificationHandler(service: DeliveryService, logger: Logger) -> GooglePlayNotificationHandler? {
+        guard let googlePlay = configuration.googlePlay, !googlePlay.notificationTokenDigests.isEmpty,
+            let settings = googlePlay.developerAPI, let googlePlayClient
+        else { return nil }
+        let revoked: @Sendable (String) async -> Void = { id in await service.purchaseRevoked(id) }
+        let poll = VoidedPurchasePoll(
+            ledger: timedLedger, client: googlePlayClient, settings: settings.voidedPurchases, clock: Self.systemClock,
+            logger: logger, onRevoked: revoked)
+        return GooglePlayNotificationHandler(
+            packageName: googlePlay.packageName, ledger: timedLedger, client: googlePlayClient, voided: poll,
+            clock: Self.systemClock, logger: logger, onRevoked: revoked)
+    }
+
     /// The App Store Server API client for the configured key. It makes one attempt per call: the outbox
     /// retries durably, with its own backoff.
     package static func appStoreClient(_ settings: AppStoreServerAPISettings) throws(AppStoreAPIError) -> AppStoreServerAPIClient {
@@ -215,6 +229,11 @@ package struct DepotApplication: Sendable {
             googlePlayDeveloperAPI: configuration.googlePlay?.developerAPI != nil, metrics: metrics)
         TransactionRoutes(service: service, trustedProxies: configuration.http.trustedProxies, metrics: metrics)
             .register(on: router)
+        GooglePlayNotificationRoute(
+            handler: googlePlayNotificationHandler(service: service, logger: logger),
+            tokens: BearerTokenDigests(hexDigests: configuration.googlePlay?.notificationTokenDigests ?? [])
+        )
+        .register(on: router)
         MetricsRoute(
             metrics: metrics,
             tokens: BearerTokenDigests(hexDigests: configuration.adminTokenDigests + configuration.metricsTokenDigests),

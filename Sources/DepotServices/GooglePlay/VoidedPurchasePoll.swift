@@ -61,8 +61,10 @@ package struct VoidedPurchasePoll: Service {
         var token: String?
         var pages = 0
         repeat {
+            // `to` is whole seconds, rounded down: the window ends a second later so that nothing voided within
+            // the current second is left out.
             let page = try await client.voidedPurchases(
-                startTimeMillis: start * 1000, endTimeMillis: to * 1000, pageToken: token, includeSubscriptions: true)
+                startTimeMillis: start * 1000, endTimeMillis: (to + 1) * 1000, pageToken: token, includeSubscriptions: true)
             for voided in page.voidedPurchases ?? [] where try await revoke(voided) { revoked += 1 }
             token = page.tokenPagination?.nextPageToken
             pages += 1

@@ -1,0 +1,118 @@
+import Foundation
+
+/// A real-time developer notification as Google Play publishes it to Pub/Sub, read from a push request's body
+/// (`{"message": {"data": base64, "messageId", "publishTime"}, "subscription"}`). Only what Depot acts on is
+/// typed; the state it reports is never trusted: the handler asks the Developer API.
+public struct GooglePlayDeveloperNotification: Sendable, Equatable {
+    /// What the notification is about.
+    public enum Event: Sendable, Equatable {
+        /// A one-time product was bought (1) or its pending purchase cancelled (2).
+        case oneTimeProduct(type: Int, purchaseToken: String, productId: String)
+        /// A subscription changed (renewed, cancelled, revoked, expired ...), by Google's notification type.
+        case subscription(type: Int, purchaseToken: String, subscriptionId: String)
+        /// A purchase was voided (refunded, charged back); `productType` 1 subscription, 2 one-time product.
+        case voidedPurchase(purchaseToken: String, orderId: String?, productType: Int?)
+        /// Play Console's test notification.
+        case test
+    }
+
+    /// The app it is about.
+    public var packageName: String
+    /// When the event happened, milliseconds since 1970.
+    public var eventTimeMillis: Int64?
+    /// The Pub/Sub message id (for logs).
+    public var messageId: String?
+    /// What happened.
+    public var event: Event
+
+    /// The largest push body read (Pub/Sub messages carrying these notifications are far smaller).
+    public static let maximumBodyLength = 64 * 1024
+
+    /// Why a push body is not a developer notification Depot can read.
+    public struct Malformed: Error, Sendable, Equatable, CustomStringConvertible {
+        /// What is wrong, for the 400 answer.
+        public var description: String
+    }
+
+    /// The notification in a Pub/Sub push body.
+    public init(pushBody: Data) throws(Malformed) {
+        guard pushBody.count <= Self.maximumBodyLength else {
+            throw Malformed(description: "the push body is longer than \(Self.maximumBodyLength) bytes")
+        }
+        struct Push: Decodable {
+            struct Message: Decodable {
+                var data: String?
+                var messageId: String?
+                var message_id: String?
+            }
+            var message: Message?
+        }
+        guard let push = try? JSONDecoder().decode(Push.self, from: pushBody), let message = push.message else {
+            throw Malformed(description: "the body is not a Pub/Sub push message")
+        }
+        guard let text = message.data, let data = Data(base64Encoded: text) else {
+            throw Malformed(description: "message.data is not base64")
+        }
+        try self.init(data: data, messageId: message.messageId ?? message.message_id)
+    }
+
+    /// The notification in a message's decoded data.
+    init(data: Data, messageId: String?) throws(Malformed) {
+        struct Payload: Decodable {
+            struct OneTime: Decodable {
+                var notificationType: Int?
+                var purchaseToken: String?
+                var sku: String?
+            }
+            struct Subscription: Decodable {
+                var notificationType: Int?
+                var purchaseToken: String?
+                var subscriptionId: String?
+            }
+            struct Voided: Decodable {
+                var purchaseToken: String?
+                var orderId: String?
+                var productType: Int?
+            }
+            struct Test: Decodable { var version: String? }
+            var packageName: String?
+            var eventTimeMillis: String?
+            var oneTimeProductNotification: OneTime?
+            var subscriptionNotification: Subscription?
+            var voidedPurchaseNotification: Voided?
+            var testNotification: Test?
+        }
+        guard let payload = try? JSONDecoder().decode(Payload.self, from: data) else {
+            throw Malformed(description: "message.data is not a developer notification")
+        }
+        guard let packageName = payload.packageName, !packageName.isEmpty else {
+            throw Malformed(description: "the notification has no packageName")
+        }
+        let event: Event
+        if let oneTime = payload.oneTimeProductNotification {
+            guard let token = oneTime.purchaseToken, !token.isEmpty, let sku = oneTime.sku, !sku.isEmpty else {
+                throw Malformed(description: "oneTimeProductNotification lacks purchaseToken or sku")
+            }
+            event = .oneTimeProduct(type: oneTime.notificationType ?? 0, purchaseToken: token, productId: sku)
+        } else if let subscription = payload.subscriptionNotification {
+            guard let token = subscription.purchaseToken, !token.isEmpty, let id = subscription.subscriptionId, !id.isEmpty else {
+                throw Malformed(description: "subscriptionNotification lacks purchaseToken or subscriptionId")
+            }
+            event = .subscription(type: subscription.notificationType ?? 0, purchaseToken: token, subscriptionId: id)
+        } else if let voided = payload.voidedPurchaseNotification {
+            guard let token = voided.purchaseToken, !token.isEmpty else {
+                throw Malformed(description: "voidedPurchaseNotification lacks purchaseToken")
+            }
+            event = .voidedPurchase(purchaseToken: token, orderId: voided.orderId, productType: voided.productType)
+        } else if payload.testNotification != nil {
+            event = .test
+        } else {
+            throw Malformed(description: "the notification names no event Depot knows")
+        }
+        self.packageName = packageName
+        // A number Depot only compares: one that does not fit is dropped, never trapped on.
+        self.eventTimeMillis = payload.eventTimeMillis.flatMap { Int64($0) }
+        self.messageId = messageId
+        self.event = event
+    }
+}

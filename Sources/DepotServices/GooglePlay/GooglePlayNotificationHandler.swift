@@ -1,0 +1,124 @@
+import DepotCore
+import DepotGooglePlay
+import DepotLedger
+import DepotTrust
+import Logging
+
+/// Acts on Google Play's real-time developer notifications without trusting what they say: a cancelled
+/// one-time purchase is revoked only when the Developer API holds it cancelled, and a voided purchase (or a
+/// revoked subscription) only when `purchases.voidedpurchases.list` lists it, through the same poll that runs
+/// on a timer. Everything else is acknowledged and left alone; a notification repeated by Pub/Sub changes
+/// nothing twice.
+package struct GooglePlayNotificationHandler: Sendable {
+    /// What a notification led to.
+    package enum Outcome: String, Sendable, Equatable {
+        /// Play Console's test notification.
+        case test
+        /// A purchase Depot knows was revoked.
+        case revoked
+        /// Google holds nothing that changes what Depot recorded.
+        case unchanged
+        /// Google does not know the purchase, or Depot never recorded it.
+        case unknownPurchase = "unknown-purchase"
+    }
+
+    /// Why a notification was not handled.
+    package enum Failure: Error, Sendable {
+        /// It is about another app.
+        case otherPackage(String)
+        /// The Developer API could not be asked now (Pub/Sub delivers the notification again later).
+        case googleUnavailable(String)
+        /// The ledger could not be read or written.
+        case ledger(LedgerError)
+    }
+
+    let packageName: String
+    let ledger: any Ledger
+    let client: GooglePlayDeveloperAPIClient
+    let voided: VoidedPurchasePoll
+    let clock: @Sendable () -> Int64
+    let logger: Logger
+    let onRevoked: @Sendable (String) async -> Void
+
+    /// A handler for the app `packageName`, asking `client`, revoking in `ledger` (and through `voided`).
+    package init(
+        packageName: String, ledger: any Ledger, client: GooglePlayDeveloperAPIClient, voided: VoidedPurchasePoll,
+        clock: @escaping @Sendable () -> Int64, logger: Logger, onRevoked: @escaping @Sendable (String) async -> Void
+    ) {
+        self.packageName = packageName
+        self.ledger = ledger
+        self.client = client
+        self.voided = voided
+        self.clock = clock
+        self.logger = logger
+        self.onRevoked = onRevoked
+    }
+
+    /// Subscription notification types that mean the purchase was taken back (`SUBSCRIPTION_REVOKED`).
+    static let subscriptionRevoked = 12
+
+    /// Handles one notification.
+    package func handle(_ notification: GooglePlayDeveloperNotification) async throws(Failure) -> Outcome {
+        guard notification.packageName == packageName else { throw .otherPackage(notification.packageName) }
+        switch notification.event {
+        case .test:
+            return .test
+        case .oneTimeProduct(_, let token, let productId):
+            return try await checkOneTime(token: token, productId: productId)
+        case .voidedPurchase:
+            return try await pollVoided(since: notification.eventTimeMillis)
+        case .subscription(let type, _, _):
+            // Renewals and expiries are not followed from the Developer API: a subscription's entitlement is
+            // its offline period. A revocation is a voided purchase, which the voided list confirms.
+            guard type == Self.subscriptionRevoked else { return .unchanged }
+            return try await pollVoided(since: notification.eventTimeMillis)
+        }
+    }
+
+    /// Asks Google for the one-time purchase; revokes it when Google holds it cancelled.
+    private func checkOneTime(token: String, productId: String) async throws(Failure) -> Outcome {
+        let held: GooglePlayProductPurchase
+        do {
+            held = try await client.productPurchase(productId: productId, purchaseToken: token)
+        } catch {
+            if case .google(let status, _, _) = error.kind, status == 400 || status == 404 { return .unknownPurchase }
+            throw .googleUnavailable(error.description)
+        }
+        guard held.purchaseState == 1 else { return .unchanged }
+        var candidates: [String] = []
+        if let orderId = held.orderId, !orderId.isEmpty { candidates.append(orderId) }
+        candidates.append(GooglePlayVerifier.tokenTransactionId(token))
+        do {
+            for id in candidates {
+                guard let stored = try await ledger.transaction(id: id), stored.transaction.store == .googlePlay else { continue }
+                guard !stored.transaction.isRevoked else { return .unchanged }
+                let now = clock()
+                guard
+                    try await ledger.setRevocation(
+                        transactionId: id, revokedAt: now * 1000, reason: "Google Play holds the purchase cancelled",
+                        signedAt: nil, now: now)
+                else { return .unknownPurchase }
+                await onRevoked(id)
+                logger.info("Google Play purchase revoked on a notification", metadata: ["transaction": "\(id)"])
+                return .revoked
+            }
+        } catch {
+            throw .ledger(error)
+        }
+        return .unknownPurchase
+    }
+
+    /// Polls the voided purchases from an hour before the event until now.
+    private func pollVoided(since eventTimeMillis: Int64?) async throws(Failure) -> Outcome {
+        let now = clock()
+        let eventSeconds = eventTimeMillis.map { $0 / 1000 } ?? now
+        let from = min(now, eventSeconds) - 3_600
+        do {
+            return try await voided.poll(from: from, to: now) > 0 ? .revoked : .unchanged
+        } catch let error as LedgerError {
+            throw .ledger(error)
+        } catch {
+            throw .googleUnavailable("\(error)")
+        }
+    }
+}

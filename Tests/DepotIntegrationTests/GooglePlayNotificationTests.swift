@@ -1,0 +1,90 @@
+@testable import DepotServerTestSupport
+import Crypto
+import DepotGooglePlayDouble
+import DepotTestSupport
+import Foundation
+import Testing
+
+/// `POST /v1/notifications/googleplay` on live servers, against the Google Play double, on both ledger engines:
+/// the push token is required, bad bodies are 400, and a notification revokes only what Google confirms.
+@Suite("Google Play notifications on live servers")
+struct GooglePlayNotificationTests {
+    static let token = "push-secret-\(UUID().uuidString)"
+    static var tokenDigest: String { SHA256.hash(data: Array(token.utf8)).map { String(format: "%02x", $0) }.joined() }
+
+    /// A Pub/Sub push body carrying `notification` (the DeveloperNotification's JSON members).
+    static func push(_ notification: String, packageName: String = GooglePlayFixture.packageName) -> String {
+        let data =
+            "{\"version\":\"1.0\",\"packageName\":\"\(packageName)\",\"eventTimeMillis\":\"\(Int64(Date().timeIntervalSince1970 * 1000))\",\(notification)}"
+        return
+            "{\"message\": {\"data\": \"\(Data(data.utf8).base64EncodedString())\", \"messageId\": \"1\"}, \"subscription\": \"projects/p/subscriptions/s\"}"
+    }
+
+    static func post(_ client: RawHTTPClient, _ body: String, token: String? = Self.token) async throws -> RawHTTPClient.Response {
+        let query = token.map { "?token=\($0)" } ?? ""
+        return try await PurchaseSteps.post(client, "/v1/notifications/googleplay" + query, body)
+    }
+
+    @Test(arguments: LedgerEngine.allCases)
+    func aNotificationRevokesOnlyWhatGoogleConfirms(engine: LedgerEngine) async throws {
+        let signer = try GooglePlayTestSigner()
+        try await GooglePlayDoubleFixture.with { play in
+            let settings = play.settings(signer, notificationTokenSHA256: Self.tokenDigest)
+            try await GooglePlayFlowTests.withServer(engine, settings: settings) { server in
+                let client = try RawHTTPClient(port: server.port)
+                let test = Self.push("\"testNotification\":{\"version\":\"1.0\"}")
+                #expect(try await Self.post(client, test, token: nil).status == 401)
+                #expect(try await Self.post(client, test, token: "wrong").status == 403)
+                #expect(try await Self.post(client, "{\"message\": {\"data\": \"%%%\"}}").status == 400)
+                #expect(try await Self.post(client, Self.push("\"unknownNotification\":{}")).status == 400)
+                let other = try await Self.post(client, Self.push("\"testNotification\":{}", packageName: "com.other.app"))
+                #expect(other.status == 403 && other.text.contains("bundle-id-mismatch"))
+                let answered = try await Self.post(client, test)
+                #expect(answered.status == 200 && answered.text.contains("\"test\""), "\(answered.text)")
+
+                let level = try play.purchase(signer, productId: "level1")
+                let (_, _, url) = try await GooglePlaySteps.buy(client, level, contentId: "com.example.level1")
+                let cancelled =
+                    "\"oneTimeProductNotification\":{\"version\":\"1.0\",\"notificationType\":2,\"purchaseToken\":\"\(level.token)\",\"sku\":\"level1\"}"
+                // Google still holds the purchase as bought: a notification saying otherwise changes nothing.
+                let forged = try await Self.post(client, Self.push(cancelled))
+                #expect(forged.status == 200 && forged.text.contains("\"unchanged\""), "\(forged.text)")
+                #expect(try await client.request(RawHTTPClient.get(url)).status == 200)
+                // Google cancels it: the same notification now revokes, and the grant stops at once.
+                var held = try #require(play.double.purchase(token: level.token))
+                held.purchaseState = 1
+                play.double.holdPurchase(held)
+                let revoked = try await Self.post(client, Self.push(cancelled))
+                #expect(revoked.status == 200 && revoked.text.contains("\"revoked\""), "\(revoked.text)")
+                #expect(try await client.request(RawHTTPClient.get(url)).status == 403)
+                // Delivered again by Pub/Sub, nothing more happens.
+                let again = try await Self.post(client, Self.push(cancelled))
+                #expect(again.text.contains("\"unchanged\""), "\(again.text)")
+
+                // A voided purchase is revoked once the voided list (asked at once) shows it.
+                let coins = try play.purchase(signer, productId: "level1")
+                let (_, _, coinsURL) = try await GooglePlaySteps.buy(client, coins, contentId: "com.example.level1")
+                let voided =
+                    "\"voidedPurchaseNotification\":{\"purchaseToken\":\"\(coins.token)\",\"orderId\":\"\(coins.orderId)\",\"productType\":2,\"refundType\":1}"
+                let notListed = try await Self.post(client, Self.push(voided))
+                #expect(notListed.text.contains("\"unchanged\""), "\(notListed.text)")
+                let now = Int64(Date().timeIntervalSince1970 * 1000)
+                play.double.holdVoided(
+                    GooglePlayDoubleVoidedPurchase(
+                        purchaseToken: coins.token, orderId: coins.orderId, purchaseTimeMillis: now - 60_000, voidedTimeMillis: now))
+                let listed = try await Self.post(client, Self.push(voided))
+                #expect(listed.text.contains("\"revoked\""), "\(listed.text)")
+                #expect(try await client.request(RawHTTPClient.get(coinsURL)).status == 403)
+            }
+        }
+    }
+
+    @Test func withoutTheSectionNotificationsAreNotTaken() async throws {
+        let signer = try GooglePlayTestSigner()
+        try await GooglePlayFlowTests.withServer(.sqlite, settings: try GooglePlayFixture.settings(signer)) { server in
+            let client = try RawHTTPClient(port: server.port)
+            let answer = try await Self.post(client, Self.push("\"testNotification\":{}"))
+            #expect(answer.status == 404 && answer.text.contains("store-not-configured"))
+        }
+    }
+}
