@@ -84,6 +84,10 @@ package protocol Ledger: CatalogLedger, PublisherKeyLedger, UploadLedger, Versio
     /// transaction, content and version: at most `limit` of them, starting after the key `after`.
     func unfinished(before: Int64, after: DeliveryKey?, limit: Int) async throws(LedgerError) -> [DeliveryStatus]
 
+    /// How many Google Play purchases nobody confirmed yet (pending, not revoked) were bought between the two
+    /// times (milliseconds since 1970): those whose three-day acknowledgement deadline falls in a window.
+    func pendingGooglePlayPurchases(purchasedFrom: Int64, until: Int64) async throws(LedgerError) -> Int
+
     /// What is known of one transaction's deliveries.
     func deliveries(transactionId: String) async throws(LedgerError) -> [DeliveryStatus]
 

@@ -58,12 +58,13 @@ struct Transactions: AsyncParsableCommand {
         let now = Int64(Date().timeIntervalSince1970)
         // Idle at least `olderThan`: last activity at or before now - olderThan.
         let rows = try await ledger.unfinished(before: now - (Self.seconds(olderThan) ?? 0) + 1)
-        print("transaction\tcontent\tversion\tgrants\tbytes served\tconfirmed\tlast activity")
+        print("transaction\tcontent\tversion\tgrants\tbytes served\tconfirmed\tlast activity\tstore deadline")
         for row in rows {
             print(
                 [
                     row.transactionId, row.delivery.contentId, row.delivery.version, String(row.grantsIssued),
                     String(row.bytesCovered), row.confirmedAt.map(UTCTimestamp.format) ?? "-", UTCTimestamp.format(row.lastActivityAt),
+                    row.storeDeadline.map(UTCTimestamp.format) ?? "-",
                 ]
                 .joined(separator: "\t"))
         }

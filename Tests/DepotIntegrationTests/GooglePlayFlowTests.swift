@@ -1,4 +1,5 @@
 @testable import DepotServerTestSupport
+import DepotCore
 import DepotTestSupport
 import Foundation
 import Testing
@@ -159,6 +160,46 @@ struct GooglePlayFlowTests {
                 client, "/v1/transactions",
                 try Self.json(["signedTransaction": jws, "googlePlay": ["purchaseData": data, "signature": "AAAA"]]))
             #expect(both.status == 400)
+        }
+    }
+}
+
+/// Google Play's three-day limit, for purchases nobody confirmed: listed with their deadline, counted in a
+/// metric once less than a day is left.
+@Suite("Google Play purchases nearing Google's deadline")
+struct GooglePlayDeadlineTests {
+    @Test(arguments: LedgerEngine.allCases)
+    func anUnconfirmedPurchaseIsListedWithItsDeadlineAndCountedWhenNear(engine: LedgerEngine) async throws {
+        let signer = try GooglePlayTestSigner()
+        try await GooglePlayFlowTests.withServer(engine, settings: try GooglePlayFixture.settings(signer)) { server in
+            let client = try RawHTTPClient(port: server.port)
+            let admin = "Authorization: Bearer \(LiveServer.adminToken)"
+            // Bought 60 hours ago (12 left) and an hour ago (71 left); neither confirmed.
+            let now = Int64(Date().timeIntervalSince1970) * 1000
+            var deadlines: [String: Int64] = [:]
+            for (order, hoursAgo) in [("GPA.1000-0000-0000-00060", Int64(60)), ("GPA.1000-0000-0000-00001", Int64(1))] {
+                let purchaseTime = now - hoursAgo * 3_600_000
+                let data = GooglePlayTestSigner.purchaseData(
+                    orderId: order, packageName: GooglePlayFixture.packageName, productId: "level1", purchaseTime: purchaseTime)
+                let redeemed = try await PurchaseSteps.post(
+                    client, "/v1/transactions", try GooglePlayFlowTests.redeemBody(data, try signer.sign(data)))
+                #expect(redeemed.status == 200, "\(redeemed.text)")
+                deadlines[order] = purchaseTime / 1000 + 3 * 86_400
+            }
+            let (jws, appleId) = try PurchaseSteps.sign(server, product: "com.example.level1", type: "Non-Consumable")
+            #expect(try await PurchaseSteps.post(client, "/v1/transactions", "{\"signedTransaction\": \"\(jws)\"}").status == 200)
+
+            let unfinished = try PurchaseSteps.object(
+                try await client.request(RawHTTPClient.get("/v1/admin/deliveries/unfinished?olderThan=0", [admin])))
+            let rows = try #require(unfinished["deliveries"] as? [[String: Any]])
+            var listed: [String: String] = [:]
+            for row in rows { listed[row["transactionId"] as? String ?? ""] = row["storeDeadline"] as? String ?? "-" }
+            for (order, deadline) in deadlines {
+                #expect(listed[order] == UTCTimestamp.format(deadline), "\(order): \(listed[order] ?? "not listed")")
+            }
+            #expect(listed[appleId] == "-", "an App Store transaction has no store deadline")
+            let metrics = try await MetricsTests.scrape(server)
+            #expect(metrics.value("depot_google_play_unconfirmed_near_deadline") == 1)
         }
     }
 }

@@ -93,11 +93,14 @@ package struct DeliveryStatus: Sendable, Equatable {
     package var confirmedAt: Int64?
     /// The last grant or byte served (seconds since 1970).
     package var lastActivityAt: Int64
+    /// When the store takes the purchase back if nobody completed it (seconds since 1970): Google Play refunds a
+    /// purchase not acknowledged within three days of its purchase time. Nil for the App Store.
+    package var storeDeadline: Int64?
 
     /// Creates a status.
     package init(
         transactionId: String, delivery: PlannedDelivery, grantsIssued: Int, bytesCovered: Int64,
-        confirmedAt: Int64?, lastActivityAt: Int64
+        confirmedAt: Int64?, lastActivityAt: Int64, storeDeadline: Int64? = nil
     ) {
         self.transactionId = transactionId
         self.delivery = delivery
@@ -105,6 +108,7 @@ package struct DeliveryStatus: Sendable, Equatable {
         self.bytesCovered = bytesCovered
         self.confirmedAt = confirmedAt
         self.lastActivityAt = lastActivityAt
+        self.storeDeadline = storeDeadline
     }
 }
 

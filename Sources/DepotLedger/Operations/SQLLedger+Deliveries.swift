@@ -154,11 +154,24 @@ extension SQLLedger {
         }
     }
 
+    package func pendingGooglePlayPurchases(purchasedFrom: Int64, until: Int64) async throws(LedgerError) -> Int {
+        try await transaction(.read, "counting unconfirmed Google Play purchases") { session in
+            try await session.row(
+                """
+                SELECT COUNT(*) FROM transactions
+                WHERE store = 'google-play' AND state = 'pending' AND revocation_date_ms IS NULL
+                    AND purchase_date_ms >= \(purchasedFrom) AND purchase_date_ms < \(until)
+                """
+            )?.int(0) ?? 0
+        }
+    }
+
     package func deliveries(transactionId: String) async throws(LedgerError) -> [DeliveryStatus] {
         try await transaction(.read, "reading deliveries of \(transactionId)") { session in
             try await session.rows(
                 """
                 SELECT \(DeliveryRows.columns) FROM deliveries d
+                JOIN transactions t ON t.id = d.transaction_id
                 LEFT JOIN served_coverage c ON c.transaction_id = d.transaction_id AND c.digest = d.digest
                 WHERE d.transaction_id = \(transactionId)
                 ORDER BY d.content_id, d.version

@@ -14,6 +14,8 @@ struct DeliveryReportBody: Encodable, Sendable {
     var bytesServed: Int64
     var confirmedAt: String?
     var lastActivityAt: String
+    /// For a Google Play purchase, when Google refunds it unless it is acknowledged.
+    var storeDeadline: String?
 }
 
 /// What is known of one transaction.
@@ -141,6 +143,7 @@ extension DeliveryService {
             transactionId: status.transactionId, contentId: status.delivery.contentId, version: status.delivery.version,
             digest: status.delivery.digest, size: bundleSize(status.delivery),
             grantsIssued: status.grantsIssued, bytesServed: status.bytesCovered,
-            confirmedAt: status.confirmedAt.map(UTCTimestamp.format), lastActivityAt: UTCTimestamp.format(status.lastActivityAt))
+            confirmedAt: status.confirmedAt.map(UTCTimestamp.format), lastActivityAt: UTCTimestamp.format(status.lastActivityAt),
+            storeDeadline: status.storeDeadline.map(UTCTimestamp.format))
     }
 }

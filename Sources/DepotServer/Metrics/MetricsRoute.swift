@@ -48,6 +48,14 @@ struct MetricsRoute: Sendable {
             // The scrape still answers: the outbox gauges keep their last values.
             logger.warning("App Store outbox depth not read for metrics", metadata: ["error": "\(error.message)"])
         }
+        do {
+            // Bought between three days and two days ago: Google refunds them within a day unless acknowledged.
+            let now = DepotApplication.systemClock() * 1000
+            let near = try await ledger.pendingGooglePlayPurchases(purchasedFrom: now - 3 * 86_400_000, until: now - 2 * 86_400_000)
+            metrics.googlePlayDeadlineNear(count: near)
+        } catch {
+            logger.warning("unconfirmed Google Play purchases not counted for metrics", metadata: ["error": "\(error.message)"])
+        }
         metrics.mirror(purges: purges, edgeFills: edgeFills)
         metrics.mirror(connections: connections)
         metrics.sampleProcess()

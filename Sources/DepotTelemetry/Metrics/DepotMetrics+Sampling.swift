@@ -9,6 +9,11 @@ extension DepotMetrics {
         Gauge(label: Name.appleOutboxJobs, dimensions: [("state", state)], factory: factory).record(count)
     }
 
+    /// Sets the number of Google Play purchases nobody confirmed whose three-day deadline is less than a day away.
+    package func googlePlayDeadlineNear(count: Int) {
+        Gauge(label: Name.googlePlayDeadlineNear, factory: factory).record(count)
+    }
+
     /// Brings the connection counters and the open connections up to what the gate counted.
     package func mirror(connections gate: ConnectionGate) {
         let counts = gate.counts

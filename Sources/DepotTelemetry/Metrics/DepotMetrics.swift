@@ -18,6 +18,7 @@ import Prometheus
 /// | `depot_bundle_build_duration_seconds` | histogram | `kind` (`full`, `delta`) |
 /// | `depot_ledger_operation_duration_seconds` | histogram | `operation` (the ledger method) |
 /// | `depot_apple_outbox_jobs` | gauge | `state` (`pending`, `failed`) |
+/// | `depot_google_play_unconfirmed_near_deadline` | gauge | |
 /// | `depot_purge_queue_depth` | gauge | |
 /// | `depot_purges_total` | counter | `outcome` (`queued`, `sent`, `failed_attempt`, `abandoned`, `dropped`) |
 /// | `depot_connections_open` | gauge | |
@@ -58,6 +59,8 @@ package final class DepotMetrics: Sendable {
         package static let ledgerOperation = "depot_ledger_operation_duration_seconds"
         /// App Store Server API outbox jobs not settled, by state.
         package static let appleOutboxJobs = "depot_apple_outbox_jobs"
+        /// Google Play purchases nobody confirmed whose acknowledgement deadline is less than a day away.
+        package static let googlePlayDeadlineNear = "depot_google_play_unconfirmed_near_deadline"
         /// Purges queued for the purge hook and not yet sent or given up on.
         package static let purgeQueueDepth = "depot_purge_queue_depth"
         /// Purges by what became of them.

@@ -115,6 +115,12 @@ package struct MeasuredLedger: Ledger {
         }
     }
 
+    package func pendingGooglePlayPurchases(purchasedFrom: Int64, until: Int64) async throws(LedgerError) -> Int {
+        try await timed("pendingGooglePlayPurchases") { () async throws(LedgerError) in
+            try await base.pendingGooglePlayPurchases(purchasedFrom: purchasedFrom, until: until)
+        }
+    }
+
     package func deliveries(transactionId: String) async throws(LedgerError) -> [DeliveryStatus] {
         try await timed("deliveries") { () async throws(LedgerError) in try await base.deliveries(transactionId: transactionId) }
     }
