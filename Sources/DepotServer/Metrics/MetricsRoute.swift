@@ -4,6 +4,7 @@ import DepotCore
 import DepotLedger
 import DepotOrigin
 import DepotServices
+import Foundation
 import Hummingbird
 import Logging
 import NIOCore
@@ -50,7 +51,7 @@ struct MetricsRoute: Sendable {
         }
         do {
             // Bought between three days and two days ago: Google refunds them within a day unless acknowledged.
-            let now = DepotApplication.systemClock() * 1000
+            let now = Int64(Date().timeIntervalSince1970) * 1000
             let near = try await ledger.pendingGooglePlayPurchases(purchasedFrom: now - 3 * 86_400_000, until: now - 2 * 86_400_000)
             metrics.googlePlayDeadlineNear(count: near)
         } catch {
