@@ -54,6 +54,19 @@ public struct GooglePlayDeveloperAPIClient: Sendable {
         return purchase
     }
 
+    /// `purchases.subscriptions.get`: a subscription purchase as Google holds it now (its current period).
+    public func subscriptionPurchase(
+        subscriptionId: String, purchaseToken: String
+    ) async throws(GooglePlayAPIError)
+        -> GooglePlaySubscriptionPurchase
+    {
+        let data = try await send(.GET, purchasePath("subscriptions", subscriptionId, purchaseToken), body: nil)
+        guard let purchase = try? JSONDecoder().decode(GooglePlaySubscriptionPurchase.self, from: data) else {
+            throw GooglePlayAPIError(.google(status: 200, reason: nil, message: "a subscription purchase that cannot be read"))
+        }
+        return purchase
+    }
+
     /// `purchases.voidedpurchases.list`: one page of the purchases voided between the two times (milliseconds
     /// since 1970), one-time products and, with `includeSubscriptions`, subscriptions.
     public func voidedPurchases(

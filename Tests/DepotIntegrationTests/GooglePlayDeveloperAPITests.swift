@@ -96,4 +96,40 @@ struct GooglePlayDeveloperAPITests {
             }
         }
     }
+
+    @Test(arguments: LedgerEngine.allCases)
+    func aSubscriptionEntitlesThePeriodGoogleHolds(engine: LedgerEngine) async throws {
+        let signer = try GooglePlayTestSigner()
+        try await GooglePlayDoubleFixture.with { play in
+            try await GooglePlayFlowTests.withServer(engine, settings: play.settings(signer)) { server in
+                let client = try RawHTTPClient(port: server.port)
+                // Bought on 25 August 2026; the September issue appeared on 1 September.
+                let bought: Int64 = 1_787_616_000_000
+                let day: Int64 = 86_400_000
+                // Google holds it running until 25 September: the issue is entitled, though the signed purchase
+                // says nothing of a period and the product has no offline one.
+                let running = try play.purchase(signer, productId: "monthly_sub", purchaseTime: bought, expiry: bought + 31 * day)
+                let redeemed = try PurchaseSteps.object(
+                    try await PurchaseSteps.post(
+                        client, "/v1/transactions", try GooglePlayFlowTests.redeemBody(running.data, running.signature)))
+                let downloads = try #require(redeemed["downloads"] as? [[String: Any]])
+                #expect(downloads.compactMap { $0["contentId"] as? String } == ["com.example.monthly.2026-09"])
+                // Held until 30 August (cancelled before renewing): nothing.
+                let ended = try play.purchase(signer, productId: "monthly_sub", purchaseTime: bought, expiry: bought + 5 * day)
+                let nothing = try await PurchaseSteps.post(
+                    client, "/v1/transactions", try GooglePlayFlowTests.redeemBody(ended.data, ended.signature))
+                #expect(nothing.status == 200, "\(nothing.text)")
+                #expect((try PurchaseSteps.object(nothing)["downloads"] as? [[String: Any]])?.isEmpty == true)
+
+                // Confirmed, the subscription is acknowledged as a subscription.
+                let (id, _, _) = try await GooglePlaySteps.buy(client, running, contentId: "com.example.monthly.2026-09")
+                try await eventually("the subscription acknowledged") { try await server.application.ledger.appleJobIsDone(id) }
+                #expect(play.double.purchase(token: running.token)?.acknowledgementState == 1)
+                #expect(
+                    play.double.requests.contains {
+                        $0.path.contains("/purchases/subscriptions/monthly_sub/tokens/") && $0.path.hasSuffix(":acknowledge")
+                    })
+            }
+        }
+    }
 }

@@ -32,7 +32,7 @@ struct GooglePlayDoubleFixture {
         let notifications = notificationTokenSHA256.map { "\"notifications\": {\"tokenSHA256\": [\"\($0)\"]}, " } ?? ""
         return """
             "googlePlay": {\(notifications)"packageName": "\(GooglePlayFixture.packageName)", "licenseKeys": ["\(signer.publicKeyBase64)"],
-              "products": {"level1": "com.example.level1", "coins": "com.example.coins"},
+              "products": {"level1": "com.example.level1", "coins": "com.example.coins", "monthly_sub": "com.example.monthly"},
               "developerAPI": {"serviceAccountKeyPath": "\(account.keyFilePath ?? "")", "baseURL": "\(base ?? self.base)",
                 "tokenURL": "\(self.base)/token", "timeoutSeconds": \(timeoutSeconds),
                 "outbox": {"pollIntervalMilliseconds": 50, "baseDelaySeconds": 1, "maxDelaySeconds": 1, "leaseSeconds": \(leaseSeconds)},
@@ -40,14 +40,18 @@ struct GooglePlayDoubleFixture {
             """
     }
 
-    /// Holds a one-time purchase at the double and returns its purchase data, signed by `signer`.
+    /// Holds a purchase at the double (a one-time product, or a subscription running until `expiry`, milliseconds
+    /// since 1970) and returns its purchase data, signed by `signer`.
     func purchase(
-        _ signer: GooglePlayTestSigner, productId: String = "level1", orderId: String = "GPA.\(Int.random(in: 1000...9999))-1111-2222-33333"
+        _ signer: GooglePlayTestSigner, productId: String = "level1",
+        orderId: String = "GPA.\(Int.random(in: 1000...9999))-1111-2222-33333", purchaseTime: Int64? = nil, expiry: Int64? = nil
     ) throws -> (data: String, signature: String, token: String, orderId: String) {
         let token = "token-\(UUID().uuidString.lowercased())"
-        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let now = purchaseTime ?? Int64(Date().timeIntervalSince1970 * 1000)
         double.holdPurchase(
-            GooglePlayDoublePurchase(purchaseToken: token, productId: productId, kind: .product, orderId: orderId, purchaseTimeMillis: now))
+            GooglePlayDoublePurchase(
+                purchaseToken: token, productId: productId, kind: expiry == nil ? .product : .subscription, orderId: orderId,
+                purchaseTimeMillis: now, expiryTimeMillis: expiry))
         let data = GooglePlayTestSigner.purchaseData(
             orderId: orderId, packageName: GooglePlayFixture.packageName, productId: productId, purchaseTime: now,
             purchaseToken: token)

@@ -226,7 +226,8 @@ package struct DepotApplication: Sendable {
                 ledger: ledger, catalogs: catalogs, grants: grants, grantLifetime: configuration.grants.lifetimeSeconds,
                 revocations: revocations, purges: purges, clock: clock, logger: logger),
             irregular: configuration.irregularActivity, appStoreServerAPI: configuration.appStoreServerAPI,
-            googlePlayDeveloperAPI: configuration.googlePlay?.developerAPI != nil, metrics: metrics)
+            googlePlaySubscriptions: googlePlayClient.map { GooglePlaySubscriptionPeriod(client: $0, logger: self.logger) },
+            metrics: metrics)
         TransactionRoutes(service: service, trustedProxies: configuration.http.trustedProxies, metrics: metrics)
             .register(on: router)
         GooglePlayNotificationRoute(

@@ -14,6 +14,8 @@ struct DeliveryService: Sendable {
     let verifier: AppStoreVerifier
     /// Google Play's verifier; nil when the server takes no Google Play purchases.
     let googlePlay: GooglePlayVerifier?
+    /// Google Play subscriptions' periods from the Developer API; nil without it.
+    let googlePlaySubscriptions: GooglePlaySubscriptionPeriod?
     /// What the delivery flows share.
     let context: DeliveryContext
     let redemption: RedemptionFlow
@@ -27,10 +29,12 @@ struct DeliveryService: Sendable {
     init(
         verifier: AppStoreVerifier, googlePlay: GooglePlayVerifier? = nil, context: DeliveryContext,
         irregular: IrregularActivityPolicy, appStoreServerAPI: AppStoreServerAPISettings? = nil,
-        googlePlayDeveloperAPI: Bool = false, metrics: DepotMetrics? = nil
+        googlePlaySubscriptions: GooglePlaySubscriptionPeriod? = nil, metrics: DepotMetrics? = nil
     ) {
+        let googlePlayDeveloperAPI = googlePlaySubscriptions != nil
         self.verifier = verifier
         self.googlePlay = googlePlay
+        self.googlePlaySubscriptions = googlePlaySubscriptions
         self.context = context
         redemption = RedemptionFlow(context: context, policy: irregular)
         finishing = FinishFlow(
@@ -142,7 +146,11 @@ struct DeliveryService: Sendable {
                 return try await verifier.verifyPurchase(signed)
             case .googlePlay:
                 guard let googlePlay else { throw .storeNotAccepted(.googlePlay) }
-                return try await googlePlay.verifyPurchase(signed)
+                let verified = try await googlePlay.verifyPurchase(signed)
+                guard let googlePlaySubscriptions, catalog.product(id: verified.productId)?.type == .autoRenewable else {
+                    return verified
+                }
+                return await googlePlaySubscriptions.withExpiry(verified)
             }
         } catch {
             metrics?.verificationFailed(code: error.code)

@@ -1,0 +1,35 @@
+import DepotCore
+import DepotGooglePlay
+import Logging
+
+/// A Google Play subscription's period from the Developer API: the signed purchase the app presents says when
+/// the subscription was bought, not until when it runs, so its expiry is asked of Google at each redeem. When
+/// Google cannot be asked, the purchase keeps no expiry and entitles its product's offline period, as without
+/// the Developer API.
+package struct GooglePlaySubscriptionPeriod: Sendable {
+    let client: GooglePlayDeveloperAPIClient
+    let logger: Logger
+
+    /// Periods asked of `client`.
+    package init(client: GooglePlayDeveloperAPIClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
+    }
+
+    /// `purchase` with the expiry Google holds for it.
+    package func withExpiry(_ purchase: VerifiedPurchase) async -> VerifiedPurchase {
+        var transaction = purchase.transaction
+        guard let productId = transaction.storeProductId, let token = transaction.purchaseToken else { return purchase }
+        do {
+            let held = try await client.subscriptionPurchase(subscriptionId: productId, purchaseToken: token)
+            guard let expiry = held.expiresAtMillis, expiry > 0 else { return purchase }
+            transaction.expiresDate = expiry
+            return VerifiedPurchase(store: purchase.store, transaction: transaction)
+        } catch {
+            logger.warning(
+                "Google Play subscription period not read; the offline period applies",
+                metadata: ["transaction": "\(transaction.id)", "error": "\(error)"])
+            return purchase
+        }
+    }
+}
