@@ -268,6 +268,7 @@ let package = Package(
             dependencies: [
                 "DepotTrust", "DepotCore", "DepotTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ],

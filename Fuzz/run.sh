@@ -21,6 +21,9 @@
 #   jws           App Store signed data: compact JWS, x5c chains, verification and payload decoding
 #                 (Tests/DepotTrustTests/Fuzzing/JWSFuzzHarness.swift); seeded at run time with the genuine
 #                 tokens of ../shared/realworld when that folder exists (DEPOT_FUZZ_REALWORLD overrides)
+#   google-play   Google Play purchase data and signatures verified offline
+#                 (Tests/DepotTrustTests/Fuzzing/GooglePlayFuzzHarness.swift); seeded at run time with the genuine
+#                 Play purchase of ../shared/realworld when that folder exists
 #
 # Only our own code is instrumented: each target compiles its sources and harness with swiftc into one
 # module. grants and jws link swift-crypto, swift-certificates and swift-asn1 as SwiftPM built them for the
@@ -111,6 +114,11 @@ build_grants() {
         "$ROOT/Fuzz/GrantsEntry.swift"
 }
 
+build_google_play() {
+    build_trust google-play DepotGooglePlayFuzz "$ROOT/Tests/DepotTrustTests/Fuzzing/GooglePlayFuzzHarness.swift" \
+        "$ROOT/Fuzz/GooglePlayEntry.swift"
+}
+
 build_jws() {
     build_trust jws DepotJWSFuzz "$ROOT/Tests/DepotTrustTests/Fuzzing/JWSFuzzHarness.swift" "$ROOT/Fuzz/JWSEntry.swift"
 }
@@ -130,6 +138,14 @@ seeds_jws() {
                 cat "$certificate"; } >"$seeds/x5c-$position-$(basename "$certificate")"
         done
     done
+}
+
+# The genuine Play purchase as the harness's third mode reads it: the data, a zero byte, the signature.
+seeds_google_play() {
+    local seeds=$1 folder=${DEPOT_FUZZ_REALWORLD:-}/google-play
+    [[ -n ${DEPOT_FUZZ_REALWORLD:-} && -f $folder/01-subscription-sandbox.purchase.json ]] || return 0
+    { cat "$folder/01-subscription-sandbox.purchase.json"; printf '\x00'; cat "$folder/01-subscription-sandbox.signature"; } \
+        >"$seeds/genuine-purchase"
 }
 
 # Per target: the longest input, and libFuzzer options of its own.
@@ -173,7 +189,7 @@ run_target() {
     return "$status"
 }
 
-targets=(http-fields archives archive-structures tus grants jws)
+targets=(http-fields archives archive-structures tus grants jws google-play)
 failed=0
 for target in "${targets[@]}"; do
     [[ -z $ONLY || $ONLY == "$target" ]] || continue

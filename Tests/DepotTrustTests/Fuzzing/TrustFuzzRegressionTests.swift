@@ -7,7 +7,7 @@ import Testing
 /// Every seed of the `grants` and `jws` libFuzzer campaigns and every input a campaign found breaking an
 /// invariant, replayed through the same harnesses; the `jws` harness also replays the genuine App Store
 /// tokens of `shared/realworld`, which `Fuzz/run.sh` seeds its campaign with.
-@Suite("Fuzz corpus and regressions replayed: grants and jws")
+@Suite("Fuzz corpus and regressions replayed: grants, jws and google-play")
 struct TrustFuzzRegressionTests {
     @Test func grantInputsKeepEveryInvariant() throws {
         let inputs = try FuzzInputs.inputs("grants")
@@ -28,6 +28,23 @@ struct TrustFuzzRegressionTests {
                 try GrantFuzzHarness.authority.verify(token, digest: digest, now: GrantFuzzHarness.now)
             }
         }
+    }
+
+    @Test func googlePlayInputsKeepEveryInvariant() throws {
+        let harness = try GooglePlayFuzzHarness(realworld: GenuineAppleDataTests.directory.path)
+        let inputs = try FuzzInputs.inputs("google-play")
+        #expect(inputs.count >= 5, "the seeds are missing: \(FuzzInputs.root.path)")
+        for (name, bytes) in inputs {
+            #expect(harness.violations(bytes) == [], "\(name)")
+        }
+        // The genuine purchase through the harness's third mode verifies, and keeps every invariant.
+        let genuine = try #require(harness.genuine)
+        let input = genuine.data + [0] + Array(Data(genuine.signature).base64EncodedString().utf8)
+        #expect(harness.violations(input) == [])
+        #expect(harness.violations(genuine.data + [0] + Array("AAAA".utf8)) == [])
+        // A valid purchase verifies in the first mode; its signature edited, it does not.
+        #expect(harness.violations([0x01] + GooglePlayFuzzHarness.purchase) == [])
+        #expect(harness.violations([0x02, 3, 0x40]) == [])
     }
 
     static func jwsHarness() throws -> JWSFuzzHarness {
