@@ -37,6 +37,10 @@ struct GooglePlayDeveloperAPITests {
                 #expect(again.status == 200)
                 let jobs = try await server.application.ledger.appleJobs(transactionId: coinsId)
                 #expect(jobs.count == 1 && jobs.first?.state == .done)
+                // Operators read the store in the audit trail.
+                let events = try await server.application.ledger.auditTrail(transactionId: coinsId).map(\.event)
+                #expect(events.contains("google-play-finish-enqueued") && events.contains("google-play-finish-sent"), "\(events)")
+                #expect(!events.contains { $0.hasPrefix("apple-") })
                 #expect(play.completed("acknowledge") == [level.token: 1])
                 #expect(play.completed("consume") == [coins.token: 1])
                 // One token asked for, reused.

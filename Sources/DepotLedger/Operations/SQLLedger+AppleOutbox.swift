@@ -74,9 +74,11 @@ extension SQLLedger {
         try await transaction(.write, "settling App Store outbox job \(id)") { session in
             guard let row = try await session.row(update) else { return false }
             if let what, let kind = AppleJob.Kind(rawValue: try row.text(1)) {
+                let transactionId = try row.text(0)
+                let store = try await AppleOutboxRows.store(session, transactionId: transactionId)
                 try await TransactionRows.audit(
-                    session, try row.text(0), now, AppleOutboxSchema.auditEvent(kind, what),
-                    try row.optionalText(2) ?? "App Store Server API acknowledged")
+                    session, transactionId, now, AppleOutboxSchema.auditEvent(kind, what, store: store),
+                    try row.optionalText(2) ?? AppleOutboxSchema.api(store) + " acknowledged")
             }
             return true
         }

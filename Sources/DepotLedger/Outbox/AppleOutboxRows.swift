@@ -1,3 +1,5 @@
+import DepotCore
+
 /// Reading outbox rows, and the enqueueing an operation does inside its own transaction.
 enum AppleOutboxRows {
     /// Enqueues a job for a transaction inside the caller's transaction; nothing (false) when one of the kind
@@ -13,9 +15,17 @@ enum AppleOutboxRows {
             ON CONFLICT (kind, transaction_id) DO NOTHING
             """)
         guard inserted > 0 else { return false }
+        let store = try await Self.store(session, transactionId: transactionId)
         try await TransactionRows.audit(
-            session, transactionId, now, AppleOutboxSchema.auditEvent(kind, "enqueued"), "App Store Server API outbox")
+            session, transactionId, now, AppleOutboxSchema.auditEvent(kind, "enqueued", store: store),
+            AppleOutboxSchema.api(store) + " outbox")
         return true
+    }
+
+    /// The store that sold a transaction (the App Store for one not recorded).
+    static func store(_ session: any SQLSession, transactionId: String) async throws -> PurchaseStore {
+        let name = try await session.row("SELECT store FROM transactions WHERE id = \(transactionId)")?.text(0)
+        return name.flatMap(PurchaseStore.init(rawValue:)) ?? .appStore
     }
 
     /// A consumption job for a transaction whose customer consented (a settled one is pending again: a new

@@ -1,3 +1,5 @@
+import DepotCore
+
 /// The outbox table, the same for both engines but for the integer and identity column types.
 ///
 /// One row per call to the App Store Server API: at most one job of a kind per transaction (a repeated finish
@@ -47,6 +49,20 @@ enum AppleOutboxSchema {
     static let noConsent =
         "no consumption data sent: the customer's consent is not recorded (POST /v1/transactions/{id}/consent)"
 
-    /// An audit trail entry for an outbox event: `apple-finish-sent` and the like.
-    static func auditEvent(_ kind: AppleJob.Kind, _ what: String) -> String { "apple-\(kind.rawValue)-\(what)" }
+    /// An audit trail entry for an outbox event: `apple-finish-sent` and the like; for a Google Play purchase,
+    /// `google-play-finish-sent` (its acknowledgement or consumption).
+    static func auditEvent(_ kind: AppleJob.Kind, _ what: String, store: PurchaseStore = .appStore) -> String {
+        switch store {
+        case .appStore: "apple-\(kind.rawValue)-\(what)"
+        case .googlePlay: "google-play-\(kind.rawValue)-\(what)"
+        }
+    }
+
+    /// The API a store's outbox jobs are sent to, for audit details.
+    static func api(_ store: PurchaseStore) -> String {
+        switch store {
+        case .appStore: "App Store Server API"
+        case .googlePlay: "Google Play Developer API"
+        }
+    }
 }
