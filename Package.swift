@@ -329,7 +329,8 @@ let package = Package(
             name: "DepotSystemTests",
             dependencies: [
                 "DepotServices", "DepotOrigin", "DepotSettings",
-                "DepotServer", "DepotTrust", "DepotCore", "DepotClient", "DepotAppStoreDouble", "DepotGooglePlayDouble", "DepotAppStore",
+                "DepotServer", "DepotTrust", "DepotCore", "DepotClient", "DepotAppStoreDouble", "DepotGooglePlayDouble", "DepotGooglePlay",
+                "DepotAppStore",
                 "DepotLedger", "DepotTestSupport", "DepotArchives", "DepotServerTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

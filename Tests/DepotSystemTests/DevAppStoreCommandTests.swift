@@ -13,54 +13,11 @@ import Glibc
 /// control routes answer (and refuse bad input with 400).
 @Suite("depot dev appstore")
 struct DevAppStoreCommandTests {
-    /// A running `depot dev appstore` and the JSON object it printed first.
-    final class RunningDouble: @unchecked Sendable {
-        let process: Process
-        let exit: ProcessExit
-        let settings: [String: Any]
-        init(process: Process, exit: ProcessExit, settings: [String: Any]) {
-            self.process = process
-            self.exit = exit
-            self.settings = settings
-        }
-        var base: String { ((settings["baseURLs"] as? [String: String]) ?? [:])["Sandbox"] ?? "" }
-        var port: Int { Int(base.split(separator: ":").last ?? "") ?? 0 }
-        /// Asks the double to stop (SIGTERM), without waiting: for cleanup paths.
-        func terminate() {
-            if !exit.hasEnded { kill(process.processIdentifier, SIGTERM) }
-        }
-        /// Stops the double and waits until it has exited.
-        func stop() async {
-            terminate()
-            _ = await exit.wait()
-        }
-    }
+    /// A running `depot dev appstore`.
+    typealias RunningDouble = DevDoubleProcess
 
     static func start(dataDirectory: String) async throws -> RunningDouble {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: DepotProcess.debugBinary())
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-        process.arguments = ["dev", "appstore", "--port", "0", "--config", root + "/Config", "--data-dir", dataDirectory]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        let exit = try ProcessExit.run(process)
-        let reader = output.fileHandleForReading
-        // The first line, read off the concurrency pool (the read blocks until the double listens).
-        let line = try await OffPool.run { () throws -> String in
-            var bytes: [UInt8] = []
-            while true {
-                let chunk = reader.readData(ofLength: 1)
-                if chunk.isEmpty || chunk.first == UInt8(ascii: "\n") { break }
-                bytes.append(contentsOf: chunk)
-            }
-            return String(decoding: bytes, as: UTF8.self)
-        }
-        guard let settings = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
-            if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-            throw CancellationError()
-        }
-        return RunningDouble(process: process, exit: exit, settings: settings)
+        try await DevDoubleProcess.start("appstore", dataDirectory: dataDirectory)
     }
 
     @Test func printsItsConfigurationFirstAndChecksTokensMadeWithItsKey() async throws {
@@ -156,4 +113,11 @@ struct DevAppStoreCommandTests {
         #expect(again.settings["privateKeyPath"] as? String == keyPath)
         await again.stop()
     }
+}
+
+extension DevDoubleProcess {
+    /// The App Store double's base URL (its Sandbox one; every environment has the same).
+    var base: String { ((settings["baseURLs"] as? [String: String]) ?? [:])["Sandbox"] ?? "" }
+    /// The App Store double's port.
+    var port: Int { Self.port(of: base) }
 }
