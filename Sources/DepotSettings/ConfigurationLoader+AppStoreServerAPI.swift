@@ -96,9 +96,9 @@ extension ConfigurationLoader {
     static func outboxSettings(
         _ outbox: ConfigurationFile.AppStoreServerAPI.Outbox?, section: String = "appStoreServerAPI", in file: String
     )
-        throws(ConfigurationError) -> AppleOutboxSettings
+        throws(ConfigurationError) -> StoreOutboxSettings
     {
-        let settings = AppleOutboxSettings(
+        let settings = StoreOutboxSettings(
             pollIntervalMilliseconds: outbox?.pollIntervalMilliseconds ?? 1_000, batchSize: outbox?.batchSize ?? 20,
             leaseSeconds: outbox?.leaseSeconds ?? 120, baseDelaySeconds: outbox?.baseDelaySeconds ?? 5,
             maxDelaySeconds: outbox?.maxDelaySeconds ?? 3_600, retryPeriodSeconds: outbox?.retryPeriodSeconds ?? 3 * 86_400)

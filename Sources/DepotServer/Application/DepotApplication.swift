@@ -327,9 +327,9 @@ package struct DepotApplication: Sendable {
             appStoreClient != nil || googlePlayClient != nil
         {
             services.append(
-                AppleOutboxWorker(
+                StoreOutboxWorker(
                     ledger: ledger, client: appStoreClient, googlePlay: googlePlayClient.map(GooglePlayPurchaseCompletion.init),
-                    settings: outbox, owner: AppleOutboxWorker.makeOwner(), clock: Self.systemClock,
+                    settings: outbox, owner: StoreOutboxWorker.makeOwner(), clock: Self.systemClock,
                     random: { Double.random(in: 0..<1) }, logger: logger,
                     consumptionInformation: { id async throws(DepotError) in try await service.consumptionInformation(transactionId: id) }))
         }

@@ -16,7 +16,7 @@ package struct AppStoreServerAPISettings: Sendable {
     /// Seconds each call may take.
     package var timeoutSeconds: Int64
     /// How the outbox sends and retries.
-    package var outbox: AppleOutboxSettings
+    package var outbox: StoreOutboxSettings
     /// Whether the customer could try the content before buying (`sampleContentProvided` in consumption answers).
     package var sampleContentProvided: Bool = false
     /// How missed notifications are recovered from the App Store's notification history.
@@ -25,7 +25,7 @@ package struct AppStoreServerAPISettings: Sendable {
     /// Settings as `depot.json` gives them (checked by the configuration loader).
     package init(
         issuerId: String, keyId: String, privateKeyPath: String, privateKeyPEM: String, bundleId: String,
-        baseURLs: [String: String], timeoutSeconds: Int64, outbox: AppleOutboxSettings,
+        baseURLs: [String: String], timeoutSeconds: Int64, outbox: StoreOutboxSettings,
         notificationHistory: NotificationHistorySettings
     ) {
         self.issuerId = issuerId

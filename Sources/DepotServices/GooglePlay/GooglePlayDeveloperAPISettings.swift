@@ -14,14 +14,14 @@ package struct GooglePlayDeveloperAPISettings: Sendable {
     /// Seconds each call may take.
     package var timeoutSeconds: Int64
     /// How the outbox sends and retries acknowledgements (the same worker as the App Store's calls).
-    package var outbox: AppleOutboxSettings
+    package var outbox: StoreOutboxSettings
     /// How the voided purchases list is polled.
     package var voidedPurchases: VoidedPurchasePollSettings
 
     /// Settings as `depot.json` gives them (checked by the configuration loader).
     package init(
         account: GooglePlayServiceAccount, serviceAccountKeyPath: String, baseURL: String, tokenURL: String?,
-        timeoutSeconds: Int64, outbox: AppleOutboxSettings, voidedPurchases: VoidedPurchasePollSettings
+        timeoutSeconds: Int64, outbox: StoreOutboxSettings, voidedPurchases: VoidedPurchasePollSettings
     ) {
         self.account = account
         self.serviceAccountKeyPath = serviceAccountKeyPath

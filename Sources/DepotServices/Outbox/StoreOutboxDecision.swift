@@ -2,12 +2,13 @@ import DepotAppStore
 import DepotLedger
 
 /// What becomes of an outbox job after an attempt failed: tried again later (backoff with full jitter, or
-/// Apple's `Retry-After` when it sent one), or given up and listed for operators.
+/// the store's `Retry-After` when it sent one), or given up and listed for operators.
 ///
 /// Retried: 429, 5xx, transport failures and timeouts, and 401 (a key being rotated or a clock being set
 /// right can cure it), for as long as the job is younger than the retry period. Given up at once: any other
-/// answer from Apple (a 4xx it will repeat) and a transaction whose environment has no base URL.
-package enum AppleOutboxDecision: Equatable {
+/// answer from the store (a 4xx it will repeat; Google's 408 is retried too) and a transaction whose
+/// environment has no base URL.
+package enum StoreOutboxDecision: Equatable {
     /// Try again at this time (seconds since 1970).
     case retry(at: Int64)
     /// Give up.
@@ -18,9 +19,9 @@ package enum AppleOutboxDecision: Equatable {
 
     /// The decision after `error` on `job` at `now`; `random` yields a value in 0..<1.
     package static func after(
-        _ error: AppStoreAPIError, job: AppleJob, now: Int64, settings: AppleOutboxSettings, random: () -> Double
+        _ error: AppStoreAPIError, job: AppleJob, now: Int64, settings: StoreOutboxSettings, random: () -> Double
     )
-        -> AppleOutboxDecision
+        -> StoreOutboxDecision
     {
         let retryable: Bool
         switch error.kind {
@@ -34,9 +35,9 @@ package enum AppleOutboxDecision: Equatable {
     /// The decision after a failure of `job` at `now` that `retryable` says may pass, with the answer's
     /// `Retry-After` field when it had one; the same for every store's calls.
     package static func after(
-        retryable: Bool, retryAfter: String?, job: AppleJob, now: Int64, settings: AppleOutboxSettings, random: () -> Double
+        retryable: Bool, retryAfter: String?, job: AppleJob, now: Int64, settings: StoreOutboxSettings, random: () -> Double
     )
-        -> AppleOutboxDecision
+        -> StoreOutboxDecision
     {
         guard retryable else { return .fail }
         let wait: Double

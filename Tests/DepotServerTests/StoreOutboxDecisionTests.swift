@@ -7,8 +7,8 @@ import Testing
 @testable import DepotServices
 
 /// What becomes of an outbox job after a failed attempt: a table of Apple's answers and transport failures.
-@Suite struct AppleOutboxDecisionTests {
-    static let settings = AppleOutboxSettings(
+@Suite struct StoreOutboxDecisionTests {
+    static let settings = StoreOutboxSettings(
         pollIntervalMilliseconds: 1000, batchSize: 10, leaseSeconds: 60, baseDelaySeconds: 4, maxDelaySeconds: 100,
         retryPeriodSeconds: 1000)
 
@@ -26,8 +26,8 @@ import Testing
     struct Row: Sendable, CustomTestStringConvertible {
         var error: AppStoreAPIError
         var attempts: Int
-        var expected: AppleOutboxDecision
-        init(_ error: AppStoreAPIError, _ attempts: Int, _ expected: AppleOutboxDecision) {
+        var expected: StoreOutboxDecision
+        init(_ error: AppStoreAPIError, _ attempts: Int, _ expected: StoreOutboxDecision) {
             self.error = error
             self.attempts = attempts
             self.expected = expected
@@ -60,16 +60,16 @@ import Testing
 
     @Test(arguments: table)
     func decisions(row: Row) {
-        let decision = AppleOutboxDecision.after(
+        let decision = StoreOutboxDecision.after(
             row.error, job: Self.job(attempts: row.attempts), now: 100, settings: Self.settings, random: { 1 })
         #expect(decision == row.expected)
     }
 
     @Test func theRetryPeriodCountsFromEnqueueing() {
         let old = Self.job(attempts: 5, createdAt: -950)
-        #expect(AppleOutboxDecision.after(Self.apple(500), job: old, now: 100, settings: Self.settings, random: { 0 }) == .fail)
+        #expect(StoreOutboxDecision.after(Self.apple(500), job: old, now: 100, settings: Self.settings, random: { 0 }) == .fail)
         #expect(
-            AppleOutboxDecision.after(Self.apple(500), job: Self.job(attempts: 5), now: 100, settings: Self.settings, random: { 0 })
+            StoreOutboxDecision.after(Self.apple(500), job: Self.job(attempts: 5), now: 100, settings: Self.settings, random: { 0 })
                 == .retry(at: 101))
     }
 }

@@ -1,5 +1,5 @@
 /// How the outbox of store calls (Finish Transaction, Google Play acknowledgements) is worked through.
-package struct AppleOutboxSettings: Sendable {
+package struct StoreOutboxSettings: Sendable {
     /// Milliseconds between two looks for due jobs.
     package var pollIntervalMilliseconds: Int
     /// Most jobs one instance claims at once.
@@ -8,7 +8,7 @@ package struct AppleOutboxSettings: Sendable {
     package var leaseSeconds: Int64
     /// The first retry waits up to this many seconds (full jitter); each later one doubles it.
     package var baseDelaySeconds: Double
-    /// The longest wait between two attempts, unless Apple's `Retry-After` asks for longer.
+    /// The longest wait between two attempts, unless the store's `Retry-After` asks for longer.
     package var maxDelaySeconds: Double
     /// Seconds after enqueueing during which a job is retried; then it is marked failed for operators.
     package var retryPeriodSeconds: Int64

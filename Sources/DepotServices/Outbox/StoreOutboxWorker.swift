@@ -7,13 +7,13 @@ import Logging
 import ServiceLifecycle
 
 /// Sends the outbox's calls to the stores: claims due jobs under a lease, sends each, and records the outcome
-/// (done on a 2xx, retried later or failed per `AppleOutboxDecision`). A finish job of an App Store transaction
+/// (done on a 2xx, retried later or failed per `StoreOutboxDecision`). A finish job of an App Store transaction
 /// is Finish Transaction; of a Google Play purchase, its acknowledgement or consumption
 /// (`GooglePlayPurchaseCompletion`). Several instances on one PostgreSQL ledger each claim different jobs; a
 /// job whose sender died is claimed again once its lease ends.
 ///
 /// Runs as a `Service` until the server shuts down; `runOnce()` does one pass, for tests.
-package struct AppleOutboxWorker: Service {
+package struct StoreOutboxWorker: Service {
     /// Where the jobs are.
     let ledger: any Ledger
     /// The App Store Server API, when Depot calls it.
@@ -21,7 +21,7 @@ package struct AppleOutboxWorker: Service {
     /// The Google Play Developer API's completion of purchases, when Depot calls it.
     let googlePlay: GooglePlayPurchaseCompletion?
     /// How jobs are claimed, retried and given up.
-    let settings: AppleOutboxSettings
+    let settings: StoreOutboxSettings
     /// This sender's name on the jobs it claims.
     let owner: String
     /// Now, in seconds since 1970.
@@ -37,7 +37,7 @@ package struct AppleOutboxWorker: Service {
     /// A sender of the outbox's jobs through `client` (App Store transactions) and `googlePlay` (Play purchases).
     package init(
         ledger: any Ledger, client: AppStoreServerAPIClient?, googlePlay: GooglePlayPurchaseCompletion? = nil,
-        settings: AppleOutboxSettings, owner: String,
+        settings: StoreOutboxSettings, owner: String,
         clock: @escaping @Sendable () -> Int64, random: @escaping @Sendable () -> Double, logger: Logger,
         consumptionInformation: @escaping @Sendable (String) async throws -> ConsumptionInformation?
     ) {
@@ -95,11 +95,11 @@ package struct AppleOutboxWorker: Service {
         }
 
         /// What becomes of `job` after this failure.
-        func decision(job: AppleJob, now: Int64, settings: AppleOutboxSettings, random: () -> Double) -> AppleOutboxDecision {
+        func decision(job: AppleJob, now: Int64, settings: StoreOutboxSettings, random: () -> Double) -> StoreOutboxDecision {
             switch self {
-            case .appStore(let error): AppleOutboxDecision.after(error, job: job, now: now, settings: settings, random: random)
+            case .appStore(let error): StoreOutboxDecision.after(error, job: job, now: now, settings: settings, random: random)
             case .googlePlay(let error):
-                AppleOutboxDecision.after(
+                StoreOutboxDecision.after(
                     retryable: error.isRetryable, retryAfter: error.retryAfter, job: job, now: now, settings: settings, random: random)
             }
         }
