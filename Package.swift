@@ -76,8 +76,18 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "DepotDoubleSupport",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "DepotAppStoreDouble",
             dependencies: [
+                "DepotDoubleSupport",
                 "DepotTrust",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -103,6 +113,7 @@ let package = Package(
         .target(
             name: "DepotGooglePlayDouble",
             dependencies: [
+                "DepotDoubleSupport",
                 "DepotTrust",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),

@@ -1,3 +1,4 @@
+import DepotDoubleSupport
 import Hummingbird
 import Logging
 import ServiceLifecycle
@@ -6,31 +7,8 @@ extension AppStoreDouble {
     /// Serves the double on a free loopback port while `body` runs with its base URL (`http://127.0.0.1:PORT`),
     /// then shuts it down gracefully.
     package func withRunning<T>(logger: Logger = AppStoreDouble.quietLogger, _ body: (String) async throws -> T) async throws -> T {
-        let (ports, sink) = AsyncStream.makeStream(of: Int.self)
-        let app = makeApplication(port: 0, logger: logger) { port in sink.yield(port) }
-        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
-        // The port stream ends with the group: a server that stops before it listens ends the wait for its port
-        // (and its error is thrown below) instead of leaving it waiting for ever.
-        let task = Task {
-            defer { sink.finish() }
-            try await group.run()
-        }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else {
-            try await task.value
-            throw CancellationError()
-        }
-        let result: T
-        do {
-            result = try await body("http://127.0.0.1:\(port)")
-        } catch {
-            await group.triggerGracefulShutdown()
-            _ = try? await task.value
-            throw error
-        }
-        await group.triggerGracefulShutdown()
-        try await task.value
-        return result
+        try await LocalDoubleServer.withRunning(
+            logger: logger, makeApplication: { onRunning in makeApplication(port: 0, logger: logger, onRunning: onRunning) }, body)
     }
 
     /// A logger that passes errors only, for tests.
