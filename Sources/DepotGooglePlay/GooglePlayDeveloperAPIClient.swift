@@ -68,13 +68,15 @@ public struct GooglePlayDeveloperAPIClient: Sendable {
     }
 
     /// `purchases.voidedpurchases.list`: one page of the purchases voided between the two times (milliseconds
-    /// since 1970), one-time products and, with `includeSubscriptions`, subscriptions.
+    /// since 1970; without an end, until now by Google's clock, which may not be passed), one-time products and,
+    /// with `includeSubscriptions`, subscriptions.
     public func voidedPurchases(
-        startTimeMillis: Int64, endTimeMillis: Int64, pageToken: String?, includeSubscriptions: Bool
+        startTimeMillis: Int64, endTimeMillis: Int64? = nil, pageToken: String?, includeSubscriptions: Bool
     )
         async throws(GooglePlayAPIError) -> GooglePlayVoidedPurchasePage
     {
-        var query = "startTime=\(startTimeMillis)&endTime=\(endTimeMillis)&maxResults=1000&type=\(includeSubscriptions ? 1 : 0)"
+        var query = "startTime=\(startTimeMillis)&maxResults=1000&type=\(includeSubscriptions ? 1 : 0)"
+        if let endTimeMillis { query += "&endTime=\(endTimeMillis)" }
         if let pageToken { query += "&token=" + Self.percentEncoded(pageToken) }
         let data = try await send(.GET, applicationPath() + "/purchases/voidedpurchases?" + query, body: nil)
         guard let page = try? JSONDecoder().decode(GooglePlayVoidedPurchasePage.self, from: data) else {
@@ -88,7 +90,9 @@ public struct GooglePlayDeveloperAPIClient: Sendable {
     }
 
     private func purchasePath(_ kind: String, _ productId: String, _ token: String) throws(GooglePlayAPIError) -> String {
-        guard !productId.isEmpty, !token.isEmpty, token.utf8.count <= 4096 else {
+        guard !productId.isEmpty, !token.isEmpty, token.utf8.count <= 4096, productId.utf8.count <= 256,
+            ![".", ".."].contains(productId), ![".", ".."].contains(token)
+        else {
             throw GooglePlayAPIError(.configuration("a purchase without a product id or token cannot be asked about"))
         }
         return applicationPath() + "/purchases/\(kind)/" + Self.percentEncoded(productId) + "/tokens/" + Self.percentEncoded(token)

@@ -9,11 +9,13 @@ public struct GooglePlayDeveloperNotification: Sendable, Equatable {
         /// A one-time product was bought (1) or its pending purchase cancelled (2).
         case oneTimeProduct(type: Int, purchaseToken: String, productId: String)
         /// A subscription changed (renewed, cancelled, revoked, expired ...), by Google's notification type.
-        case subscription(type: Int, purchaseToken: String, subscriptionId: String)
+        case subscription(type: Int, purchaseToken: String, subscriptionId: String?)
         /// A purchase was voided (refunded, charged back); `productType` 1 subscription, 2 one-time product.
         case voidedPurchase(purchaseToken: String, orderId: String?, productType: Int?)
         /// Play Console's test notification.
         case test
+        /// An event Depot does not act on (a kind Google added since, such as a pending refund review).
+        case other
     }
 
     /// The app it is about.
@@ -76,7 +78,7 @@ public struct GooglePlayDeveloperNotification: Sendable, Equatable {
             }
             struct Test: Decodable { var version: String? }
             var packageName: String?
-            var eventTimeMillis: String?
+            var eventTimeMillis: Millis?
             var oneTimeProductNotification: OneTime?
             var subscriptionNotification: Subscription?
             var voidedPurchaseNotification: Voided?
@@ -95,10 +97,11 @@ public struct GooglePlayDeveloperNotification: Sendable, Equatable {
             }
             event = .oneTimeProduct(type: oneTime.notificationType ?? 0, purchaseToken: token, productId: sku)
         } else if let subscription = payload.subscriptionNotification {
-            guard let token = subscription.purchaseToken, !token.isEmpty, let id = subscription.subscriptionId, !id.isEmpty else {
-                throw Malformed(description: "subscriptionNotification lacks purchaseToken or subscriptionId")
+            guard let token = subscription.purchaseToken, !token.isEmpty else {
+                throw Malformed(description: "subscriptionNotification lacks purchaseToken")
             }
-            event = .subscription(type: subscription.notificationType ?? 0, purchaseToken: token, subscriptionId: id)
+            event = .subscription(
+                type: subscription.notificationType ?? 0, purchaseToken: token, subscriptionId: subscription.subscriptionId)
         } else if let voided = payload.voidedPurchaseNotification {
             guard let token = voided.purchaseToken, !token.isEmpty else {
                 throw Malformed(description: "voidedPurchaseNotification lacks purchaseToken")
@@ -107,12 +110,28 @@ public struct GooglePlayDeveloperNotification: Sendable, Equatable {
         } else if payload.testNotification != nil {
             event = .test
         } else {
-            throw Malformed(description: "the notification names no event Depot knows")
+            event = .other
         }
         self.packageName = packageName
-        // A number Depot only compares: one that does not fit is dropped, never trapped on.
-        self.eventTimeMillis = payload.eventTimeMillis.flatMap { Int64($0) }
+        self.eventTimeMillis = payload.eventTimeMillis?.value
         self.messageId = messageId
         self.event = event
+    }
+}
+
+/// Milliseconds since 1970 as Google writes them: a decimal string (as its notifications do) or a number (as its
+/// reference types them). One that does not fit an `Int64` is nil, never trapped on.
+struct Millis: Decodable {
+    var value: Int64?
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let text = try? container.decode(String.self) {
+            value = Int64(text)
+        } else if let number = try? container.decode(Double.self), number.isFinite, abs(number) < 9.2e18 {
+            value = Int64(number)
+        } else {
+            value = nil
+        }
     }
 }

@@ -29,7 +29,7 @@ extension GooglePlayDouble {
         guard start >= now - Self.voidedWindow else {
             return Self.invalidArgument("startTime must be within the last 30 days.")
         }
-        guard end <= now + 60_000 else { return Self.invalidArgument("endTime cannot be in the future.") }
+        guard end <= now else { return Self.invalidArgument("endTime cannot be in the future.") }
         guard start <= end else { return Self.invalidArgument("startTime must be before endTime.") }
         guard (1...1000).contains(maxResults) else { return Self.invalidArgument("maxResults must be from 1 to 1000.") }
         guard type == 0 || type == 1 else { return Self.invalidArgument("type must be 0 or 1.") }

@@ -37,6 +37,10 @@ package protocol Ledger: CatalogLedger, PublisherKeyLedger, UploadLedger, Versio
     )
         async throws(LedgerError) -> Bool
 
+    /// Revokes a transaction that is not revoked yet (a conditional update: of two callers racing, one revokes);
+    /// false when it is unknown or already revoked. `revokedAt` is in milliseconds since 1970.
+    func revokeIfNotRevoked(transactionId: String, revokedAt: Int64, reason: String, now: Int64) async throws(LedgerError) -> Bool
+
     /// Ids of every revoked transaction, for the origin's in-memory grant check.
     func revokedTransactionIds() async throws(LedgerError) -> Set<String>
 
@@ -84,8 +88,9 @@ package protocol Ledger: CatalogLedger, PublisherKeyLedger, UploadLedger, Versio
     /// transaction, content and version: at most `limit` of them, starting after the key `after`.
     func unfinished(before: Int64, after: DeliveryKey?, limit: Int) async throws(LedgerError) -> [DeliveryStatus]
 
-    /// How many Google Play purchases nobody confirmed yet (pending, not revoked) were bought between the two
-    /// times (milliseconds since 1970): those whose three-day acknowledgement deadline falls in a window.
+    /// How many Google Play purchases not completed at Google (nobody confirmed the delivery, or Depot's
+    /// acknowledgement is still waiting or failed), not revoked, were bought between the two times
+    /// (milliseconds since 1970): those whose three-day acknowledgement deadline falls in a window.
     func pendingGooglePlayPurchases(purchasedFrom: Int64, until: Int64) async throws(LedgerError) -> Int
 
     /// What is known of one transaction's deliveries.

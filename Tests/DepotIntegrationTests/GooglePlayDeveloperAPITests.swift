@@ -67,6 +67,23 @@ struct GooglePlayDeveloperAPITests {
                 #expect(calls.map(\.status) == [503, 429, 200])
                 let job = try #require(try await server.application.ledger.appleJobs(transactionId: id).first)
                 #expect(job.state == .done && job.attempts == 3)
+
+                // Even an answer that looks final (Google does not know the purchase yet) is tried again, not given
+                // up: a purchase nobody acknowledges is refunded after three days.
+                let unknown = try play.purchase(signer, productId: "level1")
+                var held = try #require(play.double.purchase(token: unknown.token))
+                held.productId = "another"
+                play.double.holdPurchase(held)
+                let (unknownId, _, _) = try await GooglePlaySteps.buy(client, unknown, contentId: "com.example.level1")
+                try await eventually("the refusal recorded") {
+                    try await server.application.ledger.appleJobs(transactionId: unknownId).first?.lastError?.contains("400") == true
+                }
+                #expect(try await server.application.ledger.appleJobs(transactionId: unknownId).first?.state == .pending)
+                held.productId = "level1"
+                play.double.holdPurchase(held)
+                try await eventually("acknowledged once Google knows it") {
+                    try await server.application.ledger.appleJobIsDone(unknownId)
+                }
             }
         }
     }
@@ -129,6 +146,18 @@ struct GooglePlayDeveloperAPITests {
                 let (id, _, _) = try await GooglePlaySteps.buy(client, running, contentId: "com.example.monthly.2026-09")
                 try await eventually("the subscription acknowledged") { try await server.application.ledger.appleJobIsDone(id) }
                 #expect(play.double.purchase(token: running.token)?.acknowledgementState == 1)
+                // One the app acknowledged itself: Google answers Depot's acknowledge 400, which counts as done.
+                let acknowledged = try play.purchase(signer, productId: "monthly_sub", purchaseTime: bought, expiry: bought + 31 * day)
+                var held = try #require(play.double.purchase(token: acknowledged.token))
+                held.acknowledgementState = 1
+                play.double.holdPurchase(held)
+                let (acknowledgedId, _, _) = try await GooglePlaySteps.buy(
+                    client, acknowledged, contentId: "com.example.monthly.2026-09")
+                try await eventually("the app's acknowledgement taken as done") {
+                    try await server.application.ledger.appleJobIsDone(acknowledgedId)
+                }
+                let refused = play.double.requests.filter { $0.path.contains(acknowledged.token) && $0.path.hasSuffix(":acknowledge") }
+                #expect(refused.map(\.status) == [400])
                 #expect(
                     play.double.requests.contains {
                         $0.path.contains("/purchases/subscriptions/monthly_sub/tokens/") && $0.path.hasSuffix(":acknowledge")

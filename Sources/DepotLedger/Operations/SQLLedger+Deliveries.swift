@@ -158,9 +158,11 @@ extension SQLLedger {
         try await transaction(.read, "counting unconfirmed Google Play purchases") { session in
             try await session.row(
                 """
-                SELECT COUNT(*) FROM transactions
-                WHERE store = 'google-play' AND state = 'pending' AND revocation_date_ms IS NULL
-                    AND purchase_date_ms >= \(purchasedFrom) AND purchase_date_ms < \(until)
+                SELECT COUNT(*) FROM transactions t
+                WHERE t.store = 'google-play' AND t.revocation_date_ms IS NULL
+                    AND t.purchase_date_ms >= \(purchasedFrom) AND t.purchase_date_ms < \(until)
+                    AND (t.state = 'pending' OR EXISTS (
+                        SELECT 1 FROM apple_outbox o WHERE o.transaction_id = t.id AND o.kind = 'finish' AND o.state <> 'done'))
                 """
             )?.int(0) ?? 0
         }

@@ -176,6 +176,24 @@ extension SQLLedger {
         }
     }
 
+    package func revokeIfNotRevoked(
+        transactionId: String, revokedAt: Int64, reason: String, now: Int64
+    ) async throws(LedgerError)
+        -> Bool
+    {
+        try await transaction(.write, "revoking \(transactionId)") { session in
+            let changed = try await session.execute(
+                """
+                UPDATE transactions SET revocation_date_ms = \(revokedAt), revocation_reason = \(reason)
+                WHERE id = \(transactionId) AND revocation_date_ms IS NULL
+                """)
+            guard changed > 0 else { return false }
+            try await TransactionRows.audit(
+                session, transactionId, now, AuditEventKind.revoked, "\(reason), revocationDate \(revokedAt)")
+            return true
+        }
+    }
+
     package func revokedTransactionIds() async throws(LedgerError) -> Set<String> {
         try await transaction(.read, "reading revoked transactions") { session in
             Set(try await session.rows("SELECT id FROM transactions WHERE revocation_date_ms IS NOT NULL").map { try $0.text(0) })

@@ -43,8 +43,6 @@ struct GooglePlayNotificationRoute: Sendable {
                 outcome = try await handler.handle(notification)
             } catch {
                 switch error {
-                case .otherPackage(let name):
-                    throw DepotError(.bundleIdMismatch, "the notification is for \(name), not this app")
                 case .googleUnavailable:
                     throw DepotError(.unavailable, "the Google Play Developer API cannot be asked now; deliver again later")
                 case .ledger:

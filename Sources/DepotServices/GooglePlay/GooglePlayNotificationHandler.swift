@@ -20,12 +20,13 @@ package struct GooglePlayNotificationHandler: Sendable {
         case unchanged
         /// Google does not know the purchase, or Depot never recorded it.
         case unknownPurchase = "unknown-purchase"
+        /// Nothing Depot acts on: another app's notification on a shared topic, or a kind of event it does not
+        /// follow. Answered 200 all the same, or Pub/Sub would deliver it again for days.
+        case ignored
     }
 
     /// Why a notification was not handled.
     package enum Failure: Error, Sendable {
-        /// It is about another app.
-        case otherPackage(String)
         /// The Developer API could not be asked now (Pub/Sub delivers the notification again later).
         case googleUnavailable(String)
         /// The ledger could not be read or written.
@@ -59,10 +60,15 @@ package struct GooglePlayNotificationHandler: Sendable {
 
     /// Handles one notification.
     package func handle(_ notification: GooglePlayDeveloperNotification) async throws(Failure) -> Outcome {
-        guard notification.packageName == packageName else { throw .otherPackage(notification.packageName) }
+        guard notification.packageName == packageName else {
+            logger.notice("a Google Play notification of another app ignored", metadata: ["package": "\(notification.packageName)"])
+            return .ignored
+        }
         switch notification.event {
         case .test:
             return .test
+        case .other:
+            return .ignored
         case .oneTimeProduct(_, let token, let productId):
             return try await checkOneTime(token: token, productId: productId)
         case .voidedPurchase:
@@ -81,8 +87,12 @@ package struct GooglePlayNotificationHandler: Sendable {
         do {
             held = try await client.productPurchase(productId: productId, purchaseToken: token)
         } catch {
-            if case .google(let status, _, _) = error.kind, status == 400 || status == 404 { return .unknownPurchase }
-            throw .googleUnavailable(error.description)
+            switch error.kind {
+            // Google does not know it (or no longer: 410), or it cannot even be asked about (a token no path takes).
+            case .google(let status, _, _) where status == 400 || status == 404 || status == 410: return .unknownPurchase
+            case .configuration: return .unknownPurchase
+            default: throw .googleUnavailable(error.description)
+            }
         }
         guard held.purchaseState == 1 else { return .unchanged }
         var candidates: [String] = []
@@ -91,13 +101,11 @@ package struct GooglePlayNotificationHandler: Sendable {
         do {
             for id in candidates {
                 guard let stored = try await ledger.transaction(id: id), stored.transaction.store == .googlePlay else { continue }
-                guard !stored.transaction.isRevoked else { return .unchanged }
                 let now = clock()
                 guard
-                    try await ledger.setRevocation(
-                        transactionId: id, revokedAt: now * 1000, reason: "Google Play holds the purchase cancelled",
-                        signedAt: nil, now: now)
-                else { return .unknownPurchase }
+                    try await ledger.revokeIfNotRevoked(
+                        transactionId: id, revokedAt: now * 1000, reason: "Google Play holds the purchase cancelled", now: now)
+                else { return .unchanged }
                 await onRevoked(id)
                 logger.info("Google Play purchase revoked on a notification", metadata: ["transaction": "\(id)"])
                 return .revoked

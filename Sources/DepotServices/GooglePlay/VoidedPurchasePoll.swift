@@ -52,8 +52,8 @@ package struct VoidedPurchasePoll: Service {
         }
     }
 
-    /// Fetches the purchases voided between `from` and `to` (seconds since 1970) and revokes those the ledger
-    /// knows; returns how many were newly revoked.
+    /// Fetches the purchases voided since `from` (seconds since 1970; at most Google's 30 days before `to`, now)
+    /// and revokes those the ledger knows; returns how many were newly revoked.
     @discardableResult
     package func poll(from: Int64, to: Int64) async throws -> Int {
         let start = max(from, to - Self.retentionSeconds + 60)
@@ -61,10 +61,9 @@ package struct VoidedPurchasePoll: Service {
         var token: String?
         var pages = 0
         repeat {
-            // `to` is whole seconds, rounded down: the window ends a second later so that nothing voided within
-            // the current second is left out.
-            let page = try await client.voidedPurchases(
-                startTimeMillis: start * 1000, endTimeMillis: (to + 1) * 1000, pageToken: token, includeSubscriptions: true)
+            // No end: Google's "now", which an end by this machine's clock could pass (Google refuses an end in the
+            // future); what is voided after `to` is seen again by the next window's overlap.
+            let page = try await client.voidedPurchases(startTimeMillis: start * 1000, pageToken: token, includeSubscriptions: true)
             for voided in page.voidedPurchases ?? [] where try await revoke(voided) { revoked += 1 }
             token = page.tokenPagination?.nextPageToken
             pages += 1
@@ -80,10 +79,10 @@ package struct VoidedPurchasePoll: Service {
         let voidedAt = voided.voidedAtMillis ?? clock() * 1000
         for id in candidates {
             guard let stored = try await ledger.transaction(id: id), stored.transaction.store == .googlePlay else { continue }
-            guard !stored.transaction.isRevoked else { return false }
             let reason =
                 "Google Play voided the purchase (voidedReason \(voided.voidedReason ?? 0), voidedSource \(voided.voidedSource ?? 0))"
-            guard try await ledger.setRevocation(transactionId: id, revokedAt: voidedAt, reason: reason, signedAt: nil, now: clock())
+            // Conditional: of a poll and a notification (or two instances) racing, one revokes, once.
+            guard try await ledger.revokeIfNotRevoked(transactionId: id, revokedAt: voidedAt, reason: reason, now: clock())
             else { return false }
             await onRevoked(id)
             return true

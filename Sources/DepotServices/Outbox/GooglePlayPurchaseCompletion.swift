@@ -4,8 +4,8 @@ import DepotLedger
 
 /// Completes a delivered Google Play purchase at Google: a consumable is consumed (so it may be bought again),
 /// anything else acknowledged (`purchases.subscriptions.acknowledge` for a subscription). Google answers a second
-/// acknowledge or consume with 400; a one-time purchase that Google already holds as acknowledged (or consumed)
-/// counts as done, so a call repeated after a lost answer or an expired lease is harmless.
+/// acknowledge or consume with 400; a purchase that Google already holds as acknowledged (or consumed) counts as
+/// done, so a call repeated after a lost answer, an expired lease or the app's own acknowledgement is harmless.
 package struct GooglePlayPurchaseCompletion: Sendable {
     /// The Developer API.
     let client: GooglePlayDeveloperAPIClient
@@ -47,11 +47,20 @@ package struct GooglePlayPurchaseCompletion: Sendable {
             case .acknowledgeSubscription: try await client.acknowledgeSubscription(subscriptionId: productId, purchaseToken: token)
             }
         } catch {
-            guard case .google(400, _, _) = error.kind, call != .acknowledgeSubscription,
-                let held = try? await client.productPurchase(productId: productId, purchaseToken: token),
-                call == .consumeProduct ? held.consumptionState == 1 : held.acknowledgementState == 1
-            else { throw error }
+            guard case .google(400, _, _) = error.kind, await isDone(call, productId: productId, token: token) else { throw error }
         }
         return call
+    }
+
+    /// Whether Google already holds the purchase as `call` leaves it (acknowledged, or consumed).
+    private func isDone(_ call: Call, productId: String, token: String) async -> Bool {
+        switch call {
+        case .acknowledgeSubscription:
+            (try? await client.subscriptionPurchase(subscriptionId: productId, purchaseToken: token))?.acknowledgementState == 1
+        case .consumeProduct:
+            (try? await client.productPurchase(productId: productId, purchaseToken: token))?.consumptionState == 1
+        case .acknowledgeProduct:
+            (try? await client.productPurchase(productId: productId, purchaseToken: token))?.acknowledgementState == 1
+        }
     }
 }

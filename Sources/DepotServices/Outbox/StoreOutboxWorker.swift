@@ -64,7 +64,7 @@ package struct StoreOutboxWorker: Service {
             do {
                 claimedFull = try await runOnce() == settings.batchSize
             } catch {
-                logger.warning("App Store outbox pass failed", metadata: ["error": "\(error)"])
+                logger.warning("store outbox pass failed", metadata: ["error": "\(error)"])
             }
             // A full batch suggests more are due: look again at once.
             if !claimedFull {
@@ -99,8 +99,11 @@ package struct StoreOutboxWorker: Service {
             switch self {
             case .appStore(let error): StoreOutboxDecision.after(error, job: job, now: now, settings: settings, random: random)
             case .googlePlay(let error):
+                // Every failure is tried again until the retry period ends: a purchase nobody acknowledges is
+                // refunded after three days, and the causes that look final (a token endpoint refusing a clock
+                // set wrong, permissions still propagating in Play Console, a configuration being mended) pass.
                 StoreOutboxDecision.after(
-                    retryable: error.isRetryable, retryAfter: error.retryAfter, job: job, now: now, settings: settings, random: random)
+                    retryable: true, retryAfter: error.retryAfter, job: job, now: now, settings: settings, random: random)
             }
         }
     }

@@ -59,7 +59,7 @@ package final class DepotMetrics: Sendable {
         package static let ledgerOperation = "depot_ledger_operation_duration_seconds"
         /// App Store Server API outbox jobs not settled, by state.
         package static let appleOutboxJobs = "depot_apple_outbox_jobs"
-        /// Google Play purchases nobody confirmed whose acknowledgement deadline is less than a day away.
+        /// Google Play purchases not completed at Google whose acknowledgement deadline is less than a day away.
         package static let googlePlayDeadlineNear = "depot_google_play_unconfirmed_near_deadline"
         /// Purges queued for the purge hook and not yet sent or given up on.
         package static let purgeQueueDepth = "depot_purge_queue_depth"

@@ -115,6 +115,16 @@ package struct MeasuredLedger: Ledger {
         }
     }
 
+    package func revokeIfNotRevoked(
+        transactionId: String, revokedAt: Int64, reason: String, now: Int64
+    ) async throws(LedgerError)
+        -> Bool
+    {
+        try await timed("revokeIfNotRevoked") { () async throws(LedgerError) in
+            try await base.revokeIfNotRevoked(transactionId: transactionId, revokedAt: revokedAt, reason: reason, now: now)
+        }
+    }
+
     package func pendingGooglePlayPurchases(purchasedFrom: Int64, until: Int64) async throws(LedgerError) -> Int {
         try await timed("pendingGooglePlayPurchases") { () async throws(LedgerError) in
             try await base.pendingGooglePlayPurchases(purchasedFrom: purchasedFrom, until: until)
