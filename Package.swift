@@ -103,6 +103,7 @@ let package = Package(
             name: "DepotGooglePlay",
             dependencies: [
                 "DepotTrust",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -37,6 +37,19 @@ extension GooglePlayDouble {
             }
             holdVoided(voided)
             return Self.json(.ok, #"{"voided": \#(GooglePlayDoubleSetup.quoted(voided.purchaseToken))}"#)
+        case (.post, "/_double/push-token"):
+            struct Asked: Decodable {
+                var audience: String
+                var email: String
+                var expiresIn: Int64?
+            }
+            guard let asked = try? JSONDecoder().decode(Asked.self, from: Data(body.readableBytesView)),
+                let token = pushToken(audience: asked.audience, email: asked.email, expiresIn: asked.expiresIn ?? 3600)
+            else {
+                return Self.json(
+                    .badRequest, #"{"error": {"code": "bad-push-token", "message": "send {\"audience\": URL, \"email\": account}"}}"#)
+            }
+            return Self.json(.ok, #"{"token": \#(GooglePlayDoubleSetup.quoted(token))}"#)
         case (.post, "/_double/fail"):
             guard let plan = try? JSONDecoder().decode(FailurePlan.self, from: data),
                 plan.count >= 0, plan.status == 429 || (500...599).contains(plan.status), (plan.retryAfter ?? 0) >= 0

@@ -147,6 +147,9 @@ package final class GooglePlayDouble: Sendable {
         if path.hasPrefix("/_double/") {
             return control(request.method, path: path, body: bodyBuffer)
         }
+        if path == "/oauth2/v3/certs", request.method == .get {
+            return certificates()
+        }
         if path == "/token" {
             let (answer, refusal) =
                 request.method == .post

@@ -180,6 +180,14 @@ struct ConfigurationFile: Decodable {
         struct Notifications: Decodable {
             /// Lowercase hex SHA-256 of each accepted push token.
             var tokenSHA256: [String]?
+            /// Pub/Sub's authenticated push: the OIDC token's audience and account.
+            var oidc: OIDC?
+        }
+
+        struct OIDC: Decodable {
+            var audience: String?
+            var serviceAccountEmail: String?
+            var certificatesURL: String?
         }
 
         struct DeveloperAPI: Decodable {

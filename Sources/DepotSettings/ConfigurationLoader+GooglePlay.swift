@@ -52,8 +52,26 @@ extension ConfigurationLoader {
             }
             settings.notificationTokenDigests = try tokenDigests(
                 notifications.tokenSHA256, setting: "googlePlay.notifications.tokenSHA256", in: file)
-            guard !settings.notificationTokenDigests.isEmpty else {
-                throw ConfigurationError("\(file): googlePlay.notifications.tokenSHA256 must hold at least one digest")
+            if let oidc = notifications.oidc {
+                guard let audience = oidc.audience, !audience.isEmpty, audience.utf8.count <= 2048 else {
+                    throw ConfigurationError(
+                        "\(file): googlePlay.notifications.oidc.audience must be the push subscription's audience")
+                }
+                let url = oidc.certificatesURL ?? GooglePushTokenVerifier.googleCertificatesURL
+                let schemes = deployment == .production ? ["https"] : ["https", "http"]
+                guard let parsed = URLComponents(string: url), let scheme = parsed.scheme, schemes.contains(scheme),
+                    parsed.host?.isEmpty == false
+                else {
+                    throw ConfigurationError(
+                        "\(file): googlePlay.notifications.oidc.certificatesURL must be an \(schemes.joined(separator: " or ")) URL")
+                }
+                settings.notificationOIDC = GooglePushOIDCSettings(
+                    audience: audience, serviceAccountEmail: oidc.serviceAccountEmail.flatMap { $0.isEmpty ? nil : $0 },
+                    certificatesURL: url)
+            }
+            guard !settings.notificationTokenDigests.isEmpty || settings.notificationOIDC != nil else {
+                throw ConfigurationError(
+                    "\(file): googlePlay.notifications needs tokenSHA256 (a token in the push URL) or oidc (authenticated push)")
             }
         }
         return settings

@@ -13,6 +13,8 @@ package struct GooglePlaySettings: Sendable {
     package var developerAPI: GooglePlayDeveloperAPISettings?
     /// SHA-256 (lowercase hex) of each token a notification push URL may carry; empty: notifications are off.
     package var notificationTokenDigests: [String] = []
+    /// Pub/Sub's authenticated push (OIDC), when configured.
+    package var notificationOIDC: GooglePushOIDCSettings?
 
     /// Settings as read.
     package init(
@@ -28,5 +30,23 @@ package struct GooglePlaySettings: Sendable {
     /// The verifier these settings describe.
     package var verifier: GooglePlayVerifier {
         GooglePlayVerifier(packageName: packageName, keys: licenseKeys, products: products)
+    }
+}
+
+/// `googlePlay.notifications.oidc`: a push is accepted when its `Authorization: Bearer` is an OIDC token Google
+/// signed for `audience` (and, when given, for `serviceAccountEmail`, the push subscription's account).
+package struct GooglePushOIDCSettings: Sendable, Equatable {
+    /// The audience the push subscription puts in its tokens.
+    package var audience: String
+    /// The push subscription's service account; nil accepts any Google-signed token for the audience.
+    package var serviceAccountEmail: String?
+    /// Where Google's signing keys are (its JWKS), or another's for tests.
+    package var certificatesURL: String
+
+    /// Settings as read.
+    package init(audience: String, serviceAccountEmail: String?, certificatesURL: String) {
+        self.audience = audience
+        self.serviceAccountEmail = serviceAccountEmail
+        self.certificatesURL = certificatesURL
     }
 }

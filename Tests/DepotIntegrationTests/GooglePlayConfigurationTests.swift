@@ -121,8 +121,21 @@ struct GooglePlayDeveloperAPIConfigurationTests {
                     "googlePlay.notifications.tokenSHA256 entries"
                 ),
                 (
+                    withAPI.replacingOccurrences(
+                        of: "\"googlePlay\": {",
+                        with: "\"googlePlay\": {\"notifications\": {\"oidc\": {\"serviceAccountEmail\": \"a@b\"}}, "),
+                    "googlePlay.notifications.oidc.audience"
+                ),
+                (
+                    withAPI.replacingOccurrences(
+                        of: "\"googlePlay\": {",
+                        with:
+                            "\"googlePlay\": {\"notifications\": {\"oidc\": {\"audience\": \"x\", \"certificatesURL\": \"file:///etc\"}}, "),
+                    "googlePlay.notifications.oidc.certificatesURL"
+                ),
+                (
                     withAPI.replacingOccurrences(of: "\"googlePlay\": {", with: "\"googlePlay\": {\"notifications\": {}, "),
-                    "googlePlay.notifications.tokenSHA256 must hold"
+                    "googlePlay.notifications needs tokenSHA256 (a token in the push URL) or oidc"
                 ),
             ]
             for (settings, expected) in notificationCases {

@@ -83,6 +83,32 @@ struct GooglePlayNotificationTests {
         }
     }
 
+    @Test(arguments: LedgerEngine.allCases)
+    func anAuthenticatedPushIsTakenWithGooglesSignature(engine: LedgerEngine) async throws {
+        let signer = try GooglePlayTestSigner()
+        let audience = "https://depot.example.com/v1/notifications/googleplay"
+        try await GooglePlayDoubleFixture.with { play in
+            try await GooglePlayFlowTests.withServer(engine, settings: play.settings(signer, pushAudience: audience)) { server in
+                let client = try RawHTTPClient(port: server.port)
+                let test = Self.push("\"testNotification\":{\"version\":\"1.0\"}")
+                func post(bearer: String) async throws -> RawHTTPClient.Response {
+                    try await PurchaseSteps.post(client, "/v1/notifications/googleplay", test, ["Authorization: Bearer \(bearer)"])
+                }
+                let accepted = try await post(bearer: try play.pushToken(audience: audience))
+                #expect(accepted.status == 200 && accepted.text.contains("\"test\""), "\(accepted.text)")
+                // Another audience, another account, an expired token, a changed byte, or none at all: refused.
+                #expect(try await post(bearer: try play.pushToken(audience: "https://elsewhere.example.com/")).status == 403)
+                #expect(try await post(bearer: try play.pushToken(audience: audience, email: "someone@example.com")).status == 403)
+                #expect(try await post(bearer: try play.pushToken(audience: audience, expiresIn: -3600)).status == 403)
+                var forged = Array(try play.pushToken(audience: audience).utf8)
+                forged[forged.count / 2] = forged[forged.count / 2] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+                #expect(try await post(bearer: String(decoding: forged, as: UTF8.self)).status == 403)
+                #expect(try await post(bearer: "not-a-jwt").status == 403)
+                #expect(try await Self.post(client, test, token: nil).status == 401)
+            }
+        }
+    }
+
     @Test func withoutTheSectionNotificationsAreNotTaken() async throws {
         let signer = try GooglePlayTestSigner()
         try await GooglePlayFlowTests.withServer(.sqlite, settings: try GooglePlayFixture.settings(signer)) { server in

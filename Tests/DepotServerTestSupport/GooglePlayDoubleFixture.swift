@@ -27,9 +27,16 @@ struct GooglePlayDoubleFixture {
     /// whose SHA-256 is `notificationTokenSHA256`.
     func settings(
         _ signer: GooglePlayTestSigner, base: String? = nil, leaseSeconds: Int = 120, timeoutSeconds: Int = 60,
-        voidedIntervalSeconds: Int = 0, notificationTokenSHA256: String? = nil
+        voidedIntervalSeconds: Int = 0, notificationTokenSHA256: String? = nil, pushAudience: String? = nil
     ) -> String {
-        let notifications = notificationTokenSHA256.map { "\"notifications\": {\"tokenSHA256\": [\"\($0)\"]}, " } ?? ""
+        var members: [String] = []
+        if let notificationTokenSHA256 { members.append("\"tokenSHA256\": [\"\(notificationTokenSHA256)\"]") }
+        if let pushAudience {
+            members.append(
+                "\"oidc\": {\"audience\": \"\(pushAudience)\", \"serviceAccountEmail\": \"\(Self.pushAccount)\", "
+                    + "\"certificatesURL\": \"\(self.base)/oauth2/v3/certs\"}")
+        }
+        let notifications = members.isEmpty ? "" : "\"notifications\": {\(members.joined(separator: ", "))}, "
         return """
             "googlePlay": {\(notifications)"packageName": "\(GooglePlayFixture.packageName)", "licenseKeys": ["\(signer.publicKeyBase64)"],
               "products": {"level1": "com.example.level1", "coins": "com.example.coins", "monthly_sub": "com.example.monthly"},
@@ -38,6 +45,17 @@ struct GooglePlayDoubleFixture {
                 "outbox": {"pollIntervalMilliseconds": 50, "baseDelaySeconds": 1, "maxDelaySeconds": 1, "leaseSeconds": \(leaseSeconds)},
                 "voidedPurchases": {"intervalSeconds": \(voidedIntervalSeconds), "overlapSeconds": 60, "lookbackDays": 1}}}
             """
+    }
+
+    /// The account the double's push tokens are for, as a push subscription's would be.
+    static let pushAccount = "pubsub-push@depot-double.iam.gserviceaccount.com"
+
+    /// An OIDC token the double signs as Google signs a push's.
+    func pushToken(audience: String, email: String = Self.pushAccount, expiresIn: Int64 = 3600) throws -> String {
+        guard let token = double.pushToken(audience: audience, email: email, expiresIn: expiresIn) else {
+            throw CancellationError()
+        }
+        return token
     }
 
     /// Holds a purchase at the double (a one-time product, or a subscription running until `expiry`, milliseconds

@@ -167,7 +167,8 @@ package struct DepotApplication: Sendable {
 
     /// The handler of Google Play notifications, when `googlePlay.notifications` is configured.
     private func googlePlayNotificationHandler(service: DeliveryService, logger: Logger) -> GooglePlayNotificationHandler? {
-        guard let googlePlay = configuration.googlePlay, !googlePlay.notificationTokenDigests.isEmpty,
+        guard let googlePlay = configuration.googlePlay,
+            !googlePlay.notificationTokenDigests.isEmpty || googlePlay.notificationOIDC != nil,
             let settings = googlePlay.developerAPI, let googlePlayClient
         else { return nil }
         let revoked: @Sendable (String) async -> Void = { id in await service.purchaseRevoked(id) }
@@ -232,7 +233,11 @@ package struct DepotApplication: Sendable {
             .register(on: router)
         GooglePlayNotificationRoute(
             handler: googlePlayNotificationHandler(service: service, logger: logger),
-            tokens: BearerTokenDigests(hexDigests: configuration.googlePlay?.notificationTokenDigests ?? [])
+            tokens: BearerTokenDigests(hexDigests: configuration.googlePlay?.notificationTokenDigests ?? []),
+            oidc: configuration.googlePlay?.notificationOIDC.map {
+                GooglePushTokenVerifier(
+                    audience: $0.audience, serviceAccountEmail: $0.serviceAccountEmail, certificatesURL: $0.certificatesURL)
+            }
         )
         .register(on: router)
         MetricsRoute(
