@@ -23,7 +23,7 @@ extension ConfigurationLoader {
         guard let keyPath = section.privateKeyPath, !keyPath.isEmpty else {
             throw ConfigurationError("\(file): \(name).privateKeyPath must name the key's .p8 file")
         }
-        let resolved = keyPath.hasPrefix("/") ? keyPath : (directory as NSString).appendingPathComponent(keyPath)
+        let resolved = resolve(keyPath, against: directory)
         guard let data = FileManager.default.contents(atPath: resolved), let pem = String(data: data, encoding: .utf8) else {
             throw ConfigurationError("\(file): \(name).privateKeyPath: cannot read \(resolved)")
         }
@@ -80,14 +80,7 @@ extension ConfigurationLoader {
                     "\(file): appStoreServerAPI.baseURLs: \"\(environment)\" is not an App Store environment (Production, Sandbox, Xcode, LocalTesting)"
                 )
             }
-            let schemes = deployment == .production ? ["https"] : ["https", "http"]
-            guard let parsed = URLComponents(string: url), let scheme = parsed.scheme, schemes.contains(scheme),
-                parsed.host?.isEmpty == false, parsed.query == nil, parsed.fragment == nil
-            else {
-                throw ConfigurationError(
-                    "\(file): appStoreServerAPI.baseURLs.\(environment) must be an \(schemes.joined(separator: " or ")) URL without query, not \"\(url)\""
-                )
-            }
+            _ = try serviceURL(url, setting: "appStoreServerAPI.baseURLs.\(environment)", deployment: deployment, in: file)
         }
         return given
     }

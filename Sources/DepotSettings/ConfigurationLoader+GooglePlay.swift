@@ -50,29 +50,8 @@ extension ConfigurationLoader {
                 throw ConfigurationError(
                     "\(file): googlePlay.notifications needs googlePlay.developerAPI: a notification is checked with Google, never trusted")
             }
-            settings.notificationTokenDigests = try tokenDigests(
-                notifications.tokenSHA256, setting: "googlePlay.notifications.tokenSHA256", in: file)
-            if let oidc = notifications.oidc {
-                guard let audience = oidc.audience, !audience.isEmpty, audience.utf8.count <= 2048 else {
-                    throw ConfigurationError(
-                        "\(file): googlePlay.notifications.oidc.audience must be the push subscription's audience")
-                }
-                let url = oidc.certificatesURL ?? GooglePushTokenVerifier.googleCertificatesURL
-                let schemes = deployment == .production ? ["https"] : ["https", "http"]
-                guard let parsed = URLComponents(string: url), let scheme = parsed.scheme, schemes.contains(scheme),
-                    parsed.host?.isEmpty == false
-                else {
-                    throw ConfigurationError(
-                        "\(file): googlePlay.notifications.oidc.certificatesURL must be an \(schemes.joined(separator: " or ")) URL")
-                }
-                settings.notificationOIDC = GooglePushOIDCSettings(
-                    audience: audience, serviceAccountEmail: oidc.serviceAccountEmail.flatMap { $0.isEmpty ? nil : $0 },
-                    certificatesURL: url)
-            }
-            guard !settings.notificationTokenDigests.isEmpty || settings.notificationOIDC != nil else {
-                throw ConfigurationError(
-                    "\(file): googlePlay.notifications needs tokenSHA256 (a token in the push URL) or oidc (authenticated push)")
-            }
+            (settings.notificationTokenDigests, settings.notificationOIDC) = try notificationSettings(
+                notifications, deployment: deployment, in: file)
         }
         return settings
     }
@@ -89,7 +68,7 @@ extension ConfigurationLoader {
         guard let keyPath = section.serviceAccountKeyPath, !keyPath.isEmpty else {
             throw ConfigurationError("\(file): \(name).serviceAccountKeyPath must name the service account's JSON key file")
         }
-        let resolved = keyPath.hasPrefix("/") ? keyPath : (directory as NSString).appendingPathComponent(keyPath)
+        let resolved = resolve(keyPath, against: directory)
         let account: GooglePlayServiceAccount
         do {
             account = try GooglePlayServiceAccount(keyFilePath: resolved)
@@ -97,16 +76,10 @@ extension ConfigurationLoader {
         } catch {
             throw ConfigurationError("\(file): \(name).serviceAccountKeyPath: \(resolved): \(error.description)")
         }
-        let schemes = deployment == .production ? ["https"] : ["https", "http"]
-        let baseURL = section.baseURL ?? GooglePlayDeveloperAPIClient.googleBaseURL
-        for (setting, url) in [("baseURL", baseURL), ("tokenURL", section.tokenURL ?? account.tokenURI)] {
-            guard let parsed = URLComponents(string: url), let scheme = parsed.scheme, schemes.contains(scheme),
-                parsed.host?.isEmpty == false, parsed.query == nil, parsed.fragment == nil
-            else {
-                throw ConfigurationError(
-                    "\(file): \(name).\(setting) must be an \(schemes.joined(separator: " or ")) URL without query, not \"\(url)\"")
-            }
-        }
+        let baseURL = try serviceURL(
+            section.baseURL ?? GooglePlayDeveloperAPIClient.googleBaseURL, setting: "\(name).baseURL", deployment: deployment,
+            in: file)
+        _ = try serviceURL(section.tokenURL ?? account.tokenURI, setting: "\(name).tokenURL", deployment: deployment, in: file)
         let timeout = section.timeoutSeconds ?? 30
         guard (1...300).contains(timeout) else {
             throw ConfigurationError("\(file): \(name).timeoutSeconds must be from 1 to 300, not \(timeout)")
@@ -127,6 +100,31 @@ extension ConfigurationLoader {
         return GooglePlayDeveloperAPISettings(
             account: account, serviceAccountKeyPath: resolved, baseURL: baseURL, tokenURL: section.tokenURL,
             timeoutSeconds: timeout, outbox: try outboxSettings(section.outbox, section: name, in: file), voidedPurchases: poll)
+    }
+
+    /// `googlePlay.notifications`: the push URL tokens' digests and the authenticated push's audience, account
+    /// and key URL; at least one of the two.
+    static func notificationSettings(
+        _ notifications: ConfigurationFile.GooglePlay.Notifications, deployment: DeploymentEnvironment, in file: String
+    ) throws(ConfigurationError) -> (tokenDigests: [String], oidc: GooglePushOIDCSettings?) {
+        let digests = try tokenDigests(notifications.tokenSHA256, setting: "googlePlay.notifications.tokenSHA256", in: file)
+        var oidcSettings: GooglePushOIDCSettings?
+        if let oidc = notifications.oidc {
+            guard let audience = oidc.audience, !audience.isEmpty, audience.utf8.count <= 2048 else {
+                throw ConfigurationError("\(file): googlePlay.notifications.oidc.audience must be the push subscription's audience")
+            }
+            let url = try serviceURL(
+                oidc.certificatesURL ?? GooglePushTokenVerifier.googleCertificatesURL,
+                setting: "googlePlay.notifications.oidc.certificatesURL", deployment: deployment, in: file)
+            oidcSettings = GooglePushOIDCSettings(
+                audience: audience, serviceAccountEmail: oidc.serviceAccountEmail.flatMap { $0.isEmpty ? nil : $0 },
+                certificatesURL: url)
+        }
+        guard !digests.isEmpty || oidcSettings != nil else {
+            throw ConfigurationError(
+                "\(file): googlePlay.notifications needs tokenSHA256 (a token in the push URL) or oidc (authenticated push)")
+        }
+        return (digests, oidcSettings)
     }
 
     /// Whether `name` follows Android's rule for an application id.

@@ -140,7 +140,7 @@ package enum ConfigurationLoader {
     }
 
     /// A path from a configuration file, taken relative to the configuration directory when relative.
-    private static func resolve(_ path: String, against directory: String) -> String {
+    static func resolve(_ path: String, against directory: String) -> String {
         path.hasPrefix("/") ? path : (directory as NSString).appendingPathComponent(path)
     }
 
