@@ -112,7 +112,10 @@ extension GooglePlayDouble {
             return GooglePlayDoublePurchase(
                 purchaseToken: purchaseToken, productId: productId, kind: kind, orderId: orderId ?? GooglePlayDouble.makeOrderId(),
                 purchaseState: state, purchaseTimeMillis: bought,
-                expiryTimeMillis: kind == .subscription ? expiryTimeMillis ?? bought + GooglePlayDouble.voidedWindow : nil,
+                // The purchase time comes from the request: a month after it, or the end of time, never a trap.
+                expiryTimeMillis: kind == .subscription
+                    ? expiryTimeMillis ?? (bought > .max - GooglePlayDouble.voidedWindow ? .max : bought + GooglePlayDouble.voidedWindow)
+                    : nil,
                 acknowledgementState: acknowledgement, consumptionState: consumption, purchaseType: purchaseType,
                 quantity: quantity ?? 1, regionCode: regionCode ?? "US", autoRenewing: autoRenewing, cancelReason: cancelReason)
         }

@@ -27,11 +27,14 @@ extension GooglePlayDouble {
     /// A signed OIDC token for `audience` and `email`, valid `expiresIn` seconds (negative: already expired).
     package func pushToken(audience: String, email: String, expiresIn: Int64 = 3600) -> String? {
         let now = clock() / 1000
+        let (exp, overflow) = now.addingReportingOverflow(expiresIn)
+        guard !overflow else { return nil }
         let header = #"{"alg":"RS256","kid":"\#(Self.oidcKeyId)","typ":"JWT"}"#
         let claims = [
             "\"iss\":\"https://accounts.google.com\"", "\"aud\":\(GooglePlayDoubleSetup.quoted(audience))",
             "\"email\":\(GooglePlayDoubleSetup.quoted(email))", "\"email_verified\":true", "\"iat\":\(now)",
-            "\"exp\":\(now + expiresIn)", "\"sub\":\"1\"",
+            // Overflow-checked: the lifetime comes from the request; an impossible one is refused.
+            "\"exp\":\(exp)", "\"sub\":\"1\"",
         ]
         let input = Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array(("{" + claims.joined(separator: ",") + "}").utf8))
         guard let signature = try? serviceAccount.privateKey.signature(for: Data(input.utf8), padding: .insecurePKCS1v1_5) else {

@@ -29,6 +29,14 @@ struct DevGooglePlayCommandTests {
             #"{"purchaseToken": "tok-1", "productId": "level1", "kind": "product", "orderId": "GPA.1234-5678-9012-34567"}"#)
         #expect(held.status == 200, "\(held.text)")
         #expect(try await PurchaseSteps.post(http, "/_double/purchases", #"{"purchaseToken": 5}"#).status == 400)
+        // Numbers at their extremes are taken or refused, never trapped on: the process keeps answering.
+        let far = try await PurchaseSteps.post(
+            http, "/_double/purchases",
+            #"{"purchaseToken": "far", "productId": "monthly", "kind": "subscription", "purchaseTimeMillis": 9223372036854775807}"#)
+        #expect(far.status == 200, "\(far.text)")
+        let forever = try await PurchaseSteps.post(
+            http, "/_double/push-token", #"{"audience": "a", "email": "b", "expiresIn": 9223372036854775807}"#)
+        #expect(forever.status == 400, "\(forever.text)")
         let client = GooglePlayDeveloperAPIClient(
             packageName: "com.example.game", tokens: try GooglePlayAccessTokens(account: account), baseURL: base)
         try await client.acknowledgeProduct(productId: "level1", purchaseToken: "tok-1")
