@@ -165,19 +165,23 @@ package struct DepotApplication: Sendable {
         return application
     }
 
-    /// The handler of Google Play notifications, when `googlePlay.notifications` is configured.
-    private func googlePlayNotificationHandler(service: DeliveryService, logger: Logger) -> GooglePlayNotificationHandler? {
-        guard let googlePlay = configuration.googlePlay,
-            !googlePlay.notificationTokenDigests.isEmpty || googlePlay.notificationOIDC != nil,
-            let settings = googlePlay.developerAPI, let googlePlayClient
-        else { return nil }
-        let revoked: @Sendable (String) async -> Void = { id in await service.purchaseRevoked(id) }
-        let poll = VoidedPurchasePoll(
+    /// The poll of Google's voided purchases, when `googlePlay.developerAPI` is configured: run on a timer, and
+    /// at once when a notification says a purchase was voided.
+    private func voidedPurchasePoll(service: DeliveryService) -> VoidedPurchasePoll? {
+        guard let settings = configuration.googlePlay?.developerAPI, let googlePlayClient else { return nil }
+        return VoidedPurchasePoll(
             ledger: timedLedger, client: googlePlayClient, settings: settings.voidedPurchases, clock: Self.systemClock,
-            logger: logger, onRevoked: revoked)
+            logger: logger, onRevoked: { id in await service.purchaseRevoked(id) })
+    }
+
+    /// The handler of Google Play notifications, when `googlePlay.notifications` is configured.
+    private func googlePlayNotificationHandler(service: DeliveryService, voided: VoidedPurchasePoll?) -> GooglePlayNotificationHandler? {
+        guard let googlePlay = configuration.googlePlay,
+            !googlePlay.notificationTokenDigests.isEmpty || googlePlay.notificationOIDC != nil, let voided, let googlePlayClient
+        else { return nil }
         return GooglePlayNotificationHandler(
-            packageName: googlePlay.packageName, ledger: timedLedger, client: googlePlayClient, voided: poll,
-            clock: Self.systemClock, logger: logger, onRevoked: revoked)
+            packageName: googlePlay.packageName, ledger: timedLedger, client: googlePlayClient, voided: voided,
+            clock: Self.systemClock, logger: logger, onRevoked: { id in await service.purchaseRevoked(id) })
     }
 
     /// The App Store Server API client for the configured key. It makes one attempt per call: the outbox
@@ -231,8 +235,9 @@ package struct DepotApplication: Sendable {
             metrics: metrics)
         TransactionRoutes(service: service, trustedProxies: configuration.http.trustedProxies, metrics: metrics)
             .register(on: router)
+        let voidedPurchases = voidedPurchasePoll(service: service)
         GooglePlayNotificationRoute(
-            handler: googlePlayNotificationHandler(service: service, logger: logger),
+            handler: googlePlayNotificationHandler(service: service, voided: voidedPurchases),
             tokens: BearerTokenDigests(hexDigests: configuration.googlePlay?.notificationTokenDigests ?? []),
             oidc: configuration.googlePlay?.notificationOIDC.map {
                 GooglePushTokenVerifier(
@@ -338,11 +343,8 @@ package struct DepotApplication: Sendable {
                     random: { Double.random(in: 0..<1) }, logger: logger,
                     consumptionInformation: { id async throws(DepotError) in try await service.consumptionInformation(transactionId: id) }))
         }
-        if let settings = configuration.googlePlay?.developerAPI, let googlePlayClient, settings.voidedPurchases.intervalSeconds > 0 {
-            services.append(
-                VoidedPurchasePoll(
-                    ledger: ledger, client: googlePlayClient, settings: settings.voidedPurchases, clock: Self.systemClock,
-                    logger: logger, onRevoked: { id in await service.purchaseRevoked(id) }))
+        if let voidedPurchases, voidedPurchases.settings.intervalSeconds > 0 {
+            services.append(voidedPurchases)
         }
         if let settings = configuration.appStoreServerAPI, let appStoreClient {
             // Only environments with an App Store server keep a notification history.

@@ -17,7 +17,8 @@ package struct VoidedPurchasePoll: Service {
 
     let ledger: any Ledger
     let client: GooglePlayDeveloperAPIClient
-    let settings: VoidedPurchasePollSettings
+    /// How often, and how far back.
+    package let settings: VoidedPurchasePollSettings
     let clock: @Sendable () -> Int64
     let logger: Logger
     let onRevoked: @Sendable (String) async -> Void
