@@ -22,8 +22,6 @@ public struct GooglePlayDeveloperNotification: Sendable, Equatable {
     public var packageName: String
     /// When the event happened, milliseconds since 1970.
     public var eventTimeMillis: Int64?
-    /// The Pub/Sub message id (for logs).
-    public var messageId: String?
     /// What happened.
     public var event: Event
 
@@ -42,11 +40,7 @@ public struct GooglePlayDeveloperNotification: Sendable, Equatable {
             throw Malformed(description: "the push body is longer than \(Self.maximumBodyLength) bytes")
         }
         struct Push: Decodable {
-            struct Message: Decodable {
-                var data: String?
-                var messageId: String?
-                var message_id: String?
-            }
+            struct Message: Decodable { var data: String? }
             var message: Message?
         }
         guard let push = try? JSONDecoder().decode(Push.self, from: pushBody), let message = push.message else {
@@ -55,11 +49,11 @@ public struct GooglePlayDeveloperNotification: Sendable, Equatable {
         guard let text = message.data, let data = Data(base64Encoded: text) else {
             throw Malformed(description: "message.data is not base64")
         }
-        try self.init(data: data, messageId: message.messageId ?? message.message_id)
+        try self.init(data: data)
     }
 
     /// The notification in a message's decoded data.
-    init(data: Data, messageId: String?) throws(Malformed) {
+    init(data: Data) throws(Malformed) {
         struct Payload: Decodable {
             struct OneTime: Decodable {
                 var notificationType: Int?
@@ -114,7 +108,6 @@ public struct GooglePlayDeveloperNotification: Sendable, Equatable {
         }
         self.packageName = packageName
         self.eventTimeMillis = payload.eventTimeMillis?.value
-        self.messageId = messageId
         self.event = event
     }
 }

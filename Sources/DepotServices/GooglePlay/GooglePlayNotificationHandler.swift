@@ -74,8 +74,9 @@ package struct GooglePlayNotificationHandler: Sendable {
         case .voidedPurchase:
             return try await pollVoided(since: notification.eventTimeMillis)
         case .subscription(let type, _, _):
-            // Renewals and expiries are not followed from the Developer API: a subscription's entitlement is
-            // its offline period. A revocation is a voided purchase, which the voided list confirms.
+            // Renewals and expiries need nothing here: a subscription's period is asked of Google at each redeem
+            // or restore, when entitlement is worked out. A revocation is a voided purchase, which the voided list
+            // confirms.
             guard type == Self.subscriptionRevoked else { return .unchanged }
             return try await pollVoided(since: notification.eventTimeMillis)
         }
