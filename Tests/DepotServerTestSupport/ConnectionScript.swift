@@ -86,7 +86,8 @@ func runConnectionScript(
         case .graceOver: machine.graceExpired()
         case .idleFired: machine.idleTimerFired(now: now)
         case .deadlineFired: machine.deadlinePassed(now: now)
-        case .keyAccepted: machine.uploadAuthorized(now: now)
+        case .keyAccepted:
+            if !machine.uploadAuthorized(now: now) { log.append("key refused: closing") }
         case .gone: machine.connectionEnded()
         }
         while let action = machine.nextAction() { log.append(describe(action)) }

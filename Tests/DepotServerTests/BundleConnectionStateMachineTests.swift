@@ -136,7 +136,7 @@ struct BundleConnectionStateMachineTests {
             },
             expected: [
                 "deadline 30s", "forward POST /v1/publisher/uploads", "write passOn",
-                "write end(belowEncoder: false, thenClose: true)",
+                "write end(belowEncoder: false, thenClose: true)", "key refused: closing",
             ]),
         ConnectionCase(
             name: "no 100-continue while an earlier answer is due: it may not overtake it",
@@ -230,6 +230,13 @@ struct BundleConnectionStateMachineTests {
             name: "an upload whose key is accepted while a read waits is timed from then",
             steps: { [.head(.PATCH, upload + "/u1"), .read, .at(5), .keyAccepted, .at(30), .deadlineFired, .at(35), .deadlineFired] },
             expected: ["deadline 30s", "forward PATCH /v1/publisher/uploads/u1", "read", "deadline 5s", "answer 408 and close"]),
+        ConnectionCase(
+            name: "a key accepted after the whole-request deadline answered 408 is refused, so the route takes no body",
+            steps: { [.head(.PATCH, upload + "/u1"), .read, .at(30), .deadlineFired, .keyAccepted] },
+            expected: [
+                "deadline 30s", "forward PATCH /v1/publisher/uploads/u1", "read", "answer 408 and close",
+                "key refused: closing",
+            ]),
         ConnectionCase(
             name: "an upload whose key was not accepted is held to the whole-request deadline, bytes or not",
             steps: { [.head(.PATCH, upload + "/u1"), .read, .at(20), .body, .read, .at(30), .deadlineFired] },

@@ -156,9 +156,13 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
             context.triggerUserOutboundEvent(event, promise: promise)
             return
         }
-        machine.uploadAuthorized(now: context.eventLoop.now)
+        let accepted = machine.uploadAuthorized(now: context.eventLoop.now)
         runActions(context: context)
-        promise?.succeed(())
+        if accepted {
+            promise?.succeed(())
+        } else {
+            promise?.fail(UploadAuthorizedEvent.ConnectionClosing())
+        }
     }
 
     /// Called by the ``RequestRecognizer`` for every read from the socket: a lingering close waits while bytes come.

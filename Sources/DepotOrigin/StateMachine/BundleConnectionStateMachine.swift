@@ -170,15 +170,18 @@ struct BundleConnectionStateMachine {
     /// The upload route of the request arriving accepted its publisher key: its body's deadline now runs on progress,
     /// and a client waiting for `100 Continue` gets it (RFC 9110 §10.1.1), unless an earlier answer is still due.
     /// Only while that request is the only one handed on and its body is still arriving: a late word from an earlier
-    /// request never reaches a later one.
-    mutating func uploadAuthorized(now: NIODeadline) {
-        guard !closing, arriving, uploadAwaitingKey, owner == .forwarded, forwardedInFlight == 1 else { return }
+    /// request never reaches a later one. False when the connection is closing (its request deadline may have passed
+    /// first): the route must not start on a body that will not come.
+    mutating func uploadAuthorized(now: NIODeadline) -> Bool {
+        guard !closing else { return false }
+        guard arriving, uploadAwaitingKey, owner == .forwarded, forwardedInFlight == 1 else { return true }
         uploadAwaitingKey = false
         deadlinePolicy = .progress
         lastProgress = now
         if readOutstanding && readAskedSince == nil { readAskedSince = now }
         if awaitsContinue && !answering && !forwardedResponseStarted { actions.append(.sendContinue) }
         awaitsContinue = false
+        return true
     }
 
     /// A request head broke the limits (414, 431): answered once every earlier answer went out, then the
