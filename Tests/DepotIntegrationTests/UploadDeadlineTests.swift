@@ -29,12 +29,12 @@ struct UploadDeadlineTests {
     }
 
     /// Waits until the server's upload route holds the upload's lock (it writes the body), or an answer arrives
-    /// first: true in the first case.
+    /// first: true in the first case. An answer is looked for first, so that a poll delayed past both sees the answer.
     static func awaitBodyTaken(_ file: String, client: RawHTTPClient) async throws -> Bool {
         await OffPool.run { () -> Bool in
             while true {
-                if FileLocks.isLocked(file) { return true }
                 if client.hasBytesWaiting() { return false }
+                if FileLocks.isLocked(file) { return true }
                 usleep(5_000)
             }
         }
