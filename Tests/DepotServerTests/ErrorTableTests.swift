@@ -53,7 +53,7 @@ struct ErrorTableTests {
     @Test(arguments: verificationCodes)
     func verificationCodesAreRowsOfTheTable(code: AppStoreVerificationError.Code) throws {
         let row = try #require(ErrorCode(rawValue: code.description), "ErrorCode lacks \(code)")
-        let error = DeliveryService.depotError(AppStoreVerificationError(code, "refused"))
+        let error = DepotError(DeliveryError.purchaseRefused(AppStoreVerificationError(code, "refused").refusal))
         #expect(error.code == code.description)
         #expect(error.status == row.status)
     }

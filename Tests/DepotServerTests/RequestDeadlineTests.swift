@@ -1,6 +1,7 @@
 @testable import DepotServerTestSupport
 import DepotAPI
 import DepotCore
+import DepotServices
 @testable import DepotOrigin
 import DepotTrust
 import Testing
@@ -30,7 +31,7 @@ struct RequestDeadlineTests {
         (.chainUntrusted, 403),
     ])
     func verificationRefusalsMapToStatuses(code: AppStoreVerificationError.Code, status: Int) {
-        let error = DeliveryService.depotError(AppStoreVerificationError(code, "refused"))
+        let error = DepotError(DeliveryError.purchaseRefused(AppStoreVerificationError(code, "refused").refusal))
         #expect(error.status == status)
         #expect(error.code == code.description)
     }

@@ -40,28 +40,17 @@ extension DeliveryService {
     }
 
     /// The Send Consumption Information body for a transaction from Depot's delivery evidence now, or nil when
-    /// the customer's consent is not (or no longer) recorded.
-    ///
-    /// `deliveryStatus` is `DELIVERED` when the app confirmed delivery or every bundle was served in full, else
-    /// `UNDELIVERED_OTHER`; `consumptionPercentage` is 0 for content not delivered (Apple requires it), and left
-    /// out otherwise (Depot cannot see how much of delivered content was used) and for auto-renewable
-    /// subscriptions (Apple takes it for the other types only).
+    /// the customer's consent is not (or no longer) recorded (see `DeliveryContext.consumptionInformation`).
     func consumptionInformation(transactionId: String) async throws(DepotError) -> ConsumptionInformation? {
-        let consented = try await ledgerCall { () async throws(LedgerError) in
-            try await ledger.consumptionConsentedAt(transactionId: transactionId)
+        do {
+            return try await context.consumptionInformation(
+                transactionId: transactionId, sampleContentProvided: appStoreServerAPI?.sampleContentProvided ?? false)
+        } catch {
+            switch error {
+            case .delivery(let refusal): throw DepotError(refusal)
+            case .outsideApplesRules(let status):
+                throw DepotError(.internal, "the consumption information for \(status) breaks Apple's rules")
+            }
         }
-        guard consented != nil else { return nil }
-        let report = try await report(transactionId: transactionId)
-        let delivered = report.deliveryStatus == "DELIVERED"
-        // Judged by the type the transaction was redeemed under (the report read it, so it is known).
-        let stored = try await ledgerCall { () async throws(LedgerError) in try await ledger.transaction(id: transactionId) }
-        let isSubscription = stored?.judgedType(in: catalog) == .autoRenewable
-        let information = ConsumptionInformation(
-            deliveryStatus: report.deliveryStatus, sampleContentProvided: appStoreServerAPI?.sampleContentProvided ?? false,
-            consumptionPercentage: delivered || isSubscription ? nil : 0)
-        guard let information else {
-            throw DepotError(.internal, "the consumption information breaks Apple's rules")
-        }
-        return information
     }
 }

@@ -1,6 +1,7 @@
 import DepotAPI
 import DepotCore
 import DepotLedger
+import DepotServices
 import DepotTrust
 
 /// One delivery as operator reports show it.
@@ -107,7 +108,7 @@ extension DeliveryService {
             )
         }
         let audit = Array(fetched.prefix(limit))
-        let evidence = evidence(stored: stored, statuses: statuses)
+        let evidence = context.evidence(of: stored, statuses: statuses)
         return TransactionReportBody(
             transaction: Self.body(stored), revoked: stored.transaction.isRevoked, deliveries: statuses.map(report),
             evidence: evidence.rawValue, deliveryStatus: evidence.deliveryStatus,
@@ -116,32 +117,10 @@ extension DeliveryService {
             nextCursor: fetched.count > limit ? audit.last.map { PageRequest<Int64>.cursor(after: $0.sequence) } : nil)
     }
 
-    /// Delivery evidence from the latest delivery of each content.
-    func evidence(stored: LedgerTransaction, statuses: [DeliveryStatus]) -> DeliveryEvidence {
-        var latest: [String: DeliveryStatus] = [:]
-        for status in statuses {
-            if let known = latest[status.delivery.contentId], known.confirmedAt != nil || known.lastActivityAt > status.lastActivityAt {
-                continue
-            }
-            latest[status.delivery.contentId] = status
-        }
-        return DeliveryEvidence.assess(
-            latest.values.map { status in
-                DeliveryEvidence.Delivery(
-                    confirmed: status.confirmedAt != nil || stored.state == .finished, bytesCovered: status.bytesCovered,
-                    size: bundleSize(status.delivery) ?? Int64.max)
-            })
-    }
-
-    /// The size of the bundle a delivery recorded, when the catalog still knows it.
-    private func bundleSize(_ delivery: PlannedDelivery) -> Int64? {
-        BundleDigest(hex: delivery.digest).flatMap { catalog.bundleSize(digest: $0) }
-    }
-
     private func report(_ status: DeliveryStatus) -> DeliveryReportBody {
         DeliveryReportBody(
             transactionId: status.transactionId, contentId: status.delivery.contentId, version: status.delivery.version,
-            digest: status.delivery.digest, size: bundleSize(status.delivery),
+            digest: status.delivery.digest, size: context.bundleSize(of: status.delivery),
             grantsIssued: status.grantsIssued, bytesServed: status.bytesCovered,
             confirmedAt: status.confirmedAt.map(UTCTimestamp.format), lastActivityAt: UTCTimestamp.format(status.lastActivityAt),
             storeDeadline: status.storeDeadline.map(UTCTimestamp.format))

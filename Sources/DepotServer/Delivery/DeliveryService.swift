@@ -7,34 +7,32 @@ import DepotTrust
 import Foundation
 import Logging
 
-/// The transaction routes' side of the delivery flows: verifies what the app presents with its store's
-/// verifier, runs the flow (`RedemptionFlow`, `FinishFlow`, `RestoreFlow`, in DepotServices) and answers in
-/// the wire contract's bodies (`DepotAPI`). App Store specifics stay here: notifications and their reports.
+/// The transaction routes' side of the delivery flows: verifies what the app presents (`PurchaseVerification`),
+/// runs the flow (`RedemptionFlow`, `FinishFlow`, `RestoreFlow`, in DepotServices) and answers in the wire
+/// contract's bodies (`DepotAPI`).
 struct DeliveryService: Sendable {
-    let verifier: AppStoreVerifier
-    /// Google Play's verifier; nil when the server takes no Google Play purchases.
-    let googlePlay: GooglePlayVerifier?
-    /// Google Play subscriptions' periods from the Developer API; nil without it.
-    let googlePlaySubscriptions: GooglePlaySubscriptionPeriod?
+    /// Each store's verifier.
+    let verification: PurchaseVerification
     /// What the delivery flows share.
     let context: DeliveryContext
     let redemption: RedemptionFlow
     let finishing: FinishFlow
     let restoring: RestoreFlow
+    /// App Store Server Notifications, from the route and the history backfill.
+    let notifications: AppStoreNotificationHandler
     /// How Depot calls the App Store Server API; nil when it does not.
     let appStoreServerAPI: AppStoreServerAPISettings?
-    /// Where refused signed data is counted; nil counts nothing.
-    let metrics: DepotMetrics?
 
     init(
         verifier: AppStoreVerifier, googlePlay: GooglePlayVerifier? = nil, context: DeliveryContext,
         irregular: IrregularActivityPolicy, appStoreServerAPI: AppStoreServerAPISettings? = nil,
         googlePlaySubscriptions: GooglePlaySubscriptionPeriod? = nil, metrics: DepotMetrics? = nil
     ) {
-        let googlePlayDeveloperAPI = googlePlaySubscriptions != nil
-        self.verifier = verifier
-        self.googlePlay = googlePlay
-        self.googlePlaySubscriptions = googlePlaySubscriptions
+        let refused: @Sendable (String) -> Void = { code in metrics?.verificationFailed(code: code) }
+        let verification = PurchaseVerification(
+            appStore: verifier, googlePlay: googlePlay, googlePlaySubscriptions: googlePlaySubscriptions,
+            catalogs: context.catalogs, refused: refused)
+        self.verification = verification
         self.context = context
         redemption = RedemptionFlow(context: context, policy: irregular)
         finishing = FinishFlow(
@@ -42,12 +40,13 @@ struct DeliveryService: Sendable {
             storeFinishMode: { transaction in
                 switch transaction.store {
                 case .appStore: StoreFinishMode(settings: appStoreServerAPI, environment: transaction.environment)
-                case .googlePlay: googlePlayDeveloperAPI ? .server : .app
+                case .googlePlay: verification.callsGooglePlay ? .server : .app
                 }
             })
         restoring = RestoreFlow(context: context, policy: irregular)
+        notifications = AppStoreNotificationHandler(
+            verifier: verifier, context: context, appStoreServerAPI: appStoreServerAPI, refused: refused)
         self.appStoreServerAPI = appStoreServerAPI
-        self.metrics = metrics
     }
 
     var ledger: any Ledger { context.ledger }
@@ -69,7 +68,7 @@ struct DeliveryService: Sendable {
         do {
             // The account token is checked before the signature is (a malformed one costs no verification).
             let account = try AccountToken.parse(request.appAccountToken)
-            let purchase = try await verify(signed)
+            let purchase = try await verification.verify(signed)
             let result = try await redemption.redeem(
                 .init(purchase: purchase, installed: installed, callerAccount: account, client: client))
             return Redemption(
@@ -107,13 +106,7 @@ struct DeliveryService: Sendable {
             let caller = try restoring.admit(
                 signedCount: signed.count, distinctCount: Set(signed).count,
                 callerAccount: request.appAccountToken, client: client)
-            var seenSigned: Set<SignedPurchase> = []
-            var seenIds: Set<String> = []
-            var purchases: [VerifiedPurchase] = []
-            for purchase in signed where seenSigned.insert(purchase).inserted {
-                let verified = try await verify(purchase)
-                if seenIds.insert(verified.id).inserted { purchases.append(verified) }
-            }
+            let purchases = try await verification.verifyDistinct(signed)
             let result = try await restoring.restore(purchases, callerAccount: caller, client: client)
             return Restoration(
                 transactions: result.transactions.map { Self.body($0.transaction, finishToken: $0.finishToken) },
@@ -136,32 +129,6 @@ struct DeliveryService: Sendable {
         case (.some, .some):
             throw DepotError(.badRequest, "a redeem carries one purchase: \"signedTransaction\" or \"googlePlay\", not both")
         }
-    }
-
-    /// Verifies a signed purchase with its store's verifier; a refusal is counted by its code.
-    private func verify(_ signed: SignedPurchase) async throws(DeliveryError) -> VerifiedPurchase {
-        do throws(PurchaseRefusal) {
-            switch signed.store {
-            case .appStore:
-                return try await verifier.verifyPurchase(signed)
-            case .googlePlay:
-                guard let googlePlay else { throw .storeNotAccepted(.googlePlay) }
-                let verified = try await googlePlay.verifyPurchase(signed)
-                guard let googlePlaySubscriptions, catalog.product(id: verified.productId)?.type == .autoRenewable else {
-                    return verified
-                }
-                return await googlePlaySubscriptions.withExpiry(verified)
-            }
-        } catch {
-            metrics?.verificationFailed(code: error.code)
-            throw .purchaseRefused(error)
-        }
-    }
-
-    /// Maps verification failures to the table's code of the same name: unreadable input is 400, another
-    /// app's data or anything untrusted 403.
-    static func depotError(_ error: AppStoreVerificationError) -> DepotError {
-        DepotError(error.refusal)
     }
 
     /// What a newly revoked purchase calls for (see `DeliveryContext.purchaseRevoked`).

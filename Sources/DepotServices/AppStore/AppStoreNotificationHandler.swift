@@ -1,0 +1,144 @@
+import DepotCore
+import DepotLedger
+import DepotTrust
+import Logging
+
+/// Applies verified App Store Server Notifications V2, once per notificationUUID: the route
+/// (`POST /v1/notifications/appstore`) and the history backfill feed it the same way.
+///
+/// Effects are applied before the notification is recorded, and each effect is idempotent, so a crash
+/// between the two leads to a retry from Apple that applies the same effect again, never to a lost one.
+/// A revocation fact applies only when its signedDate is newer than the last one applied to the
+/// transaction: a REFUND retried after a REFUND_REVERSED (Apple's retries keep their signedDate), or the
+/// reverse, changes nothing, and neither does a duplicate.
+package struct AppStoreNotificationHandler: Sendable {
+    /// What a notification led to.
+    package struct Outcome: Sendable, Equatable {
+        /// The notification's id.
+        package var notificationUUID: String
+        /// Whether it had been recorded before.
+        package var duplicate: Bool
+        /// What was done, for people (`revoked`, `reinstated`, `transaction-updated`, ...).
+        package var effect: String
+        /// For a CONSUMPTION_REQUEST: `DELIVERED` or an `UNDELIVERED_...` reason.
+        package var deliveryStatus: String?
+    }
+
+    let verifier: AppStoreVerifier
+    let context: DeliveryContext
+    let appStoreServerAPI: AppStoreServerAPISettings?
+    let refused: @Sendable (_ code: String) -> Void
+
+    /// A handler verifying with `verifier`, applying through `context`; with `appStoreServerAPI`, a consumption
+    /// request enqueues Send Consumption Information. `refused` is told the code of every refused notification.
+    package init(
+        verifier: AppStoreVerifier, context: DeliveryContext, appStoreServerAPI: AppStoreServerAPISettings?,
+        refused: @escaping @Sendable (_ code: String) -> Void
+    ) {
+        self.verifier = verifier
+        self.context = context
+        self.appStoreServerAPI = appStoreServerAPI
+        self.refused = refused
+    }
+
+    /// Verifies and applies one signed notification.
+    package func handle(signedPayload: String) async throws(DeliveryError) -> Outcome {
+        let notification: SignedNotification
+        do {
+            notification = try await verifier.verifyNotification(signedPayload)
+        } catch {
+            refused(error.code.description)
+            throw .purchaseRefused(error.refusal)
+        }
+        let now = context.clock()
+        let ledger = context.ledger
+        let transaction = notification.transaction.map(\.purchase)
+        // A transaction first seen in a notification keeps its product's type in the catalog served now.
+        let productType = transaction.flatMap { context.catalog.product(id: $0.productId)?.type }
+        let record = NotificationRecord(
+            uuid: notification.notificationUUID, type: notification.notificationType, subtype: notification.subtype,
+            transactionId: transaction?.id)
+        var effect = "recorded"
+        var deliveryStatus: String?
+        var enqueueConsumption = false
+        if let transaction {
+            switch notification.notificationType {
+            case "REFUND", "REVOKE", "REFUND_REVERSED":
+                effect = try await applyRevocation(notification, transaction, productType: productType, now: now)
+            case "CONSUMPTION_REQUEST":
+                // Apple asks whether the content was delivered before deciding a refund. With the App Store
+                // Server API configured, recording the notification enqueues Send Consumption Information
+                // (when the customer consented); the answer also carries the evidence for the operator.
+                _ = try await context.ledgerCall { () async throws(LedgerError) in
+                    try await ledger.recordTransaction(transaction, productType: productType, now: now)
+                }
+                guard let (_, evidence) = try await context.evidence(transactionId: transaction.id) else {
+                    throw .unknownTransaction
+                }
+                effect = "consumption-evidence \(evidence.deliveryStatus) (\(evidence.rawValue))"
+                deliveryStatus = evidence.deliveryStatus
+                if appStoreServerAPI?.sends(environment: transaction.environment) == true {
+                    enqueueConsumption = true
+                    let consented = try await context.ledgerCall { () async throws(LedgerError) in
+                        try await ledger.consumptionConsentedAt(transactionId: transaction.id)
+                    }
+                    effect += consented == nil ? "; not sent: no customer consent recorded" : "; sent to the App Store"
+                }
+            case "REFUND_DECLINED":
+                // Apple kept the purchase: nothing to revoke; the transaction as signed now is recorded.
+                _ = try await context.ledgerCall { () async throws(LedgerError) in
+                    try await ledger.recordTransaction(transaction, productType: productType, now: now)
+                }
+                effect = "refund-declined"
+            default:
+                // ONE_TIME_CHARGE, RENEWAL_EXTENDED, DID_RENEW, EXPIRED, GRACE_PERIOD_EXPIRED, SUBSCRIBED, ...: the signed
+                // transaction carries the period; recording it updates the subscription's periods.
+                _ = try await context.ledgerCall { () async throws(LedgerError) in
+                    try await ledger.recordTransaction(transaction, productType: productType, now: now)
+                }
+                effect = "transaction-updated"
+            }
+        }
+        let isNew = try await context.ledgerCall { () async throws(LedgerError) in
+            try await ledger.recordNotification(record, enqueueConsumption: enqueueConsumption, now: now)
+        }
+        context.logger.info(
+            "notification",
+            metadata: [
+                "type": "\(notification.notificationType)", "uuid": "\(notification.notificationUUID)",
+                "effect": "\(effect)", "new": "\(isNew)",
+            ])
+        return Outcome(
+            notificationUUID: notification.notificationUUID, duplicate: !isNew, effect: effect, deliveryStatus: deliveryStatus)
+    }
+
+    /// A REFUND, REVOKE or REFUND_REVERSED: the revocation fact, ordered by signedDate; returns the effect.
+    private func applyRevocation(
+        _ notification: SignedNotification, _ transaction: PurchaseTransaction, productType: ProductType?, now: Int64
+    ) async throws(DeliveryError) -> String {
+        let ledger = context.ledger
+        let reversed = notification.notificationType == "REFUND_REVERSED"
+        let revokedAt = reversed ? nil : transaction.revocationDate ?? notification.signedDate
+        // The transaction is recorded without its revocation: only `setRevocation`, which orders facts by signedDate,
+        // decides it.
+        var unrevoked = transaction
+        unrevoked.revocationDate = nil
+        let stored = try await context.ledgerCall { () async throws(LedgerError) in
+            _ = try await ledger.recordTransaction(unrevoked, productType: productType, now: now)
+            _ = try await ledger.setRevocation(
+                transactionId: transaction.id, revokedAt: revokedAt, reason: notification.notificationType,
+                signedAt: notification.signedDate, now: now)
+            return try await ledger.transaction(id: transaction.id)
+        }
+        if stored?.transaction.isRevoked == true {
+            if reversed {
+                context.revocations.revoke(transaction.id)
+                return "stale-ignored"
+            }
+            await context.purchaseRevoked(transaction.id)
+            return "revoked"
+        }
+        context.revocations.reinstate(transaction.id)
+        return reversed ? "reinstated" : "stale-ignored"
+    }
+}
