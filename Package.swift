@@ -36,6 +36,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/CoreOffice/XMLCoder.git", from: "0.18.2"),
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
@@ -96,6 +97,18 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "DepotObjectStore",
+            dependencies: [
+                "DepotCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "XMLCoder", package: "XMLCoder"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -244,6 +257,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "DepotObjectStoreTests",
+            dependencies: [
+                "DepotObjectStore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "DepotGooglePlayTests",
             dependencies: [
                 "DepotGooglePlay", "DepotGooglePlayDouble",
@@ -327,7 +350,7 @@ let package = Package(
             dependencies: [
                 "DepotAPI", "DepotServices", "DepotOrigin", "DepotSettings", "DepotTelemetry",
                 "DepotServer", "DepotTrust", "DepotHTTP", "DepotCore", "DepotClient", "DepotAppStoreDouble",
-                "DepotGooglePlayDouble", "DepotLedger", "DepotTestSupport", "DepotServerTestSupport",
+                "DepotGooglePlayDouble", "DepotLedger", "DepotTestSupport", "DepotServerTestSupport", "DepotObjectStore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

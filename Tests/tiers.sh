@@ -13,7 +13,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-fast='DepotCoreTests|DepotHTTPTests|DepotTrustTests|DepotAppStoreTests|DepotGooglePlayTests|DepotServicesTests|DepotClientTests|DepotLedgerTests|DepotServerTests'
+fast='DepotCoreTests|DepotObjectStoreTests|DepotHTTPTests|DepotTrustTests|DepotAppStoreTests|DepotGooglePlayTests|DepotServicesTests|DepotClientTests|DepotLedgerTests|DepotServerTests'
 integration='DepotIntegrationTests'
 system='DepotSystemTests|DepotBundlesTests|DepotArchivesTests'
 

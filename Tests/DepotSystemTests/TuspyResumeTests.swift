@@ -72,7 +72,7 @@ struct TuspyResumeTests {
 
     @Test(arguments: LedgerEngine.allCases)
     func tuspyResumesAfterTheConnectionIsCut(engine: LedgerEngine) async throws {
-        guard let python = try await PythonModule.python(importing: "tusclient", package: "tuspy") else { return }
+        guard let python = try await PythonPackage.python(importing: "tusclient", package: "tuspy") else { return }
         try await UploadServer.with(engine: engine) { server in
             // A pack zipped: 12 MiB, mostly incompressible.
             var random = SeededBytes(seed: 21)

@@ -78,7 +78,7 @@ struct UploadLocationTests {
     /// aiotus, an asyncio tus client independent of the tus project, creates and uploads a pack: it accepts only an
     /// absolute `Location` (a relative one fails with "Appending path ... starting from slash is forbidden").
     @Test func aiotusUploadsAPack() async throws {
-        guard let python = try await PythonModule.python(importing: "aiotus", package: "aiotus") else { return }
+        guard let python = try await PythonPackage.python(importing: "aiotus", package: "aiotus") else { return }
         try await UploadServer.with(engine: .sqlite) { server in
             var random = SeededBytes(seed: 41)
             let pack = random.bytes(5 << 20)
