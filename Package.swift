@@ -103,7 +103,7 @@ let package = Package(
         .target(
             name: "DepotObjectStore",
             dependencies: [
-                "DepotCore",
+                "DepotCore", "DepotSystem",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -157,7 +157,7 @@ let package = Package(
             dependencies: [
                 "DepotSystem",
                 "DepotCore", "DepotAPI", "DepotLedger", "DepotTrust", "DepotBundles", "DepotArchives", "DepotAppStore",
-                "DepotGooglePlay",
+                "DepotGooglePlay", "DepotObjectStore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -191,7 +191,7 @@ let package = Package(
         .target(
             name: "DepotSettings",
             dependencies: [
-                "DepotCore", "DepotBundles", "DepotServices", "DepotOrigin", "DepotTrust", "DepotGooglePlay",
+                "DepotCore", "DepotBundles", "DepotServices", "DepotOrigin", "DepotTrust", "DepotGooglePlay", "DepotObjectStore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -202,7 +202,7 @@ let package = Package(
             name: "DepotServer",
             dependencies: [
                 "DepotCore", "DepotHTTP", "DepotBundles", "DepotTrust", "DepotLedger", "DepotArchives", "DepotAppStore",
-                "DepotGooglePlay", "DepotAPI", "DepotServices", "DepotOrigin", "DepotSettings", "DepotTelemetry",
+                "DepotGooglePlay", "DepotAPI", "DepotServices", "DepotOrigin", "DepotObjectStore", "DepotSettings", "DepotTelemetry",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -350,7 +350,7 @@ let package = Package(
             dependencies: [
                 "DepotAPI", "DepotServices", "DepotOrigin", "DepotSettings", "DepotTelemetry",
                 "DepotServer", "DepotTrust", "DepotHTTP", "DepotCore", "DepotClient", "DepotAppStoreDouble",
-                "DepotGooglePlayDouble", "DepotLedger", "DepotTestSupport", "DepotServerTestSupport", "DepotObjectStore",
+                "DepotGooglePlayDouble", "DepotLedger", "DepotTestSupport", "DepotServerTestSupport", "DepotObjectStore", "DepotBundles",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -30,8 +30,19 @@ struct ConfigurationFile: Decodable {
         }
     }
     struct Storage: Decodable {
+        struct ObjectStore: Decodable {
+            var endpoint: String?
+            var region: String?
+            var bucket: String?
+            var prefix: String?
+            var pathStyle: Bool?
+            var accessKeyId: String?
+            var secretAccessKey: String?
+            var timeoutSeconds: Int64?
+        }
         var dataDir: String?
         var contentDir: String?
+        var objectStore: ObjectStore?
     }
     struct App: Decodable {
         var bundleId: String?

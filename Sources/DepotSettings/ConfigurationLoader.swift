@@ -82,6 +82,8 @@ package enum ConfigurationLoader {
         configuration.metricsTokenDigests = try tokenDigests(file.metrics?.tokenSHA256, setting: "metrics.tokenSHA256", in: mainFile)
         configuration.googlePlay = try googlePlaySettings(
             file.googlePlay, deployment: deployment, directory: directory, in: mainFile)
+        configuration.objectStore = try objectStoreSettings(
+            file.storage?.objectStore, environment: environment, deployment: deployment, in: mainFile)
         configuration.appStoreServerAPI = try appStoreServerAPISettings(
             file.appStoreServerAPI, appBundleId: configuration.appBundleId, deployment: deployment, directory: directory,
             in: mainFile)

@@ -1,3 +1,4 @@
+import DepotObjectStore
 import DepotOrigin
 import DepotServices
 import DepotCore
@@ -48,6 +49,9 @@ package struct DepotConfiguration: Sendable {
     package var appStoreServerAPI: AppStoreServerAPISettings? = nil
     /// Which Google Play purchases are accepted; nil: none (`googlePlay` is absent).
     package var googlePlay: GooglePlaySettings? = nil
+    /// The S3-compatible bucket bundles are shared through (`storage.objectStore`); nil keeps them in the data
+    /// directory only.
+    package var objectStore: ObjectStoreSettings? = nil
     /// How log lines are written (`log.format`).
     package var logFormat: LogFormat = .text
     /// SHA-256 digests (lowercase hex) of the bearer tokens that open `/metrics` besides the admin tokens.

@@ -35,21 +35,31 @@ struct SharedInstances {
     /// A PostgreSQL test without a server is skipped (or fails in CI), see `PostgresTestDatabase`.
     static func with(
         _ name: String = #function, engine: LedgerEngine, count: Int = 2, packs: [LiveServer.PackSpec] = smallPacks,
-        settings: String = "", body: (SharedInstances) async throws -> Void
+        settings: String = "", dataDirectoryPerInstance: Bool = false, body: (SharedInstances) async throws -> Void
     ) async throws {
         switch engine {
         case .postgres:
             try await PostgresTestDatabase.with(name) { database in
-                try await run(name, ledgerURL: database.url, count: count, packs: packs, settings: settings, body: body)
+                try await run(
+                    name, ledgerURL: database.url, count: count, packs: packs, settings: settings,
+                    dataDirectoryPerInstance: dataDirectoryPerInstance, body: body)
             }
         case .sqlite:
-            try await run(name, ledgerURL: nil, count: count, packs: packs, settings: settings, body: body)
+            try await run(
+                name, ledgerURL: nil, count: count, packs: packs, settings: settings,
+                dataDirectoryPerInstance: dataDirectoryPerInstance, body: body)
         }
+    }
+
+    /// The data directory of instance `index`: one for all, or `data<index>` each (instances that share bundles
+    /// through an object store, and no directory).
+    static func dataDirectory(in scratch: ScratchDirectory, index: Int, perInstance: Bool) -> String {
+        scratch.path + (perInstance ? "/data\(index)" : "/data")
     }
 
     private static func run(
         _ name: String, ledgerURL: String?, count: Int, packs: [LiveServer.PackSpec], settings: String,
-        body: (SharedInstances) async throws -> Void
+        dataDirectoryPerInstance: Bool, body: (SharedInstances) async throws -> Void
     ) async throws {
         let scratch = try ScratchDirectory(name)
         defer { scratch.remove() }
@@ -71,10 +81,11 @@ struct SharedInstances {
             if let failure { throw failure }
         }
         do {
-            for _ in 0..<count {
+            for index in 0..<count {
                 let configuration = try ConfigurationLoader.load(
                     overrides: ConfigurationOverrides(
-                        configPath: scratch.path + "/Config", port: 0, dataDirectory: scratch.path + "/data",
+                        configPath: scratch.path + "/Config", port: 0,
+                        dataDirectory: dataDirectory(in: scratch, index: index, perInstance: dataDirectoryPerInstance),
                         contentDirectory: scratch.path + "/content", databaseURL: ledgerURL),
                     environment: [:])
                 let application = try await DepotApplication.prepare(configuration, logger: logger)

@@ -11,6 +11,7 @@ package struct BundleStoreError: CodedError, Equatable {
         private enum Base: String {
             case io = "io"
             case badRoot = "bad-root"
+            case replica = "replica"
         }
 
         private let base: Base
@@ -20,6 +21,8 @@ package struct BundleStoreError: CodedError, Equatable {
         package static let io = Code(.io)
         /// The store's root is not a usable directory.
         package static let badRoot = Code(.badRoot)
+        /// The shared copy of the bundles (the object store) could not be written or read, or held wrong bytes.
+        package static let replica = Code(.replica)
 
         /// The stable string form, e.g. `"io"`.
         package var rawValue: String { base.rawValue }

@@ -12,15 +12,24 @@ import Foundation
 /// `<root>/index.json` (written the same way) maps pack fingerprints to bundles, so a restart does not
 /// rebuild what is already stored; instances sharing a root may each rewrite it, which at worst costs a
 /// rebuild of identical bytes.
+///
+/// With a ``BundleReplica`` (an object store), the directory is this instance's copy: every bundle built is sent to
+/// the replica before it is returned (so before the ledger names it), and ``fetch(_:)`` brings in, checked against
+/// its digest, a bundle another instance built.
 package final class LocalBundleStore: BundleStore, Sendable {
     /// The store's directory.
     package let root: String
-    private let layout: StoreLayout
+    let layout: StoreLayout
     private let coordinator: BuildCoordinator
     private let workspace: WorkspaceLock
+    /// The shared home of bundles, when instances share no directory.
+    let replica: (any BundleReplica)?
+    let replication = BundleReplication()
 
-    /// Opens (creating it if needed) the store at `root` and removes any half-written files.
-    package init(root: String) throws {
+    /// Opens (creating it if needed) the store at `root` and removes any half-written files; `replica`, when given,
+    /// is where bundles are shared with other instances.
+    package init(root: String, replica: (any BundleReplica)? = nil) throws {
+        self.replica = replica
         let root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
         let files = FileManager.default
         var isDirectory: ObjCBool = false
@@ -54,11 +63,13 @@ package final class LocalBundleStore: BundleStore, Sendable {
     ) async throws -> BundleRecord {
         let fingerprint = pack.fingerprint(compressionLevel: compressionLevel)
         let layout = layout
-        return try await coordinator.bundle(for: fingerprint) {
+        let record = try await coordinator.bundle(for: fingerprint) {
             try await Self.runBlocking {
                 try Self.buildNow(pack, compressionLevel: compressionLevel, layout: layout)
             }
         }
+        try await replicate(record)
+        return record
     }
 
     /// Builds the delta bundle from `base` to `target` (see `DeltaPlan`) unless the cache already holds
@@ -71,7 +82,7 @@ package final class LocalBundleStore: BundleStore, Sendable {
     ) async throws -> BundleRecord {
         let fingerprint = target.deltaFingerprint(from: base, compressionLevel: compressionLevel)
         let layout = layout
-        return try await coordinator.bundle(for: fingerprint) {
+        let record = try await coordinator.bundle(for: fingerprint) {
             try await Self.runBlocking {
                 try Self.store(layout: layout) { temporary in
                     try BundleWriter(compressionLevel: compressionLevel).writeDelta(
@@ -80,6 +91,8 @@ package final class LocalBundleStore: BundleStore, Sendable {
                 }
             }
         }
+        try await replicate(record)
+        return record
     }
 
     /// Reads and validates the pack at `directory`, then builds it. A refused pack stores nothing.
@@ -119,7 +132,7 @@ package final class LocalBundleStore: BundleStore, Sendable {
     }
 
     /// Runs blocking file work on a Dispatch queue so it does not hold a cooperative-pool thread.
-    private static func runBlocking<R: Sendable>(_ work: @escaping @Sendable () throws -> R) async throws -> R {
+    static func runBlocking<R: Sendable>(_ work: @escaping @Sendable () throws -> R) async throws -> R {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global(qos: .utility).async {
                 continuation.resume(with: Result { try work() })

@@ -8,6 +8,7 @@ import DepotCore
 import DepotGooglePlay
 import DepotHTTP
 import DepotLedger
+import DepotObjectStore
 import DepotOrigin
 import DepotServices
 import DepotTrust
@@ -77,8 +78,14 @@ package struct DepotApplication: Sendable {
         _ configuration: DepotConfiguration, logger: Logger, unpacker: ArchiveUnpacker = .inProcess
     ) async throws -> DepotApplication {
         try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+        let replica = try configuration.objectStore.map { ObjectStoreBundleReplica(client: try ObjectStoreClient(settings: $0)) }
         let store = try LocalBundleStore(
-            root: (configuration.dataDirectory as NSString).appendingPathComponent("bundles"))
+            root: (configuration.dataDirectory as NSString).appendingPathComponent("bundles"), replica: replica)
+        if let settings = configuration.objectStore {
+            logger.info(
+                "bundles are shared through the object store",
+                metadata: ["endpoint": "\(settings.endpoint)", "bucket": "\(settings.bucket)", "prefix": "\(settings.prefix)"])
+        }
         let shelf = try PackShelf(root: (configuration.dataDirectory as NSString).appendingPathComponent("packs"))
         let verifier = try TrustSetup.verifier(configuration, logger: logger)
         let engine = try await LedgerOpener.open(
@@ -184,6 +191,22 @@ package struct DepotApplication: Sendable {
             clock: Self.systemClock, logger: logger, onRevoked: { id in await service.purchaseRevoked(id) })
     }
 
+    /// A readiness probe of the object store: one listing of a single key, one attempt of at most 5 seconds.
+    static func objectStoreProbe(_ settings: ObjectStoreSettings?) -> (@Sendable () async -> String?)? {
+        guard var settings else { return nil }
+        settings.retry = ObjectStoreRetryPolicy(maxAttempts: 1)
+        settings.timeoutSeconds = min(settings.timeoutSeconds, 5)
+        guard let client = try? ObjectStoreClient(settings: settings) else { return nil }
+        return {
+            do throws(ObjectStoreError) {
+                _ = try await client.list(prefix: "bundles/", maxKeys: 1)
+                return nil
+            } catch {
+                return error.description
+            }
+        }
+    }
+
     /// The App Store Server API client for the configured key. It makes one attempt per call: the outbox
     /// retries durably, with its own backoff.
     package static func appStoreClient(_ settings: AppStoreServerAPISettings) throws(AppStoreAPIError) -> AppStoreServerAPIClient {
@@ -278,7 +301,8 @@ package struct DepotApplication: Sendable {
         router.get("/healthz") { _, _ in "ok\n" }
         ReadinessRoute(
             readLedger: { [ledger] () async throws(LedgerError) in _ = try await ledger.catalogRevision() },
-            storeDirectory: (configuration.dataDirectory as NSString).appendingPathComponent("bundles")
+            storeDirectory: (configuration.dataDirectory as NSString).appendingPathComponent("bundles"),
+            objectStoreProblem: Self.objectStoreProbe(configuration.objectStore)
         ).register(on: router)
 
         let recorder = ServedBytesRecorder(ledger: ledger, logger: logger, metrics: metrics)

@@ -4,12 +4,15 @@ import Hummingbird
 import Synchronization
 
 /// `GET /readyz`: 200 `ready` when the server can do its work, else 503 with the reason, so a load balancer
-/// stops sending it requests: the ledger must answer a read within `ledgerTimeout`, and the bundle store's
-/// directory must be writable (staging and deltas write there).
+/// stops sending it requests: the ledger must answer a read within `ledgerTimeout`, the bundle store's
+/// directory must be writable (staging and deltas write there), and the object store, when bundles are shared through
+/// one, must answer a listing.
 struct ReadinessRoute: Sendable {
     /// One cheap read of the ledger.
     let readLedger: @Sendable () async throws(LedgerError) -> Void
     let storeDirectory: String
+    /// Why the object store cannot be used now, or nil; nil without an object store.
+    var objectStoreProblem: (@Sendable () async -> String?)? = nil
     var ledgerTimeout: Duration = .seconds(5)
 
     func register(on router: Router<DepotRequestContext>) {
@@ -55,6 +58,9 @@ struct ReadinessRoute: Sendable {
         if let ledgerReason { return ledgerReason }
         guard FileManager.default.isWritableFile(atPath: storeDirectory) else {
             return "the bundle store \(storeDirectory) is not writable"
+        }
+        if let objectStoreProblem, let problem = await objectStoreProblem() {
+            return "the object store cannot be used (\(problem))"
         }
         return nil
     }

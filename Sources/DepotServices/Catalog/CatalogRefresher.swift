@@ -44,7 +44,9 @@ package struct CatalogRefresher: Sendable {
     @discardableResult
     package func reload() async throws(LedgerError) -> Bool {
         let snapshot = try await ledger.catalogSnapshot()
-        let (catalog, bundles) = servable(snapshot.catalog(productOrder: productOrder))
+        let full = snapshot.catalog(productOrder: productOrder)
+        await fetchMissingBundles(of: full)
+        let (catalog, bundles) = servable(full)
         do {
             guard try holder.install(catalog, revision: snapshot.revision, now: clock()) else { return false }
         } catch {
@@ -53,6 +55,19 @@ package struct CatalogRefresher: Sendable {
         index.replace(withBundles: bundles)
         logger.debug("catalog installed", metadata: ["revision": "\(snapshot.revision)", "bundles": "\(bundles.count)"])
         return true
+    }
+
+    /// Brings in from the store's replica (another instance built them) the bundles of `catalog` this instance lacks;
+    /// one that cannot be fetched is logged, and its version is left out of the catalog served (see `servable`).
+    func fetchMissingBundles(of catalog: Catalog) async {
+        let digests = Set((catalog.versions + catalog.superseded).map(\.digest) + catalog.deltas.map(\.digest))
+        for digest in digests.sorted() where store.path(for: digest) == nil {
+            do {
+                _ = try await store.fetch(digest)
+            } catch {
+                logger.error("bundle not fetched from the object store", metadata: ["digest": "\(digest)", "error": "\(error)"])
+            }
+        }
     }
 
     /// The catalog without the versions and deltas whose bundle file is not in the store, and the served

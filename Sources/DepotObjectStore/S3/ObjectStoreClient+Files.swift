@@ -1,0 +1,139 @@
+import AsyncHTTPClient
+import DepotSystem
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+extension ObjectStoreClient {
+    /// The part size of a file uploaded in parts, and the largest file sent in one PutObject (16 MiB).
+    public static let filePartSize = 16 << 20
+
+    /// Stores the file at `path` under `key` unless an object is there already (content-addressed keys: the bytes are
+    /// the same whoever wrote them): true when this call wrote it. A file up to ``filePartSize`` goes in one conditional
+    /// PutObject; a larger one, after a HeadObject, in a multipart upload of parts of that size, aborted if any part
+    /// fails.
+    public func uploadFileIfAbsent(
+        _ key: String, path: String, contentType: String = "application/octet-stream"
+    )
+        async throws(ObjectStoreError) -> Bool
+    {
+        let file = try OpenFile(path: path)
+        defer { file.close() }
+        if file.size <= Int64(Self.filePartSize) {
+            return try await putIfAbsent(key, bytes: try file.read(at: 0, count: Int(file.size)), contentType: contentType)
+        }
+        if try await head(key) != nil { return false }
+        let uploadId = try await createMultipartUpload(key, contentType: contentType)
+        do throws(ObjectStoreError) {
+            var parts: [UploadedPart] = []
+            var offset: Int64 = 0
+            while offset < file.size {
+                let count = Int(min(Int64(Self.filePartSize), file.size - offset))
+                parts.append(
+                    try await uploadPart(key, uploadId: uploadId, number: parts.count + 1, bytes: try file.read(at: offset, count: count)))
+                offset += Int64(count)
+            }
+            try await completeMultipartUpload(key, uploadId: uploadId, parts: parts)
+            return true
+        } catch {
+            try? await abortMultipartUpload(key, uploadId: uploadId)
+            throw error
+        }
+    }
+
+    /// Streams the object `key` into a new file at `path` (which must not exist); returns its size, or nil when the
+    /// store holds no such object (no file is left then). A failed attempt is tried again from the start within the
+    /// retry policy; a file is left only when the whole object arrived.
+    public func downloadFile(_ key: String, to path: String) async throws(ObjectStoreError) -> Int64? {
+        var attempt = 1
+        while true {
+            do throws(ObjectStoreError) {
+                return try await downloadOnce(key, to: path)
+            } catch {
+                POSIX.unlinkFile(path)
+                if error.isNotFound { return nil }
+                guard error.isRetryable, attempt < settings.retry.maxAttempts else { throw error }
+                let delay = settings.retry.delay(afterAttempt: attempt, random: random())
+                try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+                attempt += 1
+            }
+        }
+    }
+
+    private func downloadOnce(_ key: String, to path: String) async throws(ObjectStoreError) -> Int64 {
+        let descriptor: Int32
+        do {
+            descriptor = try POSIX.openFile(path, O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
+        } catch {
+            throw .localFile("cannot create \(path): \(error)")
+        }
+        defer { POSIX.closeFile(descriptor) }
+        let response: HTTPClientResponse
+        do {
+            response = try await http.execute(
+                signedRequest(Call(method: .GET, key: key)), timeout: .seconds(settings.timeoutSeconds))
+        } catch {
+            throw .transport("\(error)")
+        }
+        guard response.status == .ok else {
+            let body = (try? await response.body.collect(upTo: 1 << 20)) ?? ByteBuffer()
+            throw Self.serviceError(Answer(status: Int(response.status.code), headers: response.headers, body: body))
+        }
+        let expected = response.headers.first(name: "Content-Length").flatMap { Int64($0) }
+        var written: Int64 = 0
+        do {
+            for try await chunk in response.body {
+                try chunk.withUnsafeReadableBytes { bytes throws(SystemCallError) in
+                    try POSIX.writeFully(descriptor, bytes, at: written)
+                }
+                written += Int64(chunk.readableBytes)
+            }
+        } catch let error as SystemCallError {
+            throw .localFile("cannot write \(path): \(error)")
+        } catch {
+            throw .transport("\(error)")
+        }
+        if let expected, expected != written {
+            throw .transport("the object \(key) ended after \(written) of \(expected) bytes")
+        }
+        do {
+            try POSIX.sync(descriptor)
+        } catch {
+            throw .localFile("cannot sync \(path): \(error)")
+        }
+        return written
+    }
+}
+
+/// A local file opened for reading, with its size.
+private struct OpenFile {
+    let descriptor: Int32
+    let size: Int64
+
+    init(path: String) throws(ObjectStoreError) {
+        do {
+            descriptor = try POSIX.openFile(path, O_RDONLY)
+        } catch {
+            throw .localFile("cannot open \(path): \(error)")
+        }
+        do {
+            size = try FileStatus.fstat(descriptor).size
+        } catch {
+            POSIX.closeFile(descriptor)
+            throw .localFile("cannot read the size of \(path): \(error)")
+        }
+    }
+
+    func read(at offset: Int64, count: Int) throws(ObjectStoreError) -> [UInt8] {
+        do {
+            return try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized throws(SystemCallError) in
+                try POSIX.readFully(descriptor, into: UnsafeMutableRawBufferPointer(buffer), at: offset)
+                initialized = count
+            }
+        } catch {
+            throw .localFile("cannot read: \(error)")
+        }
+    }
+
+    func close() { POSIX.closeFile(descriptor) }
+}

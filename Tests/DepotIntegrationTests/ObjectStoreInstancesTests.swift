@@ -1,0 +1,152 @@
+@testable import DepotServerTestSupport
+import Crypto
+import DepotBundles
+import DepotCore
+import DepotLedger
+import DepotObjectStore
+@testable import DepotServer
+import DepotServices
+import DepotTestSupport
+import Foundation
+import Testing
+
+/// Two instances sharing one PostgreSQL ledger and one bucket, each with a data directory of its own: a version built
+/// and published through one is fetched by the other from the bucket, checked against its digest, and served with the
+/// same bytes and ranges; the bucket holds each bundle once, under its digest.
+@Suite("Bundles shared through an object store")
+struct ObjectStoreInstancesTests {
+    static let level1 = "com.example.level1"
+
+    /// `storage.objectStore` for `depot.json`, pointing at the test store under the test's own prefix.
+    static func objectStoreSettings(_ settings: ObjectStoreSettings) -> String {
+        """
+        "storage": {"objectStore": {"endpoint": "\(settings.endpoint)", "region": "\(settings.region)",
+          "bucket": "\(settings.bucket)", "prefix": "\(settings.prefix)", "pathStyle": true,
+          "accessKeyId": "\(settings.credentials.accessKeyId)", "secretAccessKey": "\(settings.credentials.secretAccessKey)"}}
+        """
+    }
+
+    @Test func aVersionPublishedThroughOneIsServedByTheOtherFromTheBucket() async throws {
+        guard let store = try await TestObjectStore.make() else { return }
+        try await SharedInstances.with(
+            engine: .postgres, settings: Self.objectStoreSettings(store.settings), dataDirectoryPerInstance: true
+        ) { shared in
+            let (a, b) = (shared.servers[0], shared.servers[1])
+            let (key, _) = try await PublisherRequests.makeKey(a.application.ledger)
+            let clientA = Endpoint(port: a.port)
+            let clientB = Endpoint(port: b.port)
+            let initial = try await clientB.request(RawHTTPClient.get("/v1/products"))
+
+            // Built and published through A only.
+            var random = SeededBytes(seed: 73)
+            let directory = try PublisherRequests.writePack(
+                in: shared.scratch, at: "uploads/level1-2.0", productId: Self.level1, version: "2.0",
+                files: ["notes.txt": Array("Second edition.".utf8), "media/big.bin": random.bytes(3 << 20)])
+            let staged = try await a.application.stager.stage(directory: directory, .init(productId: Self.level1, version: "2.0"))
+            let digest = staged.content.digest
+            let publish = try await clientA.request(
+                PublisherRequests.request("POST", "/v1/publisher/products/\(Self.level1)/versions/2.0/publish", key: key))
+            #expect(publish.status == 200, "\(publish.text)")
+
+            // B offers it, with the bundle it fetched from the bucket into its own directory.
+            let listed = try await clientB.listChanged(from: initial.value("ETag"))
+            #expect(listed.text.contains(digest.hex))
+            let bPath = SharedInstances.dataDirectory(in: shared.scratch, index: 1, perInstance: true)
+            #expect(FileManager.default.fileExists(atPath: "\(bPath)/bundles/\(digest.shard)/\(digest.hex).zip"))
+            let download = try await clientB.request(
+                RawHTTPClient.get("/v1/bundles/\(digest)?grant=\(b.grant(digest.hex))"))
+            #expect(download.status == 200)
+            #expect(SharedInstances.hexSHA256(download.body) == digest.hex)
+            let range = try await clientB.request(
+                RawHTTPClient.get("/v1/bundles/\(digest)?grant=\(b.grant(digest.hex))", ["Range: bytes=1000-1999"]))
+            #expect(range.status == 206)
+            #expect(range.body == Array(download.body[1000...1999]))
+
+            // The bucket holds it once, under its digest, with the same bytes (boto3 reads it).
+            let client = try ObjectStoreClient(settings: store.settings)
+            let bundles = try await client.listAll(prefix: "bundles/")
+            #expect(bundles.filter { $0.key == ObjectStoreBundleReplica.key(digest) }.count == 1)
+            #expect(bundles.first { $0.key == ObjectStoreBundleReplica.key(digest) }?.size == Int64(download.body.count))
+            let stored = try await store.boto3(
+                "print(hashlib.sha256(S3.get_object(Bucket=BUCKET, Key=PREFIX + 'bundles/\(digest.hex).zip')['Body'].read()).hexdigest())")
+            #expect(stored.trimmingCharacters(in: .whitespacesAndNewlines) == digest.hex)
+            let ready = try await clientB.request(RawHTTPClient.get("/readyz"))
+            #expect(ready.status == 200, "\(ready.text)")
+            for object in try await client.listAll() { try await client.delete(object.key) }
+        }
+    }
+
+    @Test func anObjectStoreThatCannotBeReachedMakesTheServerNotReady() async throws {
+        let settings = ObjectStoreSettings(
+            endpoint: "http://127.0.0.1:9", region: "us-east-1", bucket: "depot",
+            credentials: SigV4Credentials(accessKeyId: "AK", secretAccessKey: "SK"), timeoutSeconds: 1)
+        let probe = try #require(DepotApplication.objectStoreProbe(settings))
+        let problem = await probe()
+        #expect(problem?.contains("unreachable") == true, "\(problem ?? "nil")")
+        let route = ReadinessRoute(readLedger: {}, storeDirectory: NSTemporaryDirectory(), objectStoreProblem: probe)
+        let reason = await route.reasonNotReady()
+        #expect(reason?.hasPrefix("the object store cannot be used") == true, "\(reason ?? "nil")")
+    }
+
+    @Test func aCopyThatDoesNotHashToItsDigestIsDroppedAndRefused() async throws {
+        guard let store = try await TestObjectStore.make() else { return }
+        let client = try ObjectStoreClient(settings: store.settings)
+        let scratch = try ScratchDirectory(#function)
+        defer { scratch.remove() }
+        let replica = ObjectStoreBundleReplica(client: client)
+        let bundles = try LocalBundleStore(root: scratch.path + "/bundles", replica: replica)
+        var random = SeededBytes(seed: 74)
+        let genuine = random.bytes(4096)
+        let digest = try #require(BundleDigest(bytes: Array(SHA256.hash(data: genuine))))
+        // Another instance's copy was damaged: the bytes under the digest's key are not the bundle's.
+        var damaged = genuine
+        damaged[100] ^= 0x01
+        try await client.put(ObjectStoreBundleReplica.key(digest), bytes: damaged)
+        await #expect(throws: BundleStoreError.self) { try await bundles.fetch(digest) }
+        #expect(bundles.path(for: digest) == nil)
+        // Mended in the bucket, the next fetch brings it in; a digest nobody stored is nil.
+        try await client.put(ObjectStoreBundleReplica.key(digest), bytes: genuine)
+        let path = try #require(try await bundles.fetch(digest))
+        #expect(FileManager.default.contents(atPath: path).map(Array.init) == genuine)
+        let unknown = try #require(BundleDigest(bytes: Array(repeating: UInt8(7), count: 32)))
+        #expect(try await bundles.fetch(unknown) == nil)
+        for object in try await client.listAll() { try await client.delete(object.key) }
+    }
+
+    @Test func concurrentFetchesOfOneBundleMakeOneDownload() async throws {
+        guard let store = try await TestObjectStore.make() else { return }
+        let client = try ObjectStoreClient(settings: store.settings)
+        let scratch = try ScratchDirectory(#function)
+        defer { scratch.remove() }
+        let counting = CountingReplica(base: ObjectStoreBundleReplica(client: client))
+        let bundles = try LocalBundleStore(root: scratch.path + "/bundles", replica: counting)
+        var random = SeededBytes(seed: 75)
+        let bytes = random.bytes(1 << 20)
+        let digest = try #require(BundleDigest(bytes: Array(SHA256.hash(data: bytes))))
+        try await client.put(ObjectStoreBundleReplica.key(digest), bytes: bytes)
+        let paths = try await withThrowingTaskGroup(of: String?.self) { group in
+            for _ in 0..<100 { group.addTask { try await bundles.fetch(digest) } }
+            return try await group.reduce(into: [String?]()) { $0.append($1) }
+        }
+        #expect(Set(paths).count == 1 && paths.allSatisfy { $0 != nil })
+        #expect(await counting.downloads == 1)
+        for object in try await client.listAll() { try await client.delete(object.key) }
+    }
+}
+
+/// A replica that counts the downloads it passes on.
+actor CountingReplica: BundleReplica {
+    let base: any BundleReplica
+    private(set) var downloads = 0
+
+    init(base: any BundleReplica) { self.base = base }
+
+    nonisolated func upload(_ digest: BundleDigest, path: String) async throws {
+        try await base.upload(digest, path: path)
+    }
+
+    func download(_ digest: BundleDigest, to path: String) async throws -> Bool {
+        downloads += 1
+        return try await base.download(digest, to: path)
+    }
+}
