@@ -20,16 +20,19 @@ bucket="${DEPOT_S3_BUCKET:-depot-test}"
 region="${DEPOT_S3_REGION:-default}"
 access_key="depot-test-access"
 secret_key="depot-test-secret-0123456789abcdef"
-mon_port="${DEPOT_S3_MON_PORT:-6789}"
+mon_port="${DEPOT_S3_MON_PORT:-}"
 
 log() { echo "s3.sh: $*" >&2; }
 
+# Stops this directory's daemons (only processes started with this directory's ceph.conf) and waits for them to end.
 stop_cluster() {
-    for daemon in radosgw ceph-osd ceph-mon; do
-        if [[ -s "$dir/$daemon.pid" ]]; then kill "$(cat "$dir/$daemon.pid")" 2>/dev/null || true; fi
-    done
     pkill -f -- "-c $dir/ceph.conf" 2>/dev/null || true
-    sleep 1
+    for _ in $(seq 1 50); do
+        pgrep -f -- "-c $dir/ceph.conf" >/dev/null 2>&1 || return 0
+        sleep 0.2
+    done
+    pkill -9 -f -- "-c $dir/ceph.conf" 2>/dev/null || true
+    sleep 0.5
 }
 
 if [[ "${1:-}" == stop ]]; then
@@ -41,7 +44,14 @@ port_is_free() {
     ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
 }
 
+# Whether the gateway on the port knows the test user and holds the bucket (a signed HEAD of the bucket answers 200).
 answers() {
+    [[ "$(curl -s -o /dev/null -m 5 -w '%{http_code}' -I -H "x-amz-content-sha256: UNSIGNED-PAYLOAD" \
+        --user "$access_key:$secret_key" --aws-sigv4 "aws:amz:$region:s3" "http://127.0.0.1:$1/$bucket" 2>/dev/null)" == 200 ]]
+}
+
+# Whether anything answers HTTP on the port.
+listening() {
     curl -s -o /dev/null -m 5 "http://127.0.0.1:$1/" 2>/dev/null
 }
 
@@ -50,7 +60,7 @@ export_line() {
 }
 
 if [[ -s "$dir/port" ]] && answers "$(cat "$dir/port")"; then
-    log "reusing the gateway already answering on port $(cat "$dir/port")"
+    log "reusing the gateway already serving $bucket on port $(cat "$dir/port")"
     export_line "$(cat "$dir/port")"
     exit 0
 fi
@@ -68,6 +78,8 @@ fi
 
 stop_cluster
 rm -rf "$dir"
+# A start that fails leaves nothing running.
+trap 'status=$?; if [[ $status -ne 0 ]]; then stop_cluster; fi' EXIT
 mkdir -p "$dir/mon" "$dir/osd" "$dir/run" "$dir/log" "$dir/rgw"
 
 port="${DEPOT_S3_PORT:-}"
@@ -77,6 +89,16 @@ if [[ -z "$port" ]]; then
         port=$((port + 1))
         if ((port > 7580)); then
             log "no free port between 7480 and 7580"
+            exit 1
+        fi
+    done
+fi
+if [[ -z "$mon_port" ]]; then
+    mon_port=6789
+    while ! port_is_free "$mon_port"; do
+        mon_port=$((mon_port + 1))
+        if ((mon_port > 6889)); then
+            log "no free monitor port between 6789 and 6889"
             exit 1
         fi
     done
@@ -114,7 +136,6 @@ rgw data = $dir/rgw
 log file = $dir/log/rgw.log
 pid file = $dir/radosgw.pid
 CONF
-ceph_cmd() { "$@" -c "$conf"; }
 
 log "starting a monitor on 127.0.0.1:$mon_port"
 monmaptool --create --add a "127.0.0.1:$mon_port" --fsid "$fsid" "$dir/monmap" >&2
@@ -134,10 +155,10 @@ ceph-osd -c "$conf" -i "$osd_id" --pid-file "$dir/ceph-osd.pid" >&2
 log "starting the RADOS Gateway on 127.0.0.1:$port"
 radosgw -c "$conf" -n client.rgw.depot >&2
 for _ in $(seq 1 240); do
-    if answers "$port"; then break; fi
+    if listening "$port"; then break; fi
     sleep 0.5
 done
-if ! answers "$port"; then
+if ! listening "$port"; then
     log "the gateway did not answer on port $port; its log follows"
     tail -n 40 "$dir/log/rgw.log" >&2 || true
     exit 1

@@ -3,7 +3,8 @@ import DepotObjectStore
 extension ConfigurationLoader {
     /// `storage.objectStore`: the bucket bundles are shared through. `endpoint`, `region` and `bucket` are required;
     /// the keys come from the file or, as operators expect, from `DEPOT_S3_ACCESS_KEY_ID` and
-    /// `DEPOT_S3_SECRET_ACCESS_KEY` (the environment wins, so a file may leave secrets out). `prefix` (default none) is
+    /// `DEPOT_S3_SECRET_ACCESS_KEY` (both from the environment when it names the key id, so a file may leave secrets
+    /// out; never one from each). `prefix` (default none) is
     /// kept to letters, digits and `-_./`; `pathStyle` defaults to true.
     static func objectStoreSettings(
         _ section: ConfigurationFile.Storage.ObjectStore?, environment: [String: String], deployment: DeploymentEnvironment,
@@ -17,8 +18,10 @@ extension ConfigurationLoader {
         let endpoint = try serviceURL(
             try required(section.endpoint, "endpoint"), setting: "storage.objectStore.endpoint", deployment: deployment,
             in: file)
-        let accessKeyId = environment["DEPOT_S3_ACCESS_KEY_ID"].flatMap { $0.isEmpty ? nil : $0 } ?? section.accessKeyId
-        let secret = environment["DEPOT_S3_SECRET_ACCESS_KEY"].flatMap { $0.isEmpty ? nil : $0 } ?? section.secretAccessKey
+        // Both keys come from one place: the environment when it names the key id, else the file.
+        let fromEnvironment = environment["DEPOT_S3_ACCESS_KEY_ID"]?.isEmpty == false
+        let accessKeyId = fromEnvironment ? environment["DEPOT_S3_ACCESS_KEY_ID"] : section.accessKeyId
+        let secret = fromEnvironment ? environment["DEPOT_S3_SECRET_ACCESS_KEY"] : section.secretAccessKey
         guard let accessKeyId, !accessKeyId.isEmpty, let secret, !secret.isEmpty else {
             throw ConfigurationError(
                 "\(file): storage.objectStore needs accessKeyId and secretAccessKey, in the file or in DEPOT_S3_ACCESS_KEY_ID and DEPOT_S3_SECRET_ACCESS_KEY"

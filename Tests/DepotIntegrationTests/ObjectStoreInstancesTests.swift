@@ -70,8 +70,48 @@ struct ObjectStoreInstancesTests {
             let stored = try await store.boto3(
                 "print(hashlib.sha256(S3.get_object(Bucket=BUCKET, Key=PREFIX + 'bundles/\(digest.hex).zip')['Body'].read()).hexdigest())")
             #expect(stored.trimmingCharacters(in: .whitespacesAndNewlines) == digest.hex)
+            // A counts its uploads, B its fetch.
+            let metricsA = try await clientA.request(RawHTTPClient.get("/metrics", [SharedInstances.adminAuthorization]))
+            #expect(metricsA.text.contains(#"depot_object_store_calls_total{operation="upload",outcome="written"}"#), "\(metricsA.text)")
+            let metricsB = try await clientB.request(RawHTTPClient.get("/metrics", [SharedInstances.adminAuthorization]))
+            #expect(metricsB.text.contains(#"depot_object_store_calls_total{operation="download",outcome="fetched"} 1"#))
+            #expect(metricsB.text.contains("depot_object_store_bytes_total{operation=\"download\"} \(download.body.count)"))
             let ready = try await clientB.request(RawHTTPClient.get("/readyz"))
             #expect(ready.status == 200, "\(ready.text)")
+            for object in try await client.listAll() { try await client.delete(object.key) }
+        }
+    }
+
+    @Test func aBundleMissingFromTheBucketIsServedOnceItArrivesWithoutAnotherPublish() async throws {
+        guard let store = try await TestObjectStore.make() else { return }
+        try await SharedInstances.with(
+            engine: .postgres, settings: Self.objectStoreSettings(store.settings), dataDirectoryPerInstance: true
+        ) { shared in
+            let (a, b) = (shared.servers[0], shared.servers[1])
+            let (key, _) = try await PublisherRequests.makeKey(a.application.ledger)
+            let client = try ObjectStoreClient(settings: store.settings)
+            let directory = try PublisherRequests.writePack(
+                in: shared.scratch, at: "uploads/level1-3.0", productId: Self.level1, version: "3.0",
+                files: ["notes.txt": Array("Third edition.".utf8)])
+            let staged = try await a.application.stager.stage(directory: directory, .init(productId: Self.level1, version: "3.0"))
+            let digest = staged.content.digest
+            // The bucket lost it before B looked: B offers the old version, and says why in its log.
+            let aPath = SharedInstances.dataDirectory(in: shared.scratch, index: 0, perInstance: true)
+            let bytes = try #require(FileManager.default.contents(atPath: "\(aPath)/bundles/\(digest.shard)/\(digest.hex).zip"))
+            try await client.delete(ObjectStoreBundleReplica.key(digest))
+            let initial = try await Endpoint(port: b.port).request(RawHTTPClient.get("/v1/products"))
+            let publish = try await Endpoint(port: a.port).request(
+                PublisherRequests.request("POST", "/v1/publisher/products/\(Self.level1)/versions/3.0/publish", key: key))
+            #expect(publish.status == 200, "\(publish.text)")
+            let revision = try await a.application.ledger.catalogRevision()
+            try await eventually("B installs the publish's revision") { b.application.catalogs.revision >= revision }
+            let without = try await Endpoint(port: b.port).request(RawHTTPClient.get("/v1/products"))
+            #expect(!initial.text.contains(digest.hex) && !without.text.contains(digest.hex))
+            // Back in the bucket, B fetches and offers it on its own.
+            try await client.put(ObjectStoreBundleReplica.key(digest), bytes: Array(bytes))
+            try await eventually("B offers the version once the bundle is in the bucket") {
+                (try await Endpoint(port: b.port).request(RawHTTPClient.get("/v1/products"))).text.contains(digest.hex)
+            }
             for object in try await client.listAll() { try await client.delete(object.key) }
         }
     }
@@ -145,8 +185,8 @@ actor CountingReplica: BundleReplica {
         try await base.upload(digest, path: path)
     }
 
-    func download(_ digest: BundleDigest, to path: String) async throws -> Bool {
+    func download(_ digest: BundleDigest, to path: String, maxBytes: Int64) async throws -> Bool {
         downloads += 1
-        return try await base.download(digest, to: path)
+        return try await base.download(digest, to: path, maxBytes: maxBytes)
     }
 }

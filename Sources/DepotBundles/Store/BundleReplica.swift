@@ -6,6 +6,7 @@ import DepotCore
 package protocol BundleReplica: Sendable {
     /// Stores the bundle file at `path`, whose digest is `digest`, unless the replica holds it already.
     func upload(_ digest: BundleDigest, path: String) async throws
-    /// Writes the bundle `digest` into a new file at `path`; false (and no file) when the replica does not hold it.
-    func download(_ digest: BundleDigest, to path: String) async throws -> Bool
+    /// Writes the bundle `digest` into a new file at `path`; false (and no file) when the replica does not hold it. A
+    /// copy longer than `maxBytes` is refused as it arrives.
+    func download(_ digest: BundleDigest, to path: String, maxBytes: Int64) async throws -> Bool
 }

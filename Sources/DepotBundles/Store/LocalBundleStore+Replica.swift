@@ -4,6 +4,9 @@ import DepotSystem
 import Foundation
 
 extension LocalBundleStore {
+    /// Whether bundles are shared with other instances through a replica.
+    package var sharesBundles: Bool { replica != nil }
+
     /// Sends a bundle this store holds to the replica, once per store instance; without a replica, nothing.
     func replicate(_ record: BundleRecord) async throws {
         guard let replica, await replication.needsUpload(record.digest) else { return }
@@ -17,15 +20,15 @@ extension LocalBundleStore {
     }
 
     /// The local path of a bundle, fetched from the replica first when this store lacks it: nil when neither holds it.
-    /// Concurrent calls for one digest share one fetch. A fetched file whose SHA-256 is not its digest is dropped and
-    /// refused.
-    package func fetch(_ digest: BundleDigest) async throws -> String? {
+    /// Concurrent calls for one digest share one fetch. A fetched file whose SHA-256 is not its digest, or that is
+    /// longer than `size` (the size the ledger recorded, when known), is dropped and refused.
+    package func fetch(_ digest: BundleDigest, size: Int64? = nil) async throws -> String? {
         if let path = path(for: digest) { return path }
         guard let replica else { return nil }
         let layout = layout
         let fetched = try await replication.fetch(digest) {
             let temporary = layout.temporaryPath()
-            guard try await replica.download(digest, to: temporary) else { return false }
+            guard try await replica.download(digest, to: temporary, maxBytes: size ?? .max) else { return false }
             try await Self.runBlocking {
                 let size = try Self.verify(temporary, digest: digest)
                 _ = chmod(temporary, 0o444)  // stored bundles are read-only: they never change

@@ -43,24 +43,8 @@ extension ObjectStoreClient {
 
     /// Streams the object `key` into a new file at `path` (which must not exist); returns its size, or nil when the
     /// store holds no such object (no file is left then). A failed attempt is tried again from the start within the
-    /// retry policy; a file is left only when the whole object arrived.
-    public func downloadFile(_ key: String, to path: String) async throws(ObjectStoreError) -> Int64? {
-        var attempt = 1
-        while true {
-            do throws(ObjectStoreError) {
-                return try await downloadOnce(key, to: path)
-            } catch {
-                POSIX.unlinkFile(path)
-                if error.isNotFound { return nil }
-                guard error.isRetryable, attempt < settings.retry.maxAttempts else { throw error }
-                let delay = settings.retry.delay(afterAttempt: attempt, random: random())
-                try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
-                attempt += 1
-            }
-        }
-    }
-
-    private func downloadOnce(_ key: String, to path: String) async throws(ObjectStoreError) -> Int64 {
+    /// retry policy; a file is left only when the whole object arrived. More than `maxBytes` is refused.
+    public func downloadFile(_ key: String, to path: String, maxBytes: Int64 = .max) async throws(ObjectStoreError) -> Int64? {
         let descriptor: Int32
         do {
             descriptor = try POSIX.openFile(path, O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
@@ -68,6 +52,29 @@ extension ObjectStoreClient {
             throw .localFile("cannot create \(path): \(error)")
         }
         defer { POSIX.closeFile(descriptor) }
+        var attempt = 1
+        while true {
+            do throws(ObjectStoreError) {
+                return try await downloadOnce(key, into: descriptor, maxBytes: maxBytes)
+            } catch {
+                if error.isNotFound || Task.isCancelled || !error.isRetryable || attempt >= settings.retry.maxAttempts {
+                    POSIX.unlinkFile(path)
+                    if error.isNotFound { return nil }
+                    throw error
+                }
+                let delay = settings.retry.delay(afterAttempt: attempt, random: random())
+                try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+                attempt += 1
+            }
+        }
+    }
+
+    private func downloadOnce(_ key: String, into descriptor: Int32, maxBytes: Int64) async throws(ObjectStoreError) -> Int64 {
+        do {
+            try POSIX.truncate(descriptor, 0)
+        } catch {
+            throw .localFile("cannot empty the download's file: \(error)")
+        }
         let response: HTTPClientResponse
         do {
             response = try await http.execute(
@@ -80,16 +87,21 @@ extension ObjectStoreClient {
             throw Self.serviceError(Answer(status: Int(response.status.code), headers: response.headers, body: body))
         }
         let expected = response.headers.first(name: "Content-Length").flatMap { Int64($0) }
+        if let expected, expected > maxBytes { throw .tooLarge(limit: Int(clamping: maxBytes)) }
         var written: Int64 = 0
         do {
             for try await chunk in response.body {
+                let (total, overflow) = written.addingReportingOverflow(Int64(chunk.readableBytes))
+                guard !overflow, total <= maxBytes else { throw ObjectStoreError.tooLarge(limit: Int(clamping: maxBytes)) }
                 try chunk.withUnsafeReadableBytes { bytes throws(SystemCallError) in
                     try POSIX.writeFully(descriptor, bytes, at: written)
                 }
-                written += Int64(chunk.readableBytes)
+                written = total
             }
+        } catch let error as ObjectStoreError {
+            throw error
         } catch let error as SystemCallError {
-            throw .localFile("cannot write \(path): \(error)")
+            throw .localFile("cannot write the download: \(error)")
         } catch {
             throw .transport("\(error)")
         }
@@ -99,7 +111,7 @@ extension ObjectStoreClient {
         do {
             try POSIX.sync(descriptor)
         } catch {
-            throw .localFile("cannot sync \(path): \(error)")
+            throw .localFile("cannot sync the download: \(error)")
         }
         return written
     }

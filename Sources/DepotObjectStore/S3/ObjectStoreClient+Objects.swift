@@ -61,8 +61,10 @@ extension ObjectStoreClient {
                 accepted: [200])
             return true
         } catch {
-            // 409 ConditionalRequestConflict: another conditional write of the key is in flight.
-            if error.code == "PreconditionFailed" || error.code == "ConditionalRequestConflict" { return false }
+            if error.code == "PreconditionFailed" { return false }
+            // 409 ConditionalRequestConflict: another conditional write of the key is in flight, and may yet fail; the
+            // key counts as taken only once the object is there.
+            if error.code == "ConditionalRequestConflict", try await head(key) != nil { return false }
             throw error
         }
     }

@@ -105,7 +105,7 @@ public struct ObjectStoreClient: Sendable {
                 guard accepted.contains(answer.status) else { throw Self.serviceError(answer) }
                 return answer
             } catch {
-                guard error.isRetryable, attempt < settings.retry.maxAttempts else { throw error }
+                guard error.isRetryable, !Task.isCancelled, attempt < settings.retry.maxAttempts else { throw error }
                 let delay = settings.retry.delay(afterAttempt: attempt, random: random())
                 try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
                 attempt += 1

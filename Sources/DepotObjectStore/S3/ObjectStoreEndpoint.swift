@@ -6,8 +6,11 @@ struct ObjectStoreEndpoint: Sendable, Equatable {
     var port: Int?
 
     /// `http(s)://host[:port]`, with at most a trailing `/`.
-    init(_ text: String) throws(ObjectStoreError) {
-        var rest = Substring(text)
+    init(_ given: String) throws(ObjectStoreError) {
+        // An endpoint carrying credentials (`https://id:secret@host`) is refused without repeating it.
+        let text = given.contains("@") ? "(with user information)" : given
+        guard !given.contains("@") else { throw .configuration("the endpoint must not carry user information") }
+        var rest = Substring(given)
         if rest.hasPrefix("https://") {
             scheme = "https"
             rest = rest.dropFirst(8)
@@ -18,7 +21,7 @@ struct ObjectStoreEndpoint: Sendable, Equatable {
             throw .configuration("the endpoint \(text) is not an http:// or https:// URL")
         }
         if rest.hasSuffix("/") { rest = rest.dropLast() }
-        guard !rest.isEmpty, !rest.contains("/"), !rest.contains("?"), !rest.contains("@"), !rest.contains("#") else {
+        guard !rest.isEmpty, !rest.contains("/"), !rest.contains("?"), !rest.contains("#") else {
             throw .configuration("the endpoint \(text) must be scheme, host and port, without a path")
         }
         if let colon = rest.lastIndex(of: ":"), !rest.hasSuffix("]") {

@@ -18,6 +18,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
+import Synchronization
 
 /// A Depot server ready to run: configuration loaded, content imported into the ledger's catalog, bundles
 /// built, the catalog loaded from the ledger.
@@ -78,7 +79,11 @@ package struct DepotApplication: Sendable {
         _ configuration: DepotConfiguration, logger: Logger, unpacker: ArchiveUnpacker = .inProcess
     ) async throws -> DepotApplication {
         try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
-        let replica = try configuration.objectStore.map { ObjectStoreBundleReplica(client: try ObjectStoreClient(settings: $0)) }
+
+        let metrics = DepotMetrics()
+        let replica = try configuration.objectStore.map {
+            ObjectStoreBundleReplica(client: try ObjectStoreClient(settings: $0), recorder: metrics)
+        }
         let store = try LocalBundleStore(
             root: (configuration.dataDirectory as NSString).appendingPathComponent("bundles"), replica: replica)
         if let settings = configuration.objectStore {
@@ -90,7 +95,6 @@ package struct DepotApplication: Sendable {
         let verifier = try TrustSetup.verifier(configuration, logger: logger)
         let engine = try await LedgerOpener.open(
             configuration.ledgerURL, busyTimeoutSeconds: configuration.ledgerBusyTimeoutSeconds, logger: logger)
-        let metrics = DepotMetrics()
         let ledger = MeasuredLedger(base: engine, metrics: metrics)
         let imported = try await CatalogImporter.run(
             products: configuration.products, contentDirectory: configuration.contentDirectory,
@@ -191,19 +195,26 @@ package struct DepotApplication: Sendable {
             clock: Self.systemClock, logger: logger, onRevoked: { id in await service.purchaseRevoked(id) })
     }
 
-    /// A readiness probe of the object store: one listing of a single key, one attempt of at most 5 seconds.
+    /// A readiness probe of the object store: one listing of a single key, one attempt of at most 5 seconds, its
+    /// answer kept for 10 seconds (a load balancer probing every second costs one request every 10).
     static func objectStoreProbe(_ settings: ObjectStoreSettings?) -> (@Sendable () async -> String?)? {
         guard var settings else { return nil }
         settings.retry = ObjectStoreRetryPolicy(maxAttempts: 1)
         settings.timeoutSeconds = min(settings.timeoutSeconds, 5)
         guard let client = try? ObjectStoreClient(settings: settings) else { return nil }
+        let last = Mutex<(at: ContinuousClock.Instant, problem: String?)?>(nil)
         return {
+            let now = ContinuousClock.now
+            if let kept = last.withLock({ $0 }), now - kept.at < .seconds(10) { return kept.problem }
+            let problem: String?
             do throws(ObjectStoreError) {
                 _ = try await client.list(prefix: "bundles/", maxKeys: 1)
-                return nil
+                problem = nil
             } catch {
-                return error.description
+                problem = error.description
             }
+            last.withLock { $0 = (now, problem) }
+            return problem
         }
     }
 

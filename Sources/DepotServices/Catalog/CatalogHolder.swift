@@ -31,13 +31,16 @@ package final class CatalogHolder: Sendable {
         try installed.withLock { $0.listing }.listing(at: now)
     }
 
-    /// Serves `catalog` from now on, unless a newer revision is already installed (two refreshes racing).
-    /// Returns whether it was installed.
+    /// Serves `catalog` from now on, unless a newer revision is already installed (two refreshes racing), or the
+    /// same one and `replacingSameRevision` is false. Returns whether it was installed. The same revision is installed
+    /// again when more of its bundles became servable (fetched from the object store after a failure).
     @discardableResult
-    package func install(_ catalog: Catalog, revision: Int64, now: Int64) throws -> Bool {
+    package func install(_ catalog: Catalog, revision: Int64, now: Int64, replacingSameRevision: Bool = false) throws -> Bool {
         let listing = try ScheduledListing(catalog: catalog, now: now)
         return installed.withLock { installed in
-            guard revision > installed.revision else { return false }
+            guard revision > installed.revision || (replacingSameRevision && revision == installed.revision) else {
+                return false
+            }
             installed = Installed(revision: revision, catalog: catalog, listing: listing)
             return true
         }

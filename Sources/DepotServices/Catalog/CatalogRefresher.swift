@@ -17,6 +17,11 @@ package struct CatalogRefresher: Sendable {
     let productOrder: [String]
     let clock: @Sendable () -> Int64
     let logger: Logger
+    /// The bundles of the installed catalog that could not be fetched from the object store, and when that was last
+    /// tried: they are tried again every `missingRetrySeconds` while the revision stays the same.
+    let missing = MissingBundles()
+    /// Seconds between two attempts at bundles that could not be fetched.
+    static let missingRetrySeconds: Int64 = 15
 
     /// A refresher installing `ledger`'s catalog into `holder` and `index`, offering only what `store` holds.
     package init(
@@ -36,19 +41,26 @@ package struct CatalogRefresher: Sendable {
     @discardableResult
     package func refresh() async throws(LedgerError) -> Bool {
         let revision = try await ledger.catalogRevision()
-        guard revision != holder.revision else { return false }
+        guard revision != holder.revision else {
+            let now = clock()
+            let retry = missing.due(at: now, every: Self.missingRetrySeconds)
+            return retry ? try await reload(replacingSameRevision: true) : false
+        }
         return try await reload()
     }
 
     /// Reads the whole catalog and installs it, whatever revision is served.
     @discardableResult
-    package func reload() async throws(LedgerError) -> Bool {
+    package func reload(replacingSameRevision: Bool = false) async throws(LedgerError) -> Bool {
         let snapshot = try await ledger.catalogSnapshot()
         let full = snapshot.catalog(productOrder: productOrder)
-        await fetchMissingBundles(of: full)
+        let unfetched = await fetchMissingBundles(of: full)
+        let now = clock()
+        missing.record(unfetched, at: now)
         let (catalog, bundles) = servable(full)
         do {
-            guard try holder.install(catalog, revision: snapshot.revision, now: clock()) else { return false }
+            guard try holder.install(catalog, revision: snapshot.revision, now: now, replacingSameRevision: replacingSameRevision)
+            else { return false }
         } catch {
             throw LedgerError.corrupt("the catalog at revision \(snapshot.revision) cannot be listed: \(error)")
         }
@@ -57,16 +69,38 @@ package struct CatalogRefresher: Sendable {
         return true
     }
 
-    /// Brings in from the store's replica (another instance built them) the bundles of `catalog` this instance lacks;
-    /// one that cannot be fetched is logged, and its version is left out of the catalog served (see `servable`).
-    func fetchMissingBundles(of catalog: Catalog) async {
-        let digests = Set((catalog.versions + catalog.superseded).map(\.digest) + catalog.deltas.map(\.digest))
-        for digest in digests.sorted() where store.path(for: digest) == nil {
-            do {
-                _ = try await store.fetch(digest)
-            } catch {
-                logger.error("bundle not fetched from the object store", metadata: ["digest": "\(digest)", "error": "\(error)"])
+    /// Brings in from the store's replica (another instance built them) the bundles of `catalog` this instance lacks,
+    /// four at a time; returns those still missing. One that cannot be fetched is logged, its version is left out of
+    /// the catalog served (see `servable`), and it is tried again later (see `refresh`).
+    func fetchMissingBundles(of catalog: Catalog) async -> Set<BundleDigest> {
+        let sizes = Dictionary(
+            (catalog.versions + catalog.superseded).map { ($0.digest, $0.size) } + catalog.deltas.map { ($0.digest, $0.size) },
+            uniquingKeysWith: { first, _ in first })
+        let bundles = store
+        let logger = logger
+        let wanted = sizes.keys.sorted().filter { bundles.path(for: $0) == nil }
+        guard bundles.sharesBundles, !wanted.isEmpty else { return [] }
+        return await withTaskGroup(of: BundleDigest?.self) { group in
+            var next = wanted.makeIterator()
+            func start() -> Bool {
+                guard let digest = next.next() else { return false }
+                group.addTask {
+                    do {
+                        return try await bundles.fetch(digest, size: sizes[digest]) == nil ? digest : nil
+                    } catch {
+                        logger.error("bundle not fetched from the object store", metadata: ["digest": "\(digest)", "error": "\(error)"])
+                        return digest
+                    }
+                }
+                return true
             }
+            for _ in 0..<4 where start() {}
+            var unfetched: Set<BundleDigest> = []
+            for await result in group {
+                if let result { unfetched.insert(result) }
+                _ = start()
+            }
+            return unfetched
         }
     }
 
@@ -100,5 +134,20 @@ package struct CatalogRefresher: Sendable {
             Catalog(products: catalog.products, versions: versions, superseded: superseded, deltas: deltas, changedAt: catalog.changedAt),
             bundles
         )
+    }
+}
+
+/// The bundles of the installed catalog that could not be fetched, and when that was last tried.
+final class MissingBundles: Sendable {
+    private let state = Mutex<(digests: Set<BundleDigest>, triedAt: Int64)>(([], 0))
+
+    /// Records the outcome of an attempt at `now`.
+    func record(_ digests: Set<BundleDigest>, at now: Int64) {
+        state.withLock { $0 = (digests, now) }
+    }
+
+    /// Whether some are missing and the last attempt is at least `seconds` old.
+    func due(at now: Int64, every seconds: Int64) -> Bool {
+        state.withLock { !$0.digests.isEmpty && now - $0.triedAt >= seconds }
     }
 }

@@ -65,6 +65,12 @@ package final class DepotMetrics: Sendable {
         package static let purgeQueueDepth = "depot_purge_queue_depth"
         /// Purges by what became of them.
         package static let purges = "depot_purges_total"
+        /// Object store calls, by `operation` (`upload`, `download`) and `outcome`.
+        package static let objectStoreCalls = "depot_object_store_calls_total"
+        /// Bytes moved to and from the object store, by `operation`.
+        package static let objectStoreBytes = "depot_object_store_bytes_total"
+        /// How long object store calls took, by `operation`.
+        package static let objectStoreCallDuration = "depot_object_store_call_duration_seconds"
         /// Connections open now.
         package static let connectionsOpen = "depot_connections_open"
         /// Connections by what the connection gate decided.
