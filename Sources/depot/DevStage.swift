@@ -3,6 +3,7 @@ import ArgumentParser
 import DepotBundles
 import DepotCore
 import DepotLedger
+import DepotObjectStore
 import DepotServer
 import DepotServices
 import Foundation
@@ -30,7 +31,10 @@ struct DevStage: AsyncParsableCommand {
     func run() async throws {
         let configuration = try ledger.common.load()
         let staged = try await ledger.withLedger { ledger in
-            let store = try LocalBundleStore(root: (configuration.dataDirectory as NSString).appendingPathComponent("bundles"))
+            // With an object store, the bundle goes to the bucket too, as the server's stagings do.
+            let replica = try configuration.objectStore.map { ObjectStoreBundleReplica(client: try ObjectStoreClient(settings: $0)) }
+            let store = try LocalBundleStore(
+                root: (configuration.dataDirectory as NSString).appendingPathComponent("bundles"), replica: replica)
             let shelf = try PackShelf(root: (configuration.dataDirectory as NSString).appendingPathComponent("packs"))
             let stager = VersionStager(
                 ledger: ledger, store: store, shelf: shelf, limits: configuration.bundles.packLimits,
