@@ -17,15 +17,6 @@ struct GooglePlayConfigurationTests {
         "\"googlePlay\": {\"packageName\": \(packageName), \"licenseKeys\": \(keys), \"products\": \(products)}"
     }
 
-    static func refusal(_ settings: String) -> String? {
-        do {
-            _ = try LiveServer.loadConfiguration(settings)
-            return nil
-        } catch {
-            return (error as? ConfigurationError)?.message ?? "\(error)"
-        }
-    }
-
     @Test func withoutTheSectionNothingIsAccepted() throws {
         #expect(try LiveServer.loadConfiguration("").googlePlay == nil)
     }
@@ -54,7 +45,7 @@ struct GooglePlayConfigurationTests {
             (Self.section(keys: "[\"\(key)\"]", products: "{\"level1\": \"../x\"}"), "googlePlay.products.level1 names"),
         ]
         for (settings, expected) in cases {
-            let message = Self.refusal(settings)
+            let message = LiveServer.configurationRefusal(settings)
             #expect(message?.contains(expected) == true, "\(expected): \(message ?? "accepted")")
         }
     }
@@ -97,7 +88,7 @@ struct GooglePlayDeveloperAPIConfigurationTests {
                 ("{\"serviceAccountKeyPath\": \"\(path)\", \"outbox\": {\"batchSize\": 0}}", "googlePlay.developerAPI.outbox.batchSize"),
             ]
             for (developerAPI, expected) in cases {
-                let message = GooglePlayConfigurationTests.refusal(Self.section(key, developerAPI: developerAPI))
+                let message = LiveServer.configurationRefusal(Self.section(key, developerAPI: developerAPI))
                 #expect(message?.contains(expected) == true, "\(expected): \(message ?? "accepted")")
             }
 
@@ -139,7 +130,7 @@ struct GooglePlayDeveloperAPIConfigurationTests {
                 ),
             ]
             for (settings, expected) in notificationCases {
-                let message = GooglePlayConfigurationTests.refusal(settings)
+                let message = LiveServer.configurationRefusal(settings)
                 #expect(message?.contains(expected) == true, "\(expected): \(message ?? "accepted")")
             }
         }

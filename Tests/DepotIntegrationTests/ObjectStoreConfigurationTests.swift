@@ -15,15 +15,6 @@ struct ObjectStoreConfigurationTests {
     static let complete =
         #""endpoint": "http://127.0.0.1:7480", "region": "default", "bucket": "depot", "accessKeyId": "AK", "secretAccessKey": "SK""#
 
-    static func refusal(_ settings: String) -> String? {
-        do {
-            _ = try LiveServer.loadConfiguration(settings)
-            return nil
-        } catch {
-            return (error as? ConfigurationError)?.message ?? "\(error)"
-        }
-    }
-
     @Test func withoutTheSectionBundlesStayInTheDataDirectory() throws {
         #expect(try LiveServer.loadConfiguration("").objectStore == nil)
     }
@@ -46,7 +37,7 @@ struct ObjectStoreConfigurationTests {
                 section, environment: ["DEPOT_S3_ACCESS_KEY_ID": "ENVAK", "DEPOT_S3_SECRET_ACCESS_KEY": "ENVSK"]
             ).objectStore)
         #expect(settings.credentials == SigV4Credentials(accessKeyId: "ENVAK", secretAccessKey: "ENVSK"))
-        #expect(Self.refusal(section)?.contains("DEPOT_S3_ACCESS_KEY_ID") == true)
+        #expect(LiveServer.configurationRefusal(section)?.contains("DEPOT_S3_ACCESS_KEY_ID") == true)
     }
 
     @Test func faultsAreRefusedByName() {
@@ -76,7 +67,7 @@ struct ObjectStoreConfigurationTests {
             (Self.complete + #", "timeoutSeconds": 0"#, "storage.objectStore.timeoutSeconds"),
         ]
         for (members, expected) in cases {
-            let message = Self.refusal(Self.section(members))
+            let message = LiveServer.configurationRefusal(Self.section(members))
             #expect(message?.contains(expected) == true, "\(expected): \(message ?? "accepted")")
         }
     }

@@ -26,13 +26,25 @@ struct ObjectStoreInstancesTests {
         """
     }
 
-    @Test func aVersionPublishedThroughOneIsServedByTheOtherFromTheBucket() async throws {
-        guard let store = try await TestObjectStore.make() else { return }
+    /// Two instances sharing the test store and a fresh PostgreSQL database, each with a data directory of its own,
+    /// and a publisher key; the test's objects are removed afterwards.
+    static func withTwoInstances(
+        _ store: TestObjectStore, _ name: String = #function,
+        _ body: (SharedInstances, LiveServer, LiveServer, String) async throws -> Void
+    ) async throws {
         try await SharedInstances.with(
-            engine: .postgres, settings: Self.objectStoreSettings(store.settings), dataDirectoryPerInstance: true
+            name, engine: .postgres, settings: objectStoreSettings(store.settings), dataDirectoryPerInstance: true
         ) { shared in
             let (a, b) = (shared.servers[0], shared.servers[1])
             let (key, _) = try await PublisherRequests.makeKey(a.application.ledger)
+            try await body(shared, a, b, key)
+        }
+        try await store.removeAll()
+    }
+
+    @Test func aVersionPublishedThroughOneIsServedByTheOtherFromTheBucket() async throws {
+        guard let store = try await TestObjectStore.make() else { return }
+        try await Self.withTwoInstances(store) { shared, a, b, key in
             let clientA = Endpoint(port: a.port)
             let clientB = Endpoint(port: b.port)
             let initial = try await clientB.request(RawHTTPClient.get("/v1/products"))
@@ -78,17 +90,12 @@ struct ObjectStoreInstancesTests {
             #expect(metricsB.text.contains("depot_object_store_bytes_total{operation=\"download\"} \(download.body.count)"))
             let ready = try await clientB.request(RawHTTPClient.get("/readyz"))
             #expect(ready.status == 200, "\(ready.text)")
-            for object in try await client.listAll() { try await client.delete(object.key) }
         }
     }
 
     @Test func aBundleMissingFromTheBucketIsServedOnceItArrivesWithoutAnotherPublish() async throws {
         guard let store = try await TestObjectStore.make() else { return }
-        try await SharedInstances.with(
-            engine: .postgres, settings: Self.objectStoreSettings(store.settings), dataDirectoryPerInstance: true
-        ) { shared in
-            let (a, b) = (shared.servers[0], shared.servers[1])
-            let (key, _) = try await PublisherRequests.makeKey(a.application.ledger)
+        try await Self.withTwoInstances(store) { shared, a, b, key in
             let client = try ObjectStoreClient(settings: store.settings)
             let directory = try PublisherRequests.writePack(
                 in: shared.scratch, at: "uploads/level1-3.0", productId: Self.level1, version: "3.0",
@@ -112,7 +119,6 @@ struct ObjectStoreInstancesTests {
             try await eventually("B offers the version once the bundle is in the bucket") {
                 (try await Endpoint(port: b.port).request(RawHTTPClient.get("/v1/products"))).text.contains(digest.hex)
             }
-            for object in try await client.listAll() { try await client.delete(object.key) }
         }
     }
 
@@ -150,7 +156,7 @@ struct ObjectStoreInstancesTests {
         #expect(FileManager.default.contents(atPath: path).map(Array.init) == genuine)
         let unknown = try #require(BundleDigest(bytes: Array(repeating: UInt8(7), count: 32)))
         #expect(try await bundles.fetch(unknown) == nil)
-        for object in try await client.listAll() { try await client.delete(object.key) }
+        try await store.removeAll()
     }
 
     @Test func concurrentFetchesOfOneBundleMakeOneDownload() async throws {
@@ -170,7 +176,7 @@ struct ObjectStoreInstancesTests {
         }
         #expect(Set(paths).count == 1 && paths.allSatisfy { $0 != nil })
         #expect(await counting.downloads == 1)
-        for object in try await client.listAll() { try await client.delete(object.key) }
+        try await store.removeAll()
     }
 }
 

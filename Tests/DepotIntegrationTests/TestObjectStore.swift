@@ -69,4 +69,10 @@ struct TestObjectStore: Sendable {
             """
         return try await ExternalTool.runSucceeding(python, ["-c", prelude + script]).output
     }
+
+    /// Removes every object under the test's prefix.
+    func removeAll() async throws {
+        let client = try ObjectStoreClient(settings: settings)
+        for object in try await client.listAll() { try await client.delete(object.key) }
+    }
 }

@@ -12,4 +12,14 @@ extension LiveServer {
         return try ConfigurationLoader.load(
             overrides: ConfigurationOverrides(configPath: scratch.path + "/Config"), environment: environment)
     }
+
+    /// The message `loadConfiguration(settings)` refuses with, or nil when it accepts.
+    static func configurationRefusal(_ settings: String, _ name: String = #function) -> String? {
+        do {
+            _ = try loadConfiguration(settings, name)
+            return nil
+        } catch {
+            return (error as? ConfigurationError)?.message ?? "\(error)"
+        }
+    }
 }
