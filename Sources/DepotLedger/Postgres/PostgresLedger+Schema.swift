@@ -167,6 +167,7 @@ extension PostgresLedger {
         Migration(version: 7, name: "transaction-type", statements: transactionTypeSchema),
         Migration(version: 8, name: "transaction-store", statements: TransactionRows.storeSchema),
         Migration(version: 9, name: "transaction-store-handle", statements: TransactionRows.storeHandleSchema),
+        Migration(version: 10, name: "leases", statements: LeaseSchema.statements(integer: "BIGINT")),
     ]
 
     /// The product's type when a transaction was first recorded: the type it is judged by for good. Rows recorded

@@ -52,6 +52,11 @@ extension SQLiteLedger {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration("v10-leases") { db in
+            for statement in LeaseSchema.statements(integer: "INTEGER") {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
     }()
 

@@ -1,3 +1,4 @@
+import DepotCore
 import AsyncHTTPClient
 import Foundation
 import NIOCore
@@ -11,6 +12,14 @@ public struct ObjectInfo: Sendable, Equatable {
     public var size: Int64
     /// Its entity tag, quotes included.
     public var eTag: String?
+    /// When it was last written, in seconds since 1970 (listings give it; nil otherwise or when unreadable).
+    public var lastModified: Int64? = nil
+
+    /// `2026-11-28T08:35:09.881Z` (S3's listings, with or without the fraction) in seconds since 1970.
+    static func seconds(iso8601 text: String) -> Int64? {
+        let whole = text.split(separator: ".", maxSplits: 1).first.map(String.init) ?? text
+        return UTCTimestamp.parse(whole.hasSuffix("Z") ? whole : whole + "Z")
+    }
 }
 
 /// Some bytes of an object.
@@ -124,7 +133,9 @@ extension ObjectStoreClient {
         let body = try Self.decode(ListBucketResultBody.self, answer)
         let objects = (body.contents ?? []).compactMap { entry -> ObjectInfo? in
             guard entry.key.hasPrefix(settings.prefix) else { return nil }
-            return ObjectInfo(key: String(entry.key.dropFirst(settings.prefix.count)), size: entry.size ?? 0, eTag: entry.eTag)
+            return ObjectInfo(
+                key: String(entry.key.dropFirst(settings.prefix.count)), size: entry.size ?? 0, eTag: entry.eTag,
+                lastModified: entry.lastModified.flatMap(ObjectInfo.seconds(iso8601:)))
         }
         let more = body.isTruncated == true
         guard !more || body.nextContinuationToken?.isEmpty == false else {

@@ -364,6 +364,14 @@ package struct DepotApplication: Sendable {
                 graceSeconds: max(configuration.catalog.unreferencedGraceSeconds, configuration.grants.lifetimeSeconds),
                 intervalSeconds: configuration.catalog.collectIntervalSeconds, clock: Self.systemClock, logger: logger),
         ]
+        if let settings = configuration.objectStore, let client = try? ObjectStoreClient(settings: settings) {
+            services.append(
+                BucketCollector(
+                    ledger: ledger, client: client, owner: StoreOutboxWorker.makeOwner(),
+                    graceSeconds: max(configuration.catalog.unreferencedGraceSeconds, configuration.grants.lifetimeSeconds),
+                    intervalSeconds: configuration.catalog.collectIntervalSeconds, clock: Self.systemClock, logger: logger,
+                    recorder: metrics))
+        }
         if let hook = configuration.edge.purgeHook {
             services.append(PurgeWorker(queue: purges, settings: hook, sender: hook.sender, logger: logger))
         }

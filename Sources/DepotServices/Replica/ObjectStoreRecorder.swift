@@ -1,5 +1,5 @@
-/// Where the object store's work is counted (the server's metrics): each call by operation (`upload`, `download`)
-/// and outcome (`written`, `present`, `fetched`, `absent`, or the S3 error's code), with the bytes it moved and how
+/// Where the object store's work is counted (the server's metrics): each call by operation (`upload`, `download`,
+/// `delete`) and outcome (`written`, `present`, `fetched`, `absent`, `deleted`, or the S3 error's code), with the bytes it moved and how
 /// long it took.
 package protocol ObjectStoreRecorder: Sendable {
     /// Records one call.

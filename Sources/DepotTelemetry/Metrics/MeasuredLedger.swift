@@ -31,6 +31,12 @@ package struct MeasuredLedger: Ledger {
         }
     }
 
+    package func acquireLease(_ name: String, owner: String, now: Int64, seconds: Int64) async throws(LedgerError) -> Bool {
+        try await timed("acquireLease") { () async throws(LedgerError) in
+            try await base.acquireLease(name, owner: owner, now: now, seconds: seconds)
+        }
+    }
+
     package func transaction(id: String) async throws(LedgerError) -> LedgerTransaction? {
         try await timed("transaction") { () async throws(LedgerError) in try await base.transaction(id: id) }
     }
