@@ -126,10 +126,11 @@ struct ObjectStoreInstancesTests {
         let settings = ObjectStoreSettings(
             endpoint: "http://127.0.0.1:9", region: "us-east-1", bucket: "depot",
             credentials: SigV4Credentials(accessKeyId: "AK", secretAccessKey: "SK"), timeoutSeconds: 1)
-        let probe = try #require(DepotApplication.objectStoreProbe(settings))
-        let problem = await probe()
+        let probe = try #require(ObjectStoreReadiness(settings: settings))
+        let problem = await probe.problem()
         #expect(problem?.contains("unreachable") == true, "\(problem ?? "nil")")
-        let route = ReadinessRoute(readLedger: {}, storeDirectory: NSTemporaryDirectory(), objectStoreProblem: probe)
+        let route = ReadinessRoute(
+            readLedger: {}, storeDirectory: NSTemporaryDirectory(), objectStoreProblem: { await probe.problem() })
         let reason = await route.reasonNotReady()
         #expect(reason?.hasPrefix("the object store cannot be used") == true, "\(reason ?? "nil")")
     }

@@ -18,7 +18,6 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
-import Synchronization
 
 /// A Depot server ready to run: configuration loaded, content imported into the ledger's catalog, bundles
 /// built, the catalog loaded from the ledger.
@@ -195,29 +194,6 @@ package struct DepotApplication: Sendable {
             clock: Self.systemClock, logger: logger, onRevoked: { id in await service.purchaseRevoked(id) })
     }
 
-    /// A readiness probe of the object store: one listing of a single key, one attempt of at most 5 seconds, its
-    /// answer kept for 10 seconds (a load balancer probing every second costs one request every 10).
-    static func objectStoreProbe(_ settings: ObjectStoreSettings?) -> (@Sendable () async -> String?)? {
-        guard var settings else { return nil }
-        settings.retry = ObjectStoreRetryPolicy(maxAttempts: 1)
-        settings.timeoutSeconds = min(settings.timeoutSeconds, 5)
-        guard let client = try? ObjectStoreClient(settings: settings) else { return nil }
-        let last = Mutex<(at: ContinuousClock.Instant, problem: String?)?>(nil)
-        return {
-            let now = ContinuousClock.now
-            if let kept = last.withLock({ $0 }), now - kept.at < .seconds(10) { return kept.problem }
-            let problem: String?
-            do throws(ObjectStoreError) {
-                _ = try await client.list(prefix: "bundles/", maxKeys: 1)
-                problem = nil
-            } catch {
-                problem = error.description
-            }
-            last.withLock { $0 = (now, problem) }
-            return problem
-        }
-    }
-
     /// The App Store Server API client for the configured key. It makes one attempt per call: the outbox
     /// retries durably, with its own backoff.
     package static func appStoreClient(_ settings: AppStoreServerAPISettings) throws(AppStoreAPIError) -> AppStoreServerAPIClient {
@@ -310,11 +286,13 @@ package struct DepotApplication: Sendable {
             publisher: { _, context in context.publisher?.name ?? "unknown" }
         ).register(on: uploadGroup)
         router.get("/healthz") { _, _ in "ok\n" }
-        ReadinessRoute(
+        var readiness = ReadinessRoute(
             readLedger: { [ledger] () async throws(LedgerError) in _ = try await ledger.catalogRevision() },
-            storeDirectory: (configuration.dataDirectory as NSString).appendingPathComponent("bundles"),
-            objectStoreProblem: Self.objectStoreProbe(configuration.objectStore)
-        ).register(on: router)
+            storeDirectory: (configuration.dataDirectory as NSString).appendingPathComponent("bundles"))
+        if let settings = configuration.objectStore, let probe = ObjectStoreReadiness(settings: settings) {
+            readiness.objectStoreProblem = { await probe.problem() }
+        }
+        readiness.register(on: router)
 
         let recorder = ServedBytesRecorder(ledger: ledger, logger: logger, metrics: metrics)
         let tls = configuration.tls?.context
