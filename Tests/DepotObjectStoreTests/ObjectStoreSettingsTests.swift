@@ -76,4 +76,12 @@ struct ObjectStoreSettingsTests {
         #expect(ObjectStoreError.service(status: 404, code: "NoSuchKey", message: "", requestId: nil).isNotFound)
         #expect(ObjectStoreError.code(forStatus: 412) == "PreconditionFailed")
     }
+
+    @Test func listingTimesAreReadWithOrWithoutTheirFraction() {
+        #expect(ObjectInfo.seconds(iso8601: "2013-05-24T00:00:00.000Z") == 1_369_353_600)
+        #expect(ObjectInfo.seconds(iso8601: "2013-05-24T00:00:01Z") == 1_369_353_601)
+        #expect(ObjectInfo.seconds(iso8601: "2013-05-24T00:00:01.999Z") == 1_369_353_601)
+        #expect(ObjectInfo.seconds(iso8601: "yesterday") == nil)
+        #expect(ObjectInfo.seconds(iso8601: "") == nil)
+    }
 }
