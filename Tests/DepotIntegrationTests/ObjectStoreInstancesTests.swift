@@ -129,6 +129,39 @@ struct ObjectStoreInstancesTests {
         }
     }
 
+    @Test func aVersionStagedOnOneAndPublishedThroughTheOtherGetsItsDeltaFromTheBundles() async throws {
+        guard let store = try await TestObjectStore.make() else { return }
+        try await Self.withTwoInstances(store) { shared, a, b, key in
+            let original = try a.version(Self.level1)
+            let directory = try PublisherRequests.writePack(
+                in: shared.scratch, at: "uploads/level1-4.0", productId: Self.level1, version: "4.0",
+                files: ["notes.txt": Array("Fourth edition.".utf8), "media/tiles.bin": Array(repeating: 7, count: 4096)])
+            let staged = try await a.application.stager.stage(directory: directory, .init(productId: Self.level1, version: "4.0"))
+            // Published through B, which never saw the pack: B makes it again from the bundle to build the delta.
+            let publish = try await Endpoint(port: b.port).request(
+                PublisherRequests.request("POST", "/v1/publisher/products/\(Self.level1)/versions/4.0/publish", key: key))
+            #expect(publish.status == 200, "\(publish.text)")
+            var recorded: DeltaBundle?
+            try await eventually("B records the delta from 1.0 to 4.0") {
+                recorded = try await b.application.ledger.catalogSnapshot().deltas.first {
+                    $0.contentId == Self.level1 && $0.baseVersion == original.version && $0.targetVersion == "4.0"
+                }
+                return recorded != nil
+            }
+            let bPath = SharedInstances.dataDirectory(in: shared.scratch, index: 1, perInstance: true)
+            #expect(FileManager.default.fileExists(atPath: "\(bPath)/packs/\(staged.content.digest.hex)/pack.json"))
+            // The same bytes as a delta built from the original packs.
+            let scratch = try ScratchDirectory(#function)
+            defer { scratch.remove() }
+            let reference = try LocalBundleStore(root: scratch.path + "/bundles")
+            let base = try PackReader.read(directory: shared.scratch.path + "/content/game/level1", limits: .default)
+            let target = try PackReader.read(directory: directory, limits: .default)
+            let expected = try await reference.buildDelta(from: base, to: target, compressionLevel: 6)
+            #expect(recorded?.digest == expected.digest)
+            #expect(recorded?.size == expected.size)
+        }
+    }
+
     @Test func anObjectStoreThatCannotBeReachedMakesTheServerNotReady() async throws {
         let settings = ObjectStoreSettings(
             endpoint: "http://127.0.0.1:9", region: "us-east-1", bucket: "depot",

@@ -81,10 +81,10 @@ package final class DeltaBuilder: Service, Sendable {
             count: baseCount
         )
         .filter { !recorded.contains("\($0.version)\n\(target.version)") }
-        guard !bases.isEmpty, let targetPack = shelf.pack(digest: target.digest, limits: limits) else { return 0 }
+        guard !bases.isEmpty, let targetPack = await pack(of: target) else { return 0 }
         var count = 0
         for base in bases {
-            guard let basePack = shelf.pack(digest: base.digest, limits: limits) else {
+            guard let basePack = await pack(of: base) else {
                 logger.notice("no pack to build a delta from", metadata: ["content": "\(base.contentId)", "version": "\(base.version)"])
                 continue
             }
@@ -99,6 +99,25 @@ package final class DeltaBuilder: Service, Sendable {
                 "delta built", metadata: ["content": "\(delta.contentId)", "from": "\(delta.baseVersion)", "to": "\(delta.targetVersion)"])
         }
         return count
+    }
+}
+
+extension DeltaBuilder {
+    /// The pack of a version: its copy on the shelf, or, when bundles are shared through an object store and this
+    /// instance has no copy (another one staged it), the pack made again from the version's bundle.
+    func pack(of version: ContentVersion) async -> Pack? {
+        if let pack = shelf.pack(digest: version.digest, limits: limits) { return pack }
+        guard store.sharesBundles else { return nil }
+        do {
+            guard let bundle = try await store.fetch(version.digest, size: version.size) else { return nil }
+            let (shelf, limits, digest) = (shelf, limits, version.digest)
+            return try await OffLoop.run { () throws -> Pack in try shelf.restore(digest: digest, fromBundle: bundle, limits: limits) }
+        } catch {
+            logger.warning(
+                "the pack of a version could not be made from its bundle",
+                metadata: ["content": "\(version.contentId)", "version": "\(version.version)", "error": "\(error)"])
+            return nil
+        }
     }
 }
 
