@@ -6,8 +6,10 @@ import DepotLedger
 import DepotObjectStore
 @testable import DepotServer
 import DepotServices
+import DepotSettings
 import DepotTestSupport
 import Foundation
+import Logging
 import Testing
 
 /// Two instances sharing one PostgreSQL ledger and one bucket, each with a data directory of its own: a version built
@@ -159,6 +161,40 @@ struct ObjectStoreInstancesTests {
             let expected = try await reference.buildDelta(from: base, to: target, compressionLevel: 6)
             #expect(recorded?.digest == expected.digest)
             #expect(recorded?.size == expected.size)
+        }
+    }
+
+    @Test func aNewInstanceOnAnEmptyDiskFetchesEverythingItServesFromTheBucket() async throws {
+        guard let store = try await TestObjectStore.make() else { return }
+        try await Self.withTwoInstances(store) { shared, a, _, key in
+            let directory = try PublisherRequests.writePack(
+                in: shared.scratch, at: "uploads/level1-5.0", productId: Self.level1, version: "5.0",
+                files: ["notes.txt": Array("Fifth edition.".utf8)])
+            let staged = try await a.application.stager.stage(directory: directory, .init(productId: Self.level1, version: "5.0"))
+            let publish = try await Endpoint(port: a.port).request(
+                PublisherRequests.request("POST", "/v1/publisher/products/\(Self.level1)/versions/5.0/publish", key: key))
+            #expect(publish.status == 200, "\(publish.text)")
+
+            // A third instance comes up on an empty data directory and no content directory, as a new container would.
+            let empty = shared.scratch.path + "/data-new"
+            let configuration = try ConfigurationLoader.load(
+                overrides: ConfigurationOverrides(
+                    configPath: shared.scratch.path + "/Config", port: 0, dataDirectory: empty,
+                    contentDirectory: shared.scratch.path + "/no-content", databaseURL: shared.ledgerURL),
+                environment: [:])
+            var logger = Logger(label: "depot-test")
+            logger.logLevel = .warning
+            let application = try await DepotApplication.prepare(configuration, logger: logger)
+            let catalog = application.catalogs.current
+            await application.close()
+            let offered = catalog.versions.map(\.digest)
+            #expect(offered.contains(staged.content.digest))
+            #expect(!offered.isEmpty)
+            for digest in offered + catalog.deltas.map(\.digest) {
+                let path = "\(empty)/bundles/\(digest.shard)/\(digest.hex).zip"
+                let bytes = try #require(FileManager.default.contents(atPath: path), "\(digest) was not fetched")
+                #expect(SharedInstances.hexSHA256(Array(bytes)) == digest.hex)
+            }
         }
     }
 
