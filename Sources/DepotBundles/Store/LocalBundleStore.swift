@@ -131,12 +131,8 @@ package final class LocalBundleStore: BundleStore, Sendable {
         return record
     }
 
-    /// Runs blocking file work on a Dispatch queue so it does not hold a cooperative-pool thread.
+    /// Runs blocking file work off the concurrency pool (`OffLoop`).
     static func runBlocking<R: Sendable>(_ work: @escaping @Sendable () throws -> R) async throws -> R {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global(qos: .utility).async {
-                continuation.resume(with: Result { try work() })
-            }
-        }
+        try await OffLoop.run(work)
     }
 }

@@ -17,10 +17,10 @@ extension ObjectStoreClient {
     )
         async throws(ObjectStoreError) -> Bool
     {
-        let file = try OpenFile(path: path)
+        let file = try await OffLoop.run { () throws(ObjectStoreError) in try OpenFile(path: path) }
         defer { file.close() }
         if file.size <= Int64(Self.filePartSize) {
-            return try await putIfAbsent(key, bytes: try file.read(at: 0, count: Int(file.size)), contentType: contentType)
+            return try await putIfAbsent(key, bytes: try await file.read(at: 0, count: Int(file.size)), contentType: contentType)
         }
         if try await head(key) != nil { return false }
         let uploadId = try await createMultipartUpload(key, contentType: contentType)
@@ -30,7 +30,8 @@ extension ObjectStoreClient {
             while offset < file.size {
                 let count = Int(min(Int64(Self.filePartSize), file.size - offset))
                 parts.append(
-                    try await uploadPart(key, uploadId: uploadId, number: parts.count + 1, bytes: try file.read(at: offset, count: count)))
+                    try await uploadPart(
+                        key, uploadId: uploadId, number: parts.count + 1, bytes: try await file.read(at: offset, count: count)))
                 offset += Int64(count)
             }
             try await completeMultipartUpload(key, uploadId: uploadId, parts: parts)
@@ -45,11 +46,12 @@ extension ObjectStoreClient {
     /// store holds no such object (no file is left then). A failed attempt is tried again from the start within the
     /// retry policy; a file is left only when the whole object arrived. More than `maxBytes` is refused.
     public func downloadFile(_ key: String, to path: String, maxBytes: Int64 = .max) async throws(ObjectStoreError) -> Int64? {
-        let descriptor: Int32
-        do {
-            descriptor = try POSIX.openFile(path, O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
-        } catch {
-            throw .localFile("cannot create \(path): \(error)")
+        let descriptor = try await OffLoop.run { () throws(ObjectStoreError) -> Int32 in
+            do {
+                return try POSIX.openFile(path, O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
+            } catch {
+                throw .localFile("cannot create \(path): \(error)")
+            }
         }
         defer { POSIX.closeFile(descriptor) }
         var attempt = 1
@@ -70,11 +72,7 @@ extension ObjectStoreClient {
     }
 
     private func downloadOnce(_ key: String, into descriptor: Int32, maxBytes: Int64) async throws(ObjectStoreError) -> Int64 {
-        do {
-            try POSIX.truncate(descriptor, 0)
-        } catch {
-            throw .localFile("cannot empty the download's file: \(error)")
-        }
+        try await Self.fileWork("cannot empty the download's file") { try POSIX.truncate(descriptor, 0) }
         let response: HTTPClientResponse
         do {
             response = try await http.execute(
@@ -89,36 +87,55 @@ extension ObjectStoreClient {
         let expected = response.headers.first(name: "Content-Length").flatMap { Int64($0) }
         if let expected, expected > maxBytes { throw .tooLarge(limit: Int(clamping: maxBytes)) }
         var written: Int64 = 0
+        // Chunks are gathered up to 1 MiB and each batch written off the concurrency pool.
+        var pending: [UInt8] = []
+        func flush() async throws(ObjectStoreError) {
+            guard !pending.isEmpty else { return }
+            let (batch, offset) = (pending, written - Int64(pending.count))
+            pending.removeAll(keepingCapacity: true)
+            try await Self.fileWork("cannot write the download") {
+                try batch.withUnsafeBytes { bytes in try POSIX.writeFully(descriptor, bytes, at: offset) }
+            }
+        }
         do {
             for try await chunk in response.body {
                 let (total, overflow) = written.addingReportingOverflow(Int64(chunk.readableBytes))
                 guard !overflow, total <= maxBytes else { throw ObjectStoreError.tooLarge(limit: Int(clamping: maxBytes)) }
-                try chunk.withUnsafeReadableBytes { bytes throws(SystemCallError) in
-                    try POSIX.writeFully(descriptor, bytes, at: written)
-                }
+                pending.append(contentsOf: chunk.readableBytesView)
                 written = total
+                if pending.count >= 1 << 20 { try await flush() }
             }
+            try await flush()
         } catch let error as ObjectStoreError {
             throw error
-        } catch let error as SystemCallError {
-            throw .localFile("cannot write the download: \(error)")
         } catch {
             throw .transport("\(error)")
         }
         if let expected, expected != written {
             throw .transport("the object \(key) ended after \(written) of \(expected) bytes")
         }
-        do {
-            try POSIX.sync(descriptor)
-        } catch {
-            throw .localFile("cannot sync the download: \(error)")
-        }
+        try await Self.fileWork("cannot sync the download") { try POSIX.sync(descriptor) }
         return written
     }
 }
 
+extension ObjectStoreClient {
+    /// Runs a blocking file call off the concurrency pool; its failure is a `localFile` error saying `what`.
+    fileprivate static func fileWork(
+        _ what: String, _ work: @escaping @Sendable () throws -> Void
+    )
+        async throws(ObjectStoreError)
+    {
+        do {
+            try await OffLoop.run(work)
+        } catch {
+            throw .localFile("\(what): \(error)")
+        }
+    }
+}
+
 /// A local file opened for reading, with its size.
-private struct OpenFile {
+private struct OpenFile: Sendable {
     let descriptor: Int32
     let size: Int64
 
@@ -136,14 +153,18 @@ private struct OpenFile {
         }
     }
 
-    func read(at offset: Int64, count: Int) throws(ObjectStoreError) -> [UInt8] {
-        do {
-            return try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized throws(SystemCallError) in
-                try POSIX.readFully(descriptor, into: UnsafeMutableRawBufferPointer(buffer), at: offset)
-                initialized = count
+    /// `count` bytes at `offset`, read off the concurrency pool.
+    func read(at offset: Int64, count: Int) async throws(ObjectStoreError) -> [UInt8] {
+        let descriptor = descriptor
+        return try await OffLoop.run { () throws(ObjectStoreError) -> [UInt8] in
+            do {
+                return try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized throws(SystemCallError) in
+                    try POSIX.readFully(descriptor, into: UnsafeMutableRawBufferPointer(buffer), at: offset)
+                    initialized = count
+                }
+            } catch {
+                throw .localFile("cannot read: \(error)")
             }
-        } catch {
-            throw .localFile("cannot read: \(error)")
         }
     }
 

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import Synchronization
+import DepotSystem
 
 /// Removes the files no recorded version or delta refers to any more: bundles under `<data>/bundles` and
 /// pack copies under `<data>/packs` left by deleted versions, by failed or abandoned stagings, by deltas

@@ -3,6 +3,7 @@ import DepotCore
 import DepotLedger
 import Logging
 import ServiceLifecycle
+import DepotSystem
 
 /// Builds delta bundles towards a version that was just published, from the few most recent versions of the
 /// same content that apps may have installed (published before, by publication time), not from every pair:

@@ -6,6 +6,7 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import Synchronization
+import DepotSystem
 
 /// Turns uploads into staged versions in the background: for each version job, checks the upload against
 /// its declared SHA-256, unpacks it safely into a scratch folder (`DepotArchives`: no path escapes, no

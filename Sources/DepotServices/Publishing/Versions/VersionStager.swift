@@ -2,6 +2,7 @@ import DepotBundles
 import DepotCore
 import DepotLedger
 import Foundation
+import DepotSystem
 
 /// Turns a pack directory (unpacked and laid out as a content pack) into a staged version: validates it
 /// with `PackReader`, bundles it into the store off the event loops, keeps a copy of the pack for later
