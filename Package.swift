@@ -259,7 +259,7 @@ let package = Package(
         .testTarget(
             name: "DepotObjectStoreTests",
             dependencies: [
-                "DepotObjectStore",
+                "DepotObjectStore", "DepotCore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -312,6 +312,7 @@ let package = Package(
         .target(
             name: "DepotServerTestSupport",
             dependencies: [
+                "DepotBundles",
                 "DepotAPI", "DepotServices", "DepotOrigin", "DepotSettings",
                 "DepotServer", "DepotTrust", "DepotHTTP", "DepotCore", "DepotClient", "DepotAppStoreDouble",
                 "DepotGooglePlayDouble", "DepotLedger", "DepotTestSupport",

@@ -1,3 +1,4 @@
+import DepotBundles
 import DepotTestSupport
 import DepotSettings
 import DepotCore

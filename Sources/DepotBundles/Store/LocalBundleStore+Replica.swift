@@ -1,4 +1,3 @@
-import Crypto
 import DepotCore
 import DepotSystem
 import Foundation
@@ -46,30 +45,16 @@ extension LocalBundleStore {
 
     /// The file's size when its SHA-256 is `digest`; otherwise the file is removed and the fetch refused.
     private static func verify(_ path: String, digest: BundleDigest) throws -> Int64 {
-        let descriptor: Int32
+        let hex: String
+        let size: Int64
         do {
-            descriptor = try POSIX.openFile(path, O_RDONLY)
+            hex = try FileSHA256.hex(path: path)
+            size = try FileStatus.lstat(path).size
         } catch {
             POSIX.unlinkFile(path)
-            throw BundleStoreError("opening a fetched bundle", error)
+            throw BundleStoreError(.io, "reading a fetched bundle: \(error)")
         }
-        defer { POSIX.closeFile(descriptor) }
-        var hasher = SHA256()
-        var size: Int64 = 0
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let count: Int
-            do {
-                count = try buffer.withUnsafeMutableBytes { bytes in try POSIX.readFully(descriptor, into: bytes) }
-            } catch {
-                POSIX.unlinkFile(path)
-                throw BundleStoreError(.io, "reading a fetched bundle: \(error)")
-            }
-            if count == 0 { break }
-            hasher.update(data: buffer[..<count])
-            size += Int64(count)
-        }
-        guard Array(hasher.finalize()) == digest.bytes else {
+        guard hex == digest.hex else {
             POSIX.unlinkFile(path)
             throw BundleStoreError(.replica, "the replica's copy of bundle \(digest) does not hash to its digest; it was dropped")
         }

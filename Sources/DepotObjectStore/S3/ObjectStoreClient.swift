@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Crypto
+import DepotCore
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -74,7 +75,7 @@ public struct ObjectStoreClient: Sendable {
     func signedRequest(_ call: Call) -> HTTPClientRequest {
         let path = encodedPath(call.key)
         let date = SigV4Date(secondsSince1970: now())
-        let payloadHash = call.body.map { SigV4Signer.hex(SHA256.hash(data: Array($0.readableBytesView))) } ?? SigV4Signer.emptyPayloadHash
+        let payloadHash = call.body.map { Hex.lowercase(SHA256.hash(data: Array($0.readableBytesView))) } ?? SigV4Signer.emptyPayloadHash
         var headers = call.headers
         headers.append(("Host", authority))
         headers.append(("x-amz-date", date.timestamp))

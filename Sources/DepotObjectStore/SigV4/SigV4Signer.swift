@@ -1,4 +1,5 @@
 import Crypto
+import DepotCore
 
 /// Signs requests with AWS Signature Version 4 (`AWS4-HMAC-SHA256`), as S3 and the stores that speak its API
 /// check them: the canonical request (method, encoded path, sorted query, the signed headers, the payload's hash),
@@ -10,7 +11,7 @@ package struct SigV4Signer: Sendable {
     /// The payload hash that leaves the body out of the signature (S3 only, over TLS or on a trusted network).
     package static let unsignedPayload = "UNSIGNED-PAYLOAD"
     /// The hash of an empty body.
-    package static let emptyPayloadHash = hex(SHA256.hash(data: [UInt8]()))
+    package static let emptyPayloadHash = Hex.lowercase(SHA256.hash(data: [UInt8]()))
 
     /// The keys.
     package let credentials: SigV4Credentials
@@ -83,13 +84,13 @@ package struct SigV4Signer: Sendable {
     package func signature(_ request: Request, date: SigV4Date) -> String {
         let key = signingKey(day: date.day)
         let text = stringToSign(request, date: date)
-        return Self.hex(HMAC<SHA256>.authenticationCode(for: Array(text.utf8), using: key))
+        return Hex.lowercase(HMAC<SHA256>.authenticationCode(for: Array(text.utf8), using: key))
     }
 
     /// `AWS4-HMAC-SHA256`, the time, the scope and the canonical request's hash, one per line.
     package func stringToSign(_ request: Request, date: SigV4Date) -> String {
         let canonical = Self.canonicalRequest(request)
-        return "AWS4-HMAC-SHA256\n\(date.timestamp)\n\(scope(date))\n\(Self.hex(SHA256.hash(data: Array(canonical.utf8))))"
+        return "AWS4-HMAC-SHA256\n\(date.timestamp)\n\(scope(date))\n\(Hex.lowercase(SHA256.hash(data: Array(canonical.utf8))))"
     }
 
     /// `day/region/service/aws4_request`.
@@ -138,16 +139,5 @@ package struct SigV4Signer: Sendable {
 
     private static func trimmed(_ value: String) -> String {
         value.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
-    }
-
-    /// Lower-case hex.
-    package static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 }

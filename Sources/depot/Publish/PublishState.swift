@@ -1,3 +1,4 @@
+import DepotBundles
 import Crypto
 import DepotServer
 import DepotServices
