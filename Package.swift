@@ -180,7 +180,7 @@ let package = Package(
         .target(
             name: "DepotTelemetry",
             dependencies: [
-                "DepotAPI", "DepotCore", "DepotLedger", "DepotServices", "DepotOrigin", "CMalloc",
+                "DepotAPI", "DepotBundles", "DepotCore", "DepotLedger", "DepotServices", "DepotOrigin", "CMalloc",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -43,6 +43,7 @@ struct ConfigurationFile: Decodable {
         var dataDir: String?
         var contentDir: String?
         var objectStore: ObjectStore?
+        var localCacheBytes: Int64?
     }
     struct App: Decodable {
         var bundleId: String?

@@ -47,4 +47,18 @@ extension ConfigurationLoader {
         }
         return settings
     }
+
+    /// `storage.localCacheBytes`: how many bytes of bundle files an instance keeps on its disk, at least 1 MiB. Only
+    /// with `storage.objectStore`: without a bucket the data directory holds the only copy, which must not be trimmed.
+    static func localCacheBytes(
+        _ value: Int64?, objectStore: ObjectStoreSettings?, in file: String
+    ) throws(ConfigurationError) -> Int64? {
+        guard let value else { return nil }
+        guard objectStore != nil else {
+            throw ConfigurationError(
+                "\(file): storage.localCacheBytes needs storage.objectStore: without a bucket the data directory holds the only copy of each bundle"
+            )
+        }
+        return try ConfigurationError.inRange(value, 1_048_576...Int64.max, setting: "storage.localCacheBytes", in: file)
+    }
 }

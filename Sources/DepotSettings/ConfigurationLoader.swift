@@ -84,6 +84,8 @@ package enum ConfigurationLoader {
             file.googlePlay, deployment: deployment, directory: directory, in: mainFile)
         configuration.objectStore = try objectStoreSettings(
             file.storage?.objectStore, environment: environment, deployment: deployment, in: mainFile)
+        configuration.localCacheBytes = try localCacheBytes(
+            file.storage?.localCacheBytes, objectStore: configuration.objectStore, in: mainFile)
         configuration.appStoreServerAPI = try appStoreServerAPISettings(
             file.appStoreServerAPI, appBundleId: configuration.appBundleId, deployment: deployment, directory: directory,
             in: mainFile)

@@ -52,6 +52,9 @@ package struct DepotConfiguration: Sendable {
     /// The S3-compatible bucket bundles are shared through (`storage.objectStore`); nil keeps them in the data
     /// directory only.
     package var objectStore: ObjectStoreSettings? = nil
+    /// The most bytes of bundle files kept on this instance's disk when the object store holds them all
+    /// (`storage.localCacheBytes`); nil keeps every bundle this instance has used.
+    package var localCacheBytes: Int64? = nil
     /// How log lines are written (`log.format`).
     package var logFormat: LogFormat = .text
     /// SHA-256 digests (lowercase hex) of the bearer tokens that open `/metrics` besides the admin tokens.

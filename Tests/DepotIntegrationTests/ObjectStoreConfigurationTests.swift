@@ -30,6 +30,16 @@ struct ObjectStoreConfigurationTests {
         #expect(settings.credentials == SigV4Credentials(accessKeyId: "AK", secretAccessKey: "SK"))
     }
 
+    @Test func theLocalCacheBudgetNeedsABucketAndAtLeastOneMebibyte() throws {
+        #expect(try LiveServer.loadConfiguration(Self.section(Self.complete)).localCacheBytes == nil)
+        let bounded = "\"storage\": {\"objectStore\": {\(Self.complete)}, \"localCacheBytes\": 10737418240}"
+        #expect(try LiveServer.loadConfiguration(bounded).localCacheBytes == 10_737_418_240)
+        let alone = LiveServer.configurationRefusal("\"storage\": {\"localCacheBytes\": 10737418240}")
+        #expect(alone?.contains("storage.localCacheBytes needs storage.objectStore") == true, "\(alone ?? "nil")")
+        let tiny = LiveServer.configurationRefusal("\"storage\": {\"objectStore\": {\(Self.complete)}, \"localCacheBytes\": 4096}")
+        #expect(tiny?.contains("storage.localCacheBytes") == true, "\(tiny ?? "nil")")
+    }
+
     @Test func theKeysMayComeFromTheEnvironment() throws {
         let section = Self.section(#""endpoint": "http://127.0.0.1:7480", "region": "default", "bucket": "depot""#)
         let settings = try #require(

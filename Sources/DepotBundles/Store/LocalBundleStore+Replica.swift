@@ -22,13 +22,17 @@ extension LocalBundleStore {
     /// Concurrent calls for one digest share one fetch. A fetched file whose SHA-256 is not its digest, or that is
     /// longer than `size` (the size the ledger recorded, when known), is dropped and refused.
     package func fetch(_ digest: BundleDigest, size: Int64? = nil) async throws -> String? {
+        try await fetch(digest, size: size, forRequest: false)
+    }
+
+    private func fetch(_ digest: BundleDigest, size: Int64?, forRequest: Bool) async throws -> String? {
         if let path = path(for: digest) { return path }
         guard let replica else { return nil }
-        let layout = layout
+        let (layout, cache) = (layout, cache)
         let fetched = try await replication.fetch(digest) {
             let temporary = layout.temporaryPath()
             guard try await replica.download(digest, to: temporary, maxBytes: size ?? .max) else { return false }
-            try await Self.runBlocking {
+            let size = try await Self.runBlocking {
                 let size = try Self.verify(temporary, digest: digest)
                 _ = chmod(temporary, 0o444)  // stored bundles are read-only: they never change
                 do throws(SystemCallError) {
@@ -37,11 +41,61 @@ extension LocalBundleStore {
                     POSIX.unlinkFile(temporary)
                     throw BundleStoreError("storing a fetched bundle", error)
                 }
+                return size
             }
+            cache?.admit(digest, size: size, fetchedForRequest: forRequest)
             return true
         }
         return fetched ? path(for: digest) : nil
     }
+
+    /// Whether the local file of `digest` is on this disk (without a replica: whether the store holds it).
+    package func holdsFile(_ digest: BundleDigest) -> Bool {
+        guard let cache else { return path(for: digest) != nil }
+        return cache.holds(digest)
+    }
+
+    /// Notes an answer starting to send the local file of `digest`: the cache keeps it until ``releaseFile(_:)``.
+    /// False when the cache does not hold it.
+    @discardableResult
+    package func retainFile(_ digest: BundleDigest) -> Bool {
+        cache?.retain(digest) ?? true
+    }
+
+    /// Notes an answer done sending the file ``retainFile(_:)`` named.
+    package func releaseFile(_ digest: BundleDigest) {
+        cache?.release(digest)
+    }
+
+    /// Notes that the local file of `digest` turned out to be gone (another process removed it): it is fetched again
+    /// when next asked for.
+    package func forgetFile(_ digest: BundleDigest) {
+        cache?.forget(digest)
+    }
+
+    /// Asks `action` to be told the digests of the files the local cache removes to keep within its budget, so that
+    /// descriptors kept open on them are closed (an open descriptor keeps a removed file's space).
+    package func whenFilesEvicted(_ action: @escaping @Sendable ([BundleDigest]) -> Void) {
+        cache?.whenEvicted(action)
+    }
+
+    /// Brings the bundle `digest` (`size` bytes) to this disk for a request that asked for it, counted as a miss;
+    /// throws when the replica lacks it or the fetch fails.
+    package func bringIn(_ digest: BundleDigest, size: Int64) async throws {
+        guard try await fetch(digest, size: size, forRequest: true) != nil else {
+            throw BundleStoreError(.replica, "the bundle \(digest) is not in the object store")
+        }
+    }
+
+    /// What the local cache did so far (zero without a replica).
+    package var cacheCounts: BundleCacheCounts { cache?.counts ?? BundleCacheCounts() }
+
+    /// Whether bundles are fetched when asked for rather than all kept on this disk: a replica holds them, and the
+    /// local cache has a budget.
+    package var fetchesOnDemand: Bool { cache?.budget != nil }
+
+    /// Where the bundle `digest` lives on this disk while it is here.
+    package func localPath(for digest: BundleDigest) -> String { layout.bundlePath(for: digest) }
 
     /// The file's size when its SHA-256 is `digest`; otherwise the file is removed and the fetch refused.
     private static func verify(_ path: String, digest: BundleDigest) throws -> Int64 {

@@ -25,10 +25,14 @@ package final class LocalBundleStore: BundleStore, Sendable {
     /// The shared home of bundles, when instances share no directory.
     let replica: (any BundleReplica)?
     let replication = BundleReplication()
+    /// The bundle files on this instance's disk, when a replica holds them all (see ``LocalBundleCache``).
+    let cache: LocalBundleCache?
 
     /// Opens (creating it if needed) the store at `root` and removes any half-written files; `replica`, when given,
-    /// is where bundles are shared with other instances.
-    package init(root: String, replica: (any BundleReplica)? = nil) throws {
+    /// is where bundles are shared with other instances. With a replica, `cacheBytes` (nil: no limit) bounds the
+    /// bundle files kept on this disk: the least recently used ones no answer is sending go, and come back from the
+    /// replica when asked for again.
+    package init(root: String, replica: (any BundleReplica)? = nil, cacheBytes: Int64? = nil) throws {
         self.replica = replica
         let root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
         let files = FileManager.default
@@ -47,6 +51,15 @@ package final class LocalBundleStore: BundleStore, Sendable {
         self.root = root
         self.layout = layout
         coordinator = BuildCoordinator(layout: layout, index: BundleIndex.load(from: layout.indexPath))
+        if replica != nil {
+            let cache = LocalBundleCache(budget: cacheBytes) { digest in
+                POSIX.unlinkFile(layout.bundlePath(for: digest))
+            }
+            cache.adopt(layout.storedBundles())
+            self.cache = cache
+        } else {
+            cache = nil
+        }
     }
 
     /// `<root>/<digest[0..<2]>/<digest>.zip` when that file is in place; `nil` otherwise.
@@ -69,6 +82,7 @@ package final class LocalBundleStore: BundleStore, Sendable {
             }
         }
         try await replicate(record)
+        cache?.admit(record.digest, size: record.size)
         return record
     }
 
@@ -92,6 +106,7 @@ package final class LocalBundleStore: BundleStore, Sendable {
             }
         }
         try await replicate(record)
+        cache?.admit(record.digest, size: record.size)
         return record
     }
 

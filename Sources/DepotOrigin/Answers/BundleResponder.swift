@@ -14,6 +14,14 @@ enum BundleAnswer {
     /// One range of the bundle, for a GET whose one conditional field is a `Range` leaving exactly that range:
     /// the single-part 206 DepotHTTP plans for it (`ConditionalEvaluator.singleRange`), head from prepared bytes.
     case range(ByteRange, ServedBundle, requester: BundleAccess.Requester)
+
+    /// The bundle answered, unless the answer is an error.
+    var bundle: ServedBundle? {
+        switch self {
+        case .error: nil
+        case .bytes(_, let bundle, _), .complete(let bundle, _), .range(_, let bundle, _): bundle
+        }
+    }
 }
 
 /// What ``BundleResponder`` reads of a bundle request: from a head NIO's decoder made, or from the bytes

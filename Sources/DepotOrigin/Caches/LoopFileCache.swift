@@ -26,18 +26,84 @@ final class LoopFileCache {
     private var lastHandle: (digest: BundleDigest, handle: NIOFileHandle)?
     private var lastSmall: (digest: BundleDigest, answer: SmallBundleAnswer)?
 
-    /// The handle for a bundle file, opening it on first use.
+    /// Where bundle files come from when not all are on this disk; nil when they are (every stored file is served).
+    let source: (any BundleFileSource)?
+    /// With a source: the answers being written per bundle, whose handles must stay open.
+    private var answersInFlight: [BundleDigest: Int] = [:]
+    /// With a source: handles of removed files to close once their answers are written.
+    private var closeAfterAnswers: Set<BundleDigest> = []
+
+    /// A cache for one event loop; with `source`, files not on this disk are not opened (``NotHere``).
+    init(source: (any BundleFileSource)? = nil) {
+        self.source = source
+    }
+
+    /// The handle for a bundle file, opening it on first use. With a source, a file not on this disk throws
+    /// ``NotHere``.
     func handle(digest: BundleDigest, path: String) throws -> NIOFileHandle {
         if let lastHandle, lastHandle.digest == digest { return lastHandle.handle }
         if let handle = handles[digest] {
             lastHandle = (digest, handle)
             return handle
         }
+        if let source, !source.holdsFile(digest) { throw NotHere() }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw IOError(errnoCode: errno, reason: "open") }
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == ENOENT { source?.forgetFile(digest) }
+            throw IOError(errnoCode: code, reason: "open")
+        }
         let handle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: descriptor)
         handles[digest] = handle
         return handle
+    }
+
+    /// A bundle file that is not on this disk: the source brings it in.
+    struct NotHere: Error {}
+
+    /// Whether the bytes of bundle `digest` are at hand: kept in memory, open (an open descriptor keeps a removed
+    /// file's bytes), or on this disk. Always true without a source.
+    func holds(_ digest: BundleDigest) -> Bool {
+        guard let source else { return true }
+        return smallAnswers[digest] != nil || handles[digest] != nil || source.holdsFile(digest)
+    }
+
+    /// Notes an answer sending bundle `digest`'s file (with a source: the file is kept, and its handle open, until the
+    /// answer ends).
+    func answerStarted(_ digest: BundleDigest) {
+        guard let source else { return }
+        source.retainFile(digest)
+        answersInFlight[digest, default: 0] += 1
+    }
+
+    /// Notes an answer done sending bundle `digest`'s file; a handle of a removed file is closed once nothing sends it.
+    func answerEnded(_ digest: BundleDigest) {
+        guard let source, let count = answersInFlight[digest] else { return }
+        source.releaseFile(digest)
+        if count > 1 {
+            answersInFlight[digest] = count - 1
+            return
+        }
+        answersInFlight[digest] = nil
+        if closeAfterAnswers.remove(digest) != nil { closeHandle(digest) }
+    }
+
+    /// Closes the handles of files removed from this disk (at once, or when the answers sending them end), so that
+    /// their space is freed. A small bundle's kept bytes stay.
+    func closeHandles(of digests: [BundleDigest]) {
+        for digest in digests where handles[digest] != nil {
+            if answersInFlight[digest] == nil {
+                closeHandle(digest)
+            } else {
+                closeAfterAnswers.insert(digest)
+            }
+        }
+    }
+
+    private func closeHandle(_ digest: BundleDigest) {
+        guard let handle = handles.removeValue(forKey: digest) else { return }
+        if lastHandle?.digest == digest { lastHandle = nil }
+        try? handle.close()
     }
 
     /// The kept bytes of a small bundle and its last whole 200 answer; nil for a larger bundle, a full cache or a
@@ -136,17 +202,31 @@ final class SmallBundleAnswer {
 
 /// The per-loop file caches of one server.
 final class FileCacheRegistry: Sendable {
-    private let caches = NIOLockedValueBox<[ObjectIdentifier: NIOLoopBound<LoopFileCache>]>([:])
+    private let caches = NIOLockedValueBox<[ObjectIdentifier: (loop: any EventLoop, cache: NIOLoopBound<LoopFileCache>)]>([:])
+    private let source: (any BundleFileSource)?
+
+    /// Caches whose files come from `source`, when given (see ``LoopFileCache/source``).
+    init(source: (any BundleFileSource)? = nil) {
+        self.source = source
+        source?.whenFilesEvicted { [weak self] digests in self?.closeHandles(of: digests) }
+    }
 
     /// The cache of the loop running the caller; call on that loop.
     func cache(for eventLoop: any EventLoop) -> LoopFileCache {
         let key = ObjectIdentifier(eventLoop)
         let bound = caches.withLockedValue { caches in
-            if let bound = caches[key] { return bound }
-            let bound = NIOLoopBound(LoopFileCache(), eventLoop: eventLoop)
-            caches[key] = bound
+            if let entry = caches[key] { return entry.cache }
+            let bound = NIOLoopBound(LoopFileCache(source: source), eventLoop: eventLoop)
+            caches[key] = (eventLoop, bound)
             return bound
         }
         return bound.value
+    }
+
+    /// Asks every loop's cache to close its handles of the files `digests` names.
+    func closeHandles(of digests: [BundleDigest]) {
+        for (loop, bound) in caches.withLockedValue({ Array($0.values) }) {
+            loop.execute { bound.value.closeHandles(of: digests) }
+        }
     }
 }

@@ -7,12 +7,27 @@ import NIOHTTP1
 
 /// Writing the answers the connection's state machine asks for: bundles, grant checks, and the 400 and 408.
 extension BundleChannelHandler {
-    /// Answers a bundle request: the grant, the bundle and RFC 9110's rules decide, in memory.
+    /// Answers a bundle request: the grant, the bundle and RFC 9110's rules decide, in memory. A bundle whose bytes
+    /// are to be sent but whose file is not on this disk is first brought in by the file source (`fetched` is then
+    /// true for the second decision, which answers 503 if the file is still missing).
     func answerBundle(
-        _ fields: BundleRequestFields, framing: AnswerFraming, keepAlive: Bool, context: ChannelHandlerContext
+        _ fields: BundleRequestFields, framing: AnswerFraming, keepAlive: Bool, context: ChannelHandlerContext,
+        fetched: Bool = false
     ) {
         let now = clock()
         let decision = responder.answer(fields, now: now, grantCache: &files.grantCache, bundleMemo: &files.bundleMemo)
+        if let source = files.source, !fetched, let bundle = decision.bundle,
+            AnswerEvidence.sendsBundleBytes(decision, method: fields.method),
+            !files.holds(bundle.version.digest)
+        {
+            let (digest, size) = (bundle.version.digest, bundle.version.size)
+            let promise = context.eventLoop.makePromise(of: Void.self)
+            promise.completeWithTask { try await source.bringIn(digest, size: size) }
+            promise.futureResult.assumeIsolated().whenComplete { _ in
+                self.answerBundle(fields, framing: framing, keepAlive: keepAlive, context: context, fetched: true)
+            }
+            return
+        }
         let served =
             fields.method == .GET && recorder != nil
             ? AnswerEvidence.servedEvent(decision, client: context.channel.remoteAddress, now: now) : nil
@@ -29,6 +44,11 @@ extension BundleChannelHandler {
                 default: .other
                 }
             files.requestCounters.count(.bundle, method, status: status, metrics: metrics)
+        }
+        let sendsFile = body.contains(where: \.isFile)
+        if sendsFile, let digest = decision.bundle?.version.digest {
+            files.answerStarted(digest)
+            sendingFile = digest
         }
         send(
             responseHead, body, isDownload: AnswerEvidence.sendsBundleBytes(decision, method: fields.method),

@@ -46,6 +46,8 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     var completingInline = false
     /// Whether the answer being written counts as a download in flight.
     var countedDownload = false
+    /// The bundle whose file the answer being written sends, when files come from a source (see ``LoopFileCache``).
+    var sendingFile: BundleDigest?
     /// What the answer being written leaves behind once sent (see ``AnswerEvidence``).
     var evidence: (served: ServedBytes?, edgeBytes: Int64?) = (nil, nil)
     private var idleTask: Scheduled<Void>?
@@ -230,6 +232,10 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     /// Tells the machine how an answer's write went; a completion inside the write is carried on by the
     /// `runActions` that started the answer.
     func answerWritten(succeeded: Bool, inline: Bool, context: ChannelHandlerContext) {
+        if let digest = sendingFile {
+            sendingFile = nil
+            files.answerEnded(digest)
+        }
         machine.answerWritten(succeeded: succeeded, inline: inline, now: context.eventLoop.now)
         if !inline { runActions(context: context) }
     }

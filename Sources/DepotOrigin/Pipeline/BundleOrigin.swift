@@ -46,13 +46,15 @@ package struct BundleOrigin: Sendable {
     /// `revocations`) and to edges presenting one of `edgeSecrets`; the grant check keeps its answers up to
     /// `grantCheckCacheSeconds` and, when `purgeTagHeader` is set, names a transaction's checks in it with
     /// `transactionTag`. Bundle bytes go out as file
-    /// regions, or as buffers when the server speaks `tls`. `clock` gives seconds since 1970.
+    /// regions, or as buffers when the server speaks `tls`. With `fileSource`, not every bundle is on this disk: a
+    /// missing one is brought in before its answer. `clock` gives seconds since 1970.
     package init(
         index: BundleIndex, grants: GrantAuthority, revocations: RevocationList, edgeSecrets: EdgeSecrets,
         rangeLimits: RangeLimits, grantCheckCacheSeconds: Int64,
         purgeTagHeader: String?, transactionTag: @escaping @Sendable (_ transactionId: String) -> String,
         recorder: (any ServedBytesRecording)?, edgeFills: EdgeFillCounter?, timeouts: Timeouts,
-        headLimits: RequestHeadLimits, metrics: BytePathMetrics?, tls: Bool, clock: @escaping @Sendable () -> Int64
+        headLimits: RequestHeadLimits, metrics: BytePathMetrics?, tls: Bool, fileSource: (any BundleFileSource)? = nil,
+        clock: @escaping @Sendable () -> Int64
     ) {
         let access = BundleAccess(grants: grants, revocations: revocations, edgeSecrets: edgeSecrets)
         responder = BundleResponder(index: index, access: access, rangeLimits: rangeLimits)
@@ -62,7 +64,7 @@ package struct BundleOrigin: Sendable {
         checker = GrantCheckResponder(access: access, cacheSeconds: grantCheckCacheSeconds, purgeTag: checkTag)
         self.recorder = recorder
         self.edgeFills = edgeSecrets.isEnabled ? edgeFills : nil
-        caches = FileCacheRegistry()
+        caches = FileCacheRegistry(source: fileSource)
         self.timeouts = timeouts
         self.headLimits = headLimits
         self.metrics = metrics

@@ -63,7 +63,10 @@ struct BundleResponseWriter {
                         headPrefix: bundle.completeHeadPrefix, date: date, second: second, allocator: allocator), [], 200
                 )
             }
-            guard small != nil || (try? files.handle(digest: bundle.version.digest, path: bundle.path)) != nil else {
+            // A HEAD needs no bytes; with a file source the file may not be on this disk, and is not needed.
+            let fileNeeded = files.source == nil || !request.isHead
+            guard !fileNeeded || small != nil || (try? files.handle(digest: bundle.version.digest, path: bundle.path)) != nil
+            else {
                 return unavailable(
                     request: request, date: date, keepAlive: keepAlive, requestId: requestId, allocator: allocator)
             }
@@ -114,9 +117,14 @@ struct BundleResponseWriter {
             }
             return (buffer, [.file(handle, offset: range.first, length: range.length)], 206)
         case .bytes(let plan, let bundle, _):
-            guard let handle = try? files.handle(digest: bundle.version.digest, path: bundle.path) else {
-                return unavailable(
-                    request: request, date: date, keepAlive: keepAlive, requestId: requestId, allocator: allocator)
+            // A 304, 412 or 416, or a HEAD, needs no bytes: with a file source the file may not be on this disk.
+            var handle: NIOFileHandle?
+            if files.source == nil || (!request.isHead && Self.readsFile(plan.body)) {
+                guard let opened = try? files.handle(digest: bundle.version.digest, path: bundle.path) else {
+                    return unavailable(
+                        request: request, date: date, keepAlive: keepAlive, requestId: requestId, allocator: allocator)
+                }
+                handle = opened
             }
             // An error body names its request, as every error answer does.
             var errorRequestId: String?
@@ -136,12 +144,13 @@ struct BundleResponseWriter {
                     body.append(.bytes(errorBody))
                 }
             case .file(let offset, let length):
-                body.append(.file(handle, offset: offset, length: length))
+                if let handle { body.append(.file(handle, offset: offset, length: length)) }
             case .segments(let segments):
                 for segment in segments {
                     switch segment {
                     case .literal(let bytes): body.append(.bytes(allocator.buffer(bytes: bytes)))
-                    case .file(let offset, let length): body.append(.file(handle, offset: offset, length: length))
+                    case .file(let offset, let length):
+                        if let handle { body.append(.file(handle, offset: offset, length: length)) }
                     }
                 }
             }
@@ -163,6 +172,15 @@ struct BundleResponseWriter {
                 sink.add("\r\n")
             }
             return (buffer, request.isHead ? [] : body, plan.status)
+        }
+    }
+
+    /// Whether a planned body holds bytes of the bundle's file.
+    private static func readsFile(_ body: ResponseBody) -> Bool {
+        switch body {
+        case .none: false
+        case .file: true
+        case .segments(let segments): segments.contains { if case .file = $0 { true } else { false } }
         }
     }
 

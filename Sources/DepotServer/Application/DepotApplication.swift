@@ -50,6 +50,8 @@ package struct DepotApplication: Sendable {
     package let stager: VersionStager
     /// Builds delta bundles towards newly published versions, in the background.
     package let deltas: DeltaBuilder
+    /// The bundle files on this instance's disk (a cache of the object store's, when one is configured).
+    package let bundleStore: LocalBundleStore
     /// Bundle answers and bytes sent to edges filling their caches with the shared secret.
     package let edgeFills = EdgeFillCounter()
     /// Open connections against `server.maxConnections` and `server.maxConnectionsPerAddress`, and the refusals.
@@ -84,11 +86,15 @@ package struct DepotApplication: Sendable {
             ObjectStoreBundleReplica(client: try ObjectStoreClient(settings: $0), recorder: metrics)
         }
         let store = try LocalBundleStore(
-            root: (configuration.dataDirectory as NSString).appendingPathComponent("bundles"), replica: replica)
+            root: (configuration.dataDirectory as NSString).appendingPathComponent("bundles"), replica: replica,
+            cacheBytes: configuration.localCacheBytes)
         if let settings = configuration.objectStore {
             logger.info(
                 "bundles are shared through the object store",
-                metadata: ["endpoint": "\(settings.endpoint)", "bucket": "\(settings.bucket)", "prefix": "\(settings.prefix)"])
+                metadata: [
+                    "endpoint": "\(settings.endpoint)", "bucket": "\(settings.bucket)", "prefix": "\(settings.prefix)",
+                    "localCacheBytes": "\(configuration.localCacheBytes.map(String.init) ?? "unbounded")",
+                ])
         }
         let shelf = try PackShelf(root: (configuration.dataDirectory as NSString).appendingPathComponent("packs"))
         let verifier = try TrustSetup.verifier(configuration, logger: logger)
@@ -146,6 +152,7 @@ package struct DepotApplication: Sendable {
             logger: logger, refusedPacks: imported.refused.map { "\($0.directory): \($0.reason)" }, ledger: engine,
             metrics: metrics,
             revocations: revocations, verifier: verifier, refresher: refresher, stager: stager, deltas: deltas,
+            bundleStore: store,
             connections: ConnectionGate(
                 maxConnections: configuration.http.maxConnections,
                 maxPerAddress: configuration.http.maxConnectionsPerAddress,
@@ -255,11 +262,13 @@ package struct DepotApplication: Sendable {
             }
         )
         .register(on: router)
+        let store = bundleStore
+        let bundleCacheCounts: (@Sendable () -> BundleCacheCounts)? = store.sharesBundles ? { @Sendable in store.cacheCounts } : nil
         MetricsRoute(
             metrics: metrics,
             tokens: BearerTokenDigests(hexDigests: configuration.adminTokenDigests + configuration.metricsTokenDigests),
             ledger: ledger, purges: purges.counters, edgeFills: self.edgeFills, connections: connections,
-            logger: logger
+            bundleCache: bundleCacheCounts, logger: logger
         ).register(on: router)
         AdminRoutes(service: service, tokenDigests: configuration.adminTokenDigests).register(on: router)
         let publisherAuth = PublisherAuthMiddleware(ledger: ledger)
@@ -306,7 +315,8 @@ package struct DepotApplication: Sendable {
                 idle: .seconds(configuration.http.idleTimeoutSeconds),
                 request: .seconds(configuration.http.requestTimeoutSeconds),
                 shutdownGrace: .seconds(configuration.http.shutdownGraceSeconds)),
-            headLimits: configuration.http.requestHeadLimits, metrics: metrics.bytePath, tls: tls != nil, clock: clock)
+            headLimits: configuration.http.requestHeadLimits, metrics: metrics.bytePath, tls: tls != nil,
+            fileSource: bundleStore.sharesBundles ? bundleStore : nil, clock: clock)
         let connections = self.connections
         let server = HTTPServerBuilder { httpResponder in
             TLSChannel(

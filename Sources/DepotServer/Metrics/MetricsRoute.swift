@@ -1,5 +1,6 @@
 import DepotTelemetry
 import DepotAPI
+import DepotBundles
 import DepotCore
 import DepotLedger
 import DepotOrigin
@@ -12,7 +13,7 @@ import NIOCore
 /// `GET /metrics`: every metric in the Prometheus text format (version 0.0.4), behind a bearer token (an
 /// admin token, or one of `metrics.tokenSHA256`). Before rendering, the values that are read rather than
 /// counted are brought up to date: the App Store outbox's depth from the ledger, the purge queue, open
-/// connections, the edge-fill, purge and connection counters kept elsewhere, and the process's memory.
+/// connections, the edge-fill, purge, connection and bundle cache counters kept elsewhere, and the process's memory.
 struct MetricsRoute: Sendable {
     let metrics: DepotMetrics
     let tokens: BearerTokenDigests
@@ -20,6 +21,8 @@ struct MetricsRoute: Sendable {
     let purges: PurgeCounters
     let edgeFills: EdgeFillCounter
     let connections: ConnectionGate
+    /// What the local cache of the object store's bundles did, when bundles are shared through one.
+    let bundleCache: (@Sendable () -> BundleCacheCounts)?
     let logger: Logger
 
     /// The content type of the Prometheus text exposition format.
@@ -59,6 +62,7 @@ struct MetricsRoute: Sendable {
         }
         metrics.mirror(purges: purges, edgeFills: edgeFills)
         metrics.mirror(connections: connections)
+        if let bundleCache { metrics.mirror(bundleCache: bundleCache()) }
         metrics.sampleProcess()
     }
 }

@@ -78,8 +78,10 @@ package struct CatalogRefresher: Sendable {
             uniquingKeysWith: { first, _ in first })
         let bundles = store
         let logger = logger
+        // With a bounded local cache, bundles are fetched when first asked for, not all at once.
+        guard bundles.sharesBundles, !bundles.fetchesOnDemand else { return [] }
         let wanted = sizes.keys.sorted().filter { bundles.path(for: $0) == nil }
-        guard bundles.sharesBundles, !wanted.isEmpty else { return [] }
+        guard !wanted.isEmpty else { return [] }
         return await withTaskGroup(of: BundleDigest?.self) { group in
             var next = wanted.makeIterator()
             func start() -> Bool {
@@ -105,11 +107,13 @@ package struct CatalogRefresher: Sendable {
     }
 
     /// The catalog without the versions and deltas whose bundle file is not in the store, and the served
-    /// bundles of what remains.
+    /// bundles of what remains. When the store fetches bundles when asked for (an object store behind a bounded
+    /// local cache), every version is served: the byte path brings in a file that is not on this disk.
     func servable(_ catalog: Catalog) -> (Catalog, [(version: ContentVersion, path: String)]) {
         var bundles: [(version: ContentVersion, path: String)] = []
+        let onDemand = store.fetchesOnDemand
         func keep(_ version: ContentVersion) -> Bool {
-            guard let path = store.path(for: version.digest) else {
+            guard let path = onDemand ? store.localPath(for: version.digest) : store.path(for: version.digest) else {
                 logger.error(
                     "bundle missing from the store",
                     metadata: ["content": "\(version.contentId)", "version": "\(version.version)", "digest": "\(version.digest)"])

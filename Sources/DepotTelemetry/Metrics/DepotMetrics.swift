@@ -71,6 +71,14 @@ package final class DepotMetrics: Sendable {
         package static let objectStoreBytes = "depot_object_store_bytes_total"
         /// How long object store calls took, by `operation`.
         package static let objectStoreCallDuration = "depot_object_store_call_duration_seconds"
+        /// Bundle files opened for serving by `result`: `hit` (on this disk) or `miss` (fetched from the object store).
+        package static let bundleCacheLookups = "depot_bundle_cache_lookups_total"
+        /// Bundle files removed from this disk to keep the local cache within `storage.localCacheBytes`.
+        package static let bundleCacheEvictions = "depot_bundle_cache_evictions_total"
+        /// Bytes of the bundle files removed to keep the local cache within its budget.
+        package static let bundleCacheEvictedBytes = "depot_bundle_cache_evicted_bytes_total"
+        /// Bytes of bundle files the local cache holds.
+        package static let bundleCacheBytes = "depot_bundle_cache_bytes"
         /// Connections open now.
         package static let connectionsOpen = "depot_connections_open"
         /// Connections by what the connection gate decided.
