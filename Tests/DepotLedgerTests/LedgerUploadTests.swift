@@ -70,4 +70,24 @@ import Testing
             #expect(try await other.upload(id: "e3")?.metadata == "filename cGFjay56aXA=")
         }
     }
+
+    @Test(arguments: Engine.allCases)
+    func partsAreRecordedOnlyWithTheOffsetTheyCountAndGoWithTheUpload(engine: Engine) async throws {
+        try await LedgerFixture.with(engine) { _, ledger in
+            try await ledger.createUpload(Self.record("p1"))
+            try await ledger.createUpload(Self.record("p2"))
+            #expect(try await ledger.advanceUpload(id: "p1", from: 0, to: 30, length: nil, expiresAt: 2000, now: 20, part: "k0"))
+            // A part whose writer lost the race is not recorded.
+            #expect(try await !ledger.advanceUpload(id: "p1", from: 0, to: 50, length: nil, expiresAt: 2000, now: 21, part: "lost"))
+            #expect(try await ledger.advanceUpload(id: "p1", from: 30, to: 100, length: nil, expiresAt: 2000, now: 22, part: "k30"))
+            #expect(try await ledger.advanceUpload(id: "p2", from: 0, to: 10, length: nil, expiresAt: 2000, now: 22, part: "q0"))
+            #expect(
+                try await ledger.uploadParts(id: "p1") == [
+                    UploadPart(start: 0, end: 30, key: "k0"), UploadPart(start: 30, end: 100, key: "k30"),
+                ])
+            #expect(try await ledger.deleteUpload(id: "p1"))
+            #expect(try await ledger.uploadParts(id: "p1").isEmpty)
+            #expect(try await ledger.uploadParts(id: "p2") == [UploadPart(start: 0, end: 10, key: "q0")])
+        }
+    }
 }

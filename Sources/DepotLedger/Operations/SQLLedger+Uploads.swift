@@ -44,25 +44,43 @@ extension SQLLedger {
     }
 
     package func advanceUpload(
-        id: String, from: Int64, to: Int64, length: Int64?, expiresAt: Int64, now: Int64
+        id: String, from: Int64, to: Int64, length: Int64?, expiresAt: Int64, now: Int64, part: String?
     )
         async throws(LedgerError) -> Bool
     {
         try await transaction(.write, "advancing upload \(id)") { session in
-            try await session.execute(
-                """
-                UPDATE uploads SET upload_offset = \(to), length = COALESCE(length, CAST(\(length) AS BIGINT)),
-                    expires_at = \(expiresAt), updated_at = \(now)
-                WHERE id = \(id) AND upload_offset = \(from)
-                  AND (CAST(\(length) AS BIGINT) IS NULL OR length IS NULL OR length = CAST(\(length) AS BIGINT))
-                  AND COALESCE(length, CAST(\(length) AS BIGINT), \(to)) >= \(to)
-                """) == 1
+            let moved =
+                try await session.execute(
+                    """
+                    UPDATE uploads SET upload_offset = \(to), length = COALESCE(length, CAST(\(length) AS BIGINT)),
+                        expires_at = \(expiresAt), updated_at = \(now)
+                    WHERE id = \(id) AND upload_offset = \(from)
+                      AND (CAST(\(length) AS BIGINT) IS NULL OR length IS NULL OR length = CAST(\(length) AS BIGINT))
+                      AND COALESCE(length, CAST(\(length) AS BIGINT), \(to)) >= \(to)
+                    """) == 1
+            if moved, let part {
+                try await session.execute(
+                    """
+                    INSERT INTO upload_parts (upload_id, start_offset, end_offset, object_key)
+                    VALUES (\(id), \(from), \(to), \(part))
+                    """)
+            }
+            return moved
+        }
+    }
+
+    package func uploadParts(id: String) async throws(LedgerError) -> [UploadPart] {
+        try await transaction(.read, "reading the parts of upload \(id)") { session in
+            try await session.rows(
+                "SELECT start_offset, end_offset, object_key FROM upload_parts WHERE upload_id = \(id) ORDER BY start_offset"
+            ).map { row in UploadPart(start: try row.integer(0), end: try row.integer(1), key: try row.text(2)) }
         }
     }
 
     package func deleteUpload(id: String) async throws(LedgerError) -> Bool {
         try await transaction(.write, "deleting upload \(id)") { session in
-            try await session.execute("DELETE FROM uploads WHERE id = \(id)") == 1
+            try await session.execute("DELETE FROM upload_parts WHERE upload_id = \(id)")
+            return try await session.execute("DELETE FROM uploads WHERE id = \(id)") == 1
         }
     }
 

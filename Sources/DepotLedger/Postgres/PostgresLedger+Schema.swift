@@ -168,6 +168,7 @@ extension PostgresLedger {
         Migration(version: 8, name: "transaction-store", statements: TransactionRows.storeSchema),
         Migration(version: 9, name: "transaction-store-handle", statements: TransactionRows.storeHandleSchema),
         Migration(version: 10, name: "leases", statements: LeaseSchema.statements(integer: "BIGINT")),
+        Migration(version: 11, name: "upload-parts", statements: UploadPartSchema.statements(integer: "BIGINT")),
     ]
 
     /// The product's type when a transaction was first recorded: the type it is judged by for good. Rows recorded

@@ -57,6 +57,11 @@ extension SQLiteLedger {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration("v11-upload-parts") { db in
+            for statement in UploadPartSchema.statements(integer: "INTEGER") {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
     }()
 

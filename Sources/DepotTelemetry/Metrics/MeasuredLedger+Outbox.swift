@@ -80,11 +80,15 @@ extension MeasuredLedger {
     }
 
     package func advanceUpload(
-        id: String, from: Int64, to: Int64, length: Int64?, expiresAt: Int64, now: Int64
+        id: String, from: Int64, to: Int64, length: Int64?, expiresAt: Int64, now: Int64, part: String?
     ) async throws(LedgerError) -> Bool {
         try await timed("advanceUpload") { () async throws(LedgerError) in
-            try await base.advanceUpload(id: id, from: from, to: to, length: length, expiresAt: expiresAt, now: now)
+            try await base.advanceUpload(id: id, from: from, to: to, length: length, expiresAt: expiresAt, now: now, part: part)
         }
+    }
+
+    package func uploadParts(id: String) async throws(LedgerError) -> [UploadPart] {
+        try await timed("uploadParts") { () async throws(LedgerError) in try await base.uploadParts(id: id) }
     }
 
     package func deleteUpload(id: String) async throws(LedgerError) -> Bool {
