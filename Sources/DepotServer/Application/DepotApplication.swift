@@ -52,6 +52,8 @@ package struct DepotApplication: Sendable {
     package let deltas: DeltaBuilder
     /// The bundle files on this instance's disk (a cache of the object store's, when one is configured).
     package let bundleStore: LocalBundleStore
+    /// Where uploads' bytes live when instances share no directory (the object store); nil: the uploads directory.
+    package let uploadParts: ObjectStoreUploadParts?
     /// Bundle answers and bytes sent to edges filling their caches with the shared secret.
     package let edgeFills = EdgeFillCounter()
     /// Open connections against `server.maxConnections` and `server.maxConnectionsPerAddress`, and the refusals.
@@ -95,6 +97,9 @@ package struct DepotApplication: Sendable {
                     "endpoint": "\(settings.endpoint)", "bucket": "\(settings.bucket)", "prefix": "\(settings.prefix)",
                     "localCacheBytes": "\(configuration.localCacheBytes.map(String.init) ?? "unbounded")",
                 ])
+        }
+        let uploadParts = try configuration.objectStore.map {
+            ObjectStoreUploadParts(client: try ObjectStoreClient(settings: $0), recorder: metrics)
         }
         let shelf = try PackShelf(root: (configuration.dataDirectory as NSString).appendingPathComponent("packs"))
         let verifier = try TrustSetup.verifier(configuration, logger: logger)
@@ -140,7 +145,10 @@ package struct DepotApplication: Sendable {
             compressionLevel: configuration.bundles.compressionLevel, clock: systemClock, metrics: metrics)
         let packLimits = configuration.bundles.packLimits
         let versionJobs = VersionJobRunner(
-            ledger: ledger, stager: stager, uploads: { [uploadStore] id in uploadStore.path(id) },
+            ledger: ledger, stager: stager,
+            uploads: { [files = CompleteUploadFiles(store: uploadStore, ledger: ledger, parts: uploadParts)] id in
+                try await files.path(id)
+            },
             scratchRoot: (configuration.dataDirectory as NSString).appendingPathComponent("scratch"),
             archiveLimits: ArchiveLimits(
                 maxEntries: packLimits.maxFileCount * 2 + 16, maxEntryBytes: packLimits.maxFileSize,
@@ -152,7 +160,7 @@ package struct DepotApplication: Sendable {
             logger: logger, refusedPacks: imported.refused.map { "\($0.directory): \($0.reason)" }, ledger: engine,
             metrics: metrics,
             revocations: revocations, verifier: verifier, refresher: refresher, stager: stager, deltas: deltas,
-            bundleStore: store,
+            bundleStore: store, uploadParts: uploadParts,
             connections: ConnectionGate(
                 maxConnections: configuration.http.maxConnections,
                 maxPerAddress: configuration.http.maxConnectionsPerAddress,
@@ -284,7 +292,8 @@ package struct DepotApplication: Sendable {
         PublisherVersionRoutes(ledger: ledger, publishing: publishing, clock: clock, uploadClock: uploadClock)
             .register(on: router.group("/v1/publisher").add(middleware: publisherAuth))
         let uploads = UploadService(
-            ledger: ledger, store: uploadStore, settings: configuration.uploads, clock: uploadClock, logger: logger)
+            ledger: ledger, store: uploadStore, settings: configuration.uploads, parts: uploadParts, clock: uploadClock,
+            logger: logger)
         let uploadGroup = router.group(RouterPath(UploadRoutes.path))
             .add(middleware: TusMiddleware())
             .add(middleware: publisherAuth)
@@ -343,7 +352,7 @@ package struct DepotApplication: Sendable {
                 }),
             recorder,
             UploadReaper(
-                ledger: ledger, store: uploadStore, clock: uploadClock,
+                ledger: ledger, store: uploadStore, parts: uploadParts, clock: uploadClock,
                 interval: .seconds(configuration.uploads.reaperIntervalSeconds), logger: logger),
             HeapTrimmer(logger: logger),
             StorageCollector(

@@ -2,7 +2,8 @@ import DepotLedger
 import Logging
 import ServiceLifecycle
 
-/// Removes expired uploads (tus expiration): their bytes from disk, then their records from the ledger.
+/// Removes expired uploads (tus expiration): their bytes from disk (or their objects from the object store), and
+/// their records from the ledger.
 ///
 /// Driven by the clock it is given, so a test can move time on and call `reap()` itself; as a `Service`
 /// it reaps every `interval` until the server shuts down. An expired upload is answered 410 until it is
@@ -13,11 +14,19 @@ package struct UploadReaper: Service {
     package let clock: @Sendable () -> Int64
     package let interval: Duration
     package let logger: Logger
+    /// Where uploads' bytes live when instances share no directory; nil: in `store`'s files.
+    package let parts: (any UploadPartStore)?
+    /// This reaper's name on upload leases.
+    private let instance = "reaper-" + UploadService.newId()
 
-    /// A reaper of `store`'s expired uploads, running every `interval`.
-    package init(ledger: any Ledger, store: UploadStore, clock: @escaping @Sendable () -> Int64, interval: Duration, logger: Logger) {
+    /// A reaper of `store`'s expired uploads (or, with `parts`, of their objects), running every `interval`.
+    package init(
+        ledger: any Ledger, store: UploadStore, parts: (any UploadPartStore)? = nil, clock: @escaping @Sendable () -> Int64,
+        interval: Duration, logger: Logger
+    ) {
         self.ledger = ledger
         self.store = store
+        self.parts = parts
         self.clock = clock
         self.interval = interval
         self.logger = logger
@@ -51,6 +60,10 @@ package struct UploadReaper: Service {
             guard !ids.isEmpty else { return removed }
             let before = removed
             for id in ids {
+                if let parts {
+                    if try await reapParts(id, parts: parts) { removed += 1 }
+                    continue
+                }
                 // A writer still holding the file keeps it; its PATCH fails to move the offset and the next run
                 // removes it. The record goes last, so a failure here leaves the upload to be found again.
                 do {
@@ -69,5 +82,24 @@ package struct UploadReaper: Service {
             // A short batch was the last; a batch where nothing could be removed (all being written) waits.
             if ids.count < Self.batch || removed == before { return removed }
         }
+    }
+
+    /// Removes an expired upload whose bytes are objects: under its lease (a writer holding it keeps the upload for
+    /// the next run), its records, then its objects and any file put together from them. True when removed.
+    private func reapParts(_ id: String, parts: any UploadPartStore) async throws -> Bool {
+        let name = "upload:" + id
+        guard try await ledger.acquireLease(name, owner: instance, now: clock(), seconds: UploadService.leaseSeconds) else {
+            return false
+        }
+        let keys = try await ledger.uploadParts(id: id).map(\.key)
+        let deleted = try await ledger.deleteUpload(id: id)
+        do {
+            try await parts.deleteParts(keys)
+        } catch {
+            logger.warning("an expired upload's parts were not all deleted", metadata: ["upload": "\(id)", "error": "\(error)"])
+        }
+        try? await store.remove(id)
+        _ = try? await ledger.acquireLease(name, owner: instance, now: clock() - UploadService.leaseSeconds, seconds: 1)
+        return deleted
     }
 }

@@ -18,12 +18,21 @@ package struct UploadService: Sendable {
     package let logger: Logger
     /// The most bytes held in memory per PATCH before they are written.
     package let batchBytes = 1 << 20
+    /// Where counted bytes are kept when instances share no directory (an object store); nil: in `store`'s files.
+    package let parts: (any UploadPartStore)?
+    /// This instance's name on upload leases (with `parts`: one writer per upload across instances).
+    package let instance = "uploads-" + UploadService.newId()
 
-    /// A service over a ledger and a store, under these settings.
-    package init(ledger: any Ledger, store: UploadStore, settings: UploadSettings, clock: @escaping @Sendable () -> Int64, logger: Logger) {
+    /// A service over a ledger and a store, under these settings; with `parts`, each PATCH's bytes are kept there
+    /// instead (`store` then holds only the PATCH being received, and files put together for staging).
+    package init(
+        ledger: any Ledger, store: UploadStore, settings: UploadSettings, parts: (any UploadPartStore)? = nil,
+        clock: @escaping @Sendable () -> Int64, logger: Logger
+    ) {
         self.ledger = ledger
         self.store = store
         self.settings = settings
+        self.parts = parts
         self.clock = clock
         self.logger = logger
     }
@@ -54,7 +63,8 @@ package struct UploadService: Sendable {
             id: id, publisher: publisher, length: creation.length, offset: 0, metadata: creation.metadata, createdAt: now,
             expiresAt: now + settings.expirySeconds)
         do {
-            try await store.create(id)
+            // With parts in an object store there is no file to make: each PATCH brings its own.
+            if parts == nil { try await store.create(id) }
         } catch {
             throw failure(error)
         }
@@ -87,6 +97,10 @@ package struct UploadService: Sendable {
             try await record(id, owner: owner), now: clock(), contentType: contentType, uploadOffset: uploadOffset,
             uploadLength: uploadLength, contentLength: contentLength, maxSize: settings.maxSize)
         let expected = try checksum.map { header throws(UploadError) in try UploadChecksum(header: header) }
+        if let parts {
+            return try await appendPart(
+                id: id, owner: owner, write: write, checksum: expected, contentLength: contentLength, body: body, parts: parts)
+        }
         let writer: UploadWriter
         do {
             writer = try await store.openWriter(id)
@@ -104,7 +118,8 @@ package struct UploadService: Sendable {
             throw failure(error)
         }
 
-        let received = try await receive(body, into: writer, write: write, checksum: expected, contentLength: contentLength)
+        let received = try await receive(
+            body, into: writer, write: write, base: write.start, checksum: expected, contentLength: contentLength)
         let now = clock()
         let expiresAt = now + settings.expirySeconds
         let moved: Bool
@@ -128,9 +143,11 @@ package struct UploadService: Sendable {
         return state
     }
 
-    /// Streams the body to disk; returns how many bytes count. Bytes that must not count are cut off again.
-    private func receive<Body: AsyncSequence>(
-        _ body: Body, into writer: UploadWriter, write: UploadRules.Write, checksum: UploadChecksum?, contentLength: Int64?
+    /// Streams the body to disk from the writer's position `base`; returns how many bytes count. Bytes that must not
+    /// count are cut off again.
+    func receive<Body: AsyncSequence>(
+        _ body: Body, into writer: UploadWriter, write: UploadRules.Write, base: Int64, checksum: UploadChecksum?,
+        contentLength: Int64?
     ) async throws(UploadError) -> Int64 where Body.Element: UploadBodyChunk {
         var hasher = checksum.map { UploadChecksum.Hasher($0.algorithm) }
         var batch: [UInt8] = []
@@ -140,7 +157,7 @@ package struct UploadService: Sendable {
             for try await chunk in body {
                 received += Int64(chunk.byteCount)
                 if received > write.limit {
-                    try? await writer.truncate(to: write.start)
+                    try? await writer.truncate(to: base)
                     throw UploadError.uploadTooLarge("the bytes sent pass the upload's length (\(write.limit) bytes remained)")
                 }
                 hasher?.update(chunk)
@@ -158,7 +175,7 @@ package struct UploadService: Sendable {
         } catch let error as UploadError {
             throw error
         } catch let failure as UploadStore.Failure {
-            try? await writer.truncate(to: write.start)
+            try? await writer.truncate(to: base)
             throw self.failure(failure)
         } catch {
             // The connection was cut (or the body could not be read): keep what arrived.
@@ -169,7 +186,7 @@ package struct UploadService: Sendable {
         if let checksum {
             // tus checksum: a chunk that does not match, or that cannot be checked because it was cut, is discarded.
             guard !cut, hasher?.finalize() == checksum.expected else {
-                try? await writer.truncate(to: write.start)
+                try? await writer.truncate(to: base)
                 if cut { return 0 }
                 throw .checksumMismatch(checksum.algorithm.rawValue)
             }
@@ -178,7 +195,7 @@ package struct UploadService: Sendable {
             if !batch.isEmpty { try await writer.append(batch) }
             try await writer.sync()
         } catch {
-            try? await writer.truncate(to: write.start)
+            try? await writer.truncate(to: base)
             throw failure(error)
         }
         return received
@@ -188,6 +205,10 @@ package struct UploadService: Sendable {
     /// while being written.
     package func terminate(id: String, owner: String) async throws(UploadError) {
         guard try await record(id, owner: owner) != nil else { throw .uploadNotFound }
+        if let parts {
+            try await terminateParts(id: id, parts: parts)
+            return
+        }
         let writer: UploadWriter
         do {
             writer = try await store.openWriter(id)
@@ -210,7 +231,7 @@ package struct UploadService: Sendable {
 
     /// The upload's record when it exists and belongs to `owner`: another publisher's upload is as unknown
     /// as a missing one (its existence is not revealed).
-    private func record(_ id: String, owner: String) async throws(UploadError) -> UploadRecord? {
+    func record(_ id: String, owner: String) async throws(UploadError) -> UploadRecord? {
         guard Self.isId(id) else { return nil }
         do {
             return try await ledger.upload(id: id).flatMap { $0.publisher == owner ? $0 : nil }
@@ -219,7 +240,7 @@ package struct UploadService: Sendable {
         }
     }
 
-    private func failure(_ failure: UploadStore.Failure) -> UploadError {
+    func failure(_ failure: UploadStore.Failure) -> UploadError {
         switch failure {
         case .locked:
             return .uploadLocked
@@ -231,7 +252,7 @@ package struct UploadService: Sendable {
         }
     }
 
-    private func unavailable(_ error: any Error) -> UploadError {
+    func unavailable(_ error: any Error) -> UploadError {
         logger.error("the ledger failed", metadata: ["error": "\(error)"])
         return .ledgerUnavailable
     }

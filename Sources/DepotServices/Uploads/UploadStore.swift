@@ -91,6 +91,19 @@ package struct UploadStore: Sendable {
         return UploadWriter(descriptor: descriptor, store: self)
     }
 
+    /// Opens a new file at `path` (which must not exist) for writing from its start: the file of one PATCH's bytes
+    /// when they are kept elsewhere (an object store).
+    package func openNew(_ path: String) async throws(Failure) -> UploadWriter {
+        let descriptor = try await run { () throws(Failure) -> Int32 in
+            do throws(SystemCallError) {
+                return try POSIX.openFile(path, O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
+            } catch {
+                throw Failure.io("cannot create a file for an upload's bytes", error)
+            }
+        }
+        return UploadWriter(descriptor: descriptor, store: self)
+    }
+
     /// Runs a blocking call off the concurrency pool.
     package func run<T: Sendable>(_ body: @escaping @Sendable () throws(Failure) -> T) async throws(Failure) -> T {
         try await OffLoop.run(body)

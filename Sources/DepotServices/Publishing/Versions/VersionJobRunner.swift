@@ -21,7 +21,7 @@ import DepotSystem
 package final class VersionJobRunner: Service, Sendable {
     let ledger: any Ledger
     let stager: VersionStager
-    let uploads: @Sendable (String) -> String
+    let uploads: @Sendable (String) async throws -> String
     let scratchRoot: String
     let archiveLimits: ArchiveLimits
     let unpacker: ArchiveUnpacker
@@ -40,7 +40,7 @@ package final class VersionJobRunner: Service, Sendable {
     /// A runner staging through `stager`; `uploads` gives an upload's file path; scratch folders go under
     /// `scratchRoot`.
     package init(
-        ledger: any Ledger, stager: VersionStager, uploads: @escaping @Sendable (String) -> String, scratchRoot: String,
+        ledger: any Ledger, stager: VersionStager, uploads: @escaping @Sendable (String) async throws -> String, scratchRoot: String,
         archiveLimits: ArchiveLimits, unpacker: ArchiveUnpacker = .inProcess, staleSeconds: Int64, clock: @escaping @Sendable () -> Int64,
         logger: Logger,
         onStaged: @escaping @Sendable () async -> Void = {}
@@ -164,7 +164,12 @@ package final class VersionJobRunner: Service, Sendable {
         guard upload.isComplete else {
             throw StepFailure(reason: "upload \(job.uploadId) is not complete (\(upload.offset) bytes received)")
         }
-        let path = uploads(job.uploadId)
+        let path: String
+        do {
+            path = try await uploads(job.uploadId)
+        } catch {
+            throw StepFailure(reason: "upload \(job.uploadId) cannot be read: \(error)")
+        }
         let limits = archiveLimits
         let unpacker = unpacker
         let declared = job.sha256
