@@ -1,5 +1,6 @@
 import Crypto
 import DepotObjectStore
+@testable import DepotServerTestSupport
 import DepotTestSupport
 import Foundation
 import Testing

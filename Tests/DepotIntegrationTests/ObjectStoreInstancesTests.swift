@@ -19,16 +19,6 @@ import Testing
 struct ObjectStoreInstancesTests {
     static let level1 = "com.example.level1"
 
-    /// `storage.objectStore` for `depot.json`, pointing at the test store under the test's own prefix.
-    static func objectStoreSettings(_ settings: ObjectStoreSettings, localCacheBytes: Int64? = nil) -> String {
-        """
-        "storage": {"objectStore": {"endpoint": "\(settings.endpoint)", "region": "\(settings.region)",
-          "bucket": "\(settings.bucket)", "prefix": "\(settings.prefix)", "pathStyle": true,
-          "accessKeyId": "\(settings.credentials.accessKeyId)", "secretAccessKey": "\(settings.credentials.secretAccessKey)"}\(
-            localCacheBytes.map { ", \"localCacheBytes\": \($0)" } ?? "")}
-        """
-    }
-
     /// Two instances sharing the test store and a fresh PostgreSQL database, each with a data directory of its own,
     /// and a publisher key; the test's objects are removed afterwards. `localCacheBytes` bounds each one's local cache.
     static func withTwoInstances(
@@ -36,7 +26,7 @@ struct ObjectStoreInstancesTests {
         _ body: (SharedInstances, LiveServer, LiveServer, String) async throws -> Void
     ) async throws {
         try await SharedInstances.with(
-            name, engine: .postgres, settings: objectStoreSettings(store.settings, localCacheBytes: localCacheBytes),
+            name, engine: .postgres, settings: TestObjectStore.configurationSection(store.settings, localCacheBytes: localCacheBytes),
             dataDirectoryPerInstance: true
         ) { shared in
             let (a, b) = (shared.servers[0], shared.servers[1])

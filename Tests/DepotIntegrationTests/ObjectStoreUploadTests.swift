@@ -28,12 +28,7 @@ struct ObjectStoreUploadTests {
     static func patch(
         _ path: String, offset: Int, _ bytes: [UInt8], on server: LiveServer, key: String
     ) async throws -> RawHTTPClient.Response {
-        let client = try RawHTTPClient(port: server.port)
-        try await client.send(
-            "PATCH \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(key)\r\nTus-Resumable: 1.0.0\r\n"
-                + "Content-Type: application/offset+octet-stream\r\nUpload-Offset: \(offset)\r\nContent-Length: \(bytes.count)\r\n\r\n")
-        try await client.send(bytes: bytes)
-        return try await client.readResponse()
+        try await TusRequests.patch(path, offset: offset, bytes, port: server.port, key: key)
     }
 
     /// The keys of the bucket's objects under `uploads/<id>/`.

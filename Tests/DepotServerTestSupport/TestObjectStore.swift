@@ -1,5 +1,4 @@
 import DepotObjectStore
-@testable import DepotServerTestSupport
 import DepotTestSupport
 import Foundation
 import Testing
@@ -14,6 +13,16 @@ struct TestObjectStore: Sendable {
     let settings: ObjectStoreSettings
     /// A `python3` with boto3.
     let python: String
+
+    /// `storage.objectStore` for `depot.json`, pointing at the test store under the test's own prefix.
+    static func configurationSection(_ settings: ObjectStoreSettings, localCacheBytes: Int64? = nil) -> String {
+        """
+        "storage": {"objectStore": {"endpoint": "\(settings.endpoint)", "region": "\(settings.region)",
+          "bucket": "\(settings.bucket)", "prefix": "\(settings.prefix)", "pathStyle": true,
+          "accessKeyId": "\(settings.credentials.accessKeyId)", "secretAccessKey": "\(settings.credentials.secretAccessKey)"}\(
+            localCacheBytes.map { ", \"localCacheBytes\": \($0)" } ?? "")}
+        """
+    }
 
     /// The store for a test, or nil (skipped, or recorded as a failure in CI) when no store is configured or boto3 is
     /// missing.
