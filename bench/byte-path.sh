@@ -19,13 +19,21 @@
 #   BENCH_SEED=20260301     seed of the range offsets
 #   BENCH_RETRIES=4         runs polluted by other processes (>8% of a core) measured again, at most
 #                           this many times and only within the time limit
-#   BENCH_TIME_LIMIT=345    hard limit in seconds for everything after the build
+#   BENCH_TIME_LIMIT=345    hard limit in seconds for everything after the build (525 with BENCH_OBJECT_STORE=1)
 #   BENCH_QUIET_WAIT=60     seconds to wait, at most, for the machine to be quiet before measuring
 #   BENCH_LARGE_BYTES=268435456  payload of the large bundle (256 MiB; bench/smoke.sh uses a few MiB)
 #   BENCH_RESULTS_DIR=bench/results
 #   BENCH_SKIP_BUILD=1      use .build/release/depot as it is (the report then says whether Sources/ is
 #                           newer than the binary)
 #   DEPOT_BIN=path          run that depot binary (any build) and build nothing
+#   BENCH_OBJECT_STORE=0    1: also measure a second depot serve whose bundles are shared through an S3 bucket
+#                           (storage.objectStore, key prefix bench-<random>/, storage.localCacheBytes twice the
+#                           bundles' bytes), warmed by one whole GET of each bundle so it serves them from its local
+#                           cache: a third column "Depot (S3 cache)" and its ratio depot-s3 / depot. The bucket comes
+#                           from DEPOT_TEST_S3_ENDPOINT, _BUCKET, _REGION (default "default"), _ACCESS_KEY_ID and
+#                           _SECRET_ACCESS_KEY (`bash .ci/s3.sh` starts one and prints them on its last line); the
+#                           objects under the prefix are deleted at the end (python3 with boto3). Adds about two
+#                           minutes
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -35,7 +43,8 @@ WARMUP=${BENCH_WARMUP:-3}
 ROUNDS=${BENCH_ROUNDS:-2}
 NGINX_ONE_WORKER=${BENCH_NGINX_ONE_WORKER:-0}
 SEED=${BENCH_SEED:-20260301}
-TIME_LIMIT=${BENCH_TIME_LIMIT:-345}
+OBJECT_STORE=${BENCH_OBJECT_STORE:-0}
+TIME_LIMIT=${BENCH_TIME_LIMIT:-$([[ $OBJECT_STORE == 1 ]] && echo 525 || echo 345)}
 RESULTS_DIR=${BENCH_RESULTS_DIR:-$BENCH_DIR/results}
 NGINX=${NGINX:-/usr/sbin/nginx}
 WRK=${WRK:-/usr/bin/wrk}
@@ -56,6 +65,59 @@ source "$ROOT/bench/lib.sh"
 for tool in "$NGINX" "$WRK" curl openssl sha256sum ss awk; do
     command -v "$tool" >/dev/null || die "$tool is not installed"
 done
+
+# The bucket of the object-store Depot (BENCH_OBJECT_STORE=1), checked before anything is built or started.
+S3_PREFIX=""
+if [[ $OBJECT_STORE == 1 ]]; then
+    S3_REGION=${DEPOT_TEST_S3_REGION:-default}
+    missing=()
+    for name in DEPOT_TEST_S3_ENDPOINT DEPOT_TEST_S3_BUCKET DEPOT_TEST_S3_ACCESS_KEY_ID DEPOT_TEST_S3_SECRET_ACCESS_KEY; do
+        [[ -n ${!name:-} ]] || missing+=("$name")
+    done
+    ((${#missing[@]} == 0)) ||
+        die "BENCH_OBJECT_STORE=1 needs ${missing[*]}: run \`bash .ci/s3.sh\` and eval its last line (eval \"\$(bash .ci/s3.sh | tail -1)\")"
+    command -v python3 >/dev/null && python3 -c 'import boto3' 2>/dev/null ||
+        die "BENCH_OBJECT_STORE=1 needs python3 with boto3 (to delete the bench's objects at the end)"
+    S3_PREFIX="bench-$(openssl rand -hex 6)/"
+elif [[ $OBJECT_STORE != 0 ]]; then
+    die "BENCH_OBJECT_STORE must be 0 or 1, not '$OBJECT_STORE'"
+fi
+
+# `bench_objects list`: the keys (and sizes) of the objects under S3_PREFIX. `bench_objects delete`: deletes them, and
+# the multipart uploads left open there (a run cut short in an upload), one by one (DeleteObjects needs a checksum
+# this boto3 and the test gateway may not agree on).
+bench_objects() {
+    DEPOT_BENCH_PREFIX=$S3_PREFIX DEPOT_BENCH_REGION=$S3_REGION timeout -k 5 120 python3 - "$1" <<'EOF_PY'
+import os
+import sys
+import boto3
+from botocore.config import Config
+
+s3 = boto3.client(
+    "s3", endpoint_url=os.environ["DEPOT_TEST_S3_ENDPOINT"], region_name=os.environ["DEPOT_BENCH_REGION"],
+    aws_access_key_id=os.environ["DEPOT_TEST_S3_ACCESS_KEY_ID"],
+    aws_secret_access_key=os.environ["DEPOT_TEST_S3_SECRET_ACCESS_KEY"],
+    config=Config(s3={"addressing_style": "path"}, retries={"max_attempts": 3}, connect_timeout=10, read_timeout=30))
+bucket, prefix = os.environ["DEPOT_TEST_S3_BUCKET"], os.environ["DEPOT_BENCH_PREFIX"]
+assert prefix.startswith("bench-") and prefix.endswith("/"), prefix
+keys = [item for page in s3.get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix=prefix)
+        for item in page.get("Contents", [])]
+if sys.argv[1] == "list":
+    for item in keys:
+        print(item["Key"], item["Size"])
+    raise SystemExit(0)
+for item in keys:
+    s3.delete_object(Bucket=bucket, Key=item["Key"])
+aborted = 0
+for upload in s3.list_multipart_uploads(Bucket=bucket, Prefix=prefix).get("Uploads", []):
+    s3.abort_multipart_upload(Bucket=bucket, Key=upload["Key"], UploadId=upload["UploadId"])
+    aborted += 1
+left = s3.list_objects_v2(Bucket=bucket, Prefix=prefix).get("KeyCount", 0)
+print(f"deleted {len(keys)} object(s) and aborted {aborted} multipart upload(s) under {bucket}/{prefix}; {left} left")
+if left:
+    raise SystemExit(1)
+EOF_PY
+}
 
 # ---------------------------------------------------------------------------------------------------
 # Clean-up: every process this script starts is recorded in PIDS and ended by pid; the temp dir goes.
@@ -82,6 +144,15 @@ cleanup() {
         kill -KILL "$pid" 2>/dev/null || true
     done
     wait 2>/dev/null || true
+    # The object-store Depot's objects go once it has stopped (it writes nothing more there).
+    if [[ -n $S3_PREFIX ]]; then
+        local said
+        if said=$(bench_objects delete 2>&1); then
+            log "object store: ${said##*$'\n'}"
+        else
+            log "WARNING: could not delete the objects under $DEPOT_TEST_S3_BUCKET/$S3_PREFIX: $said"
+        fi
+    fi
     if [[ -n $TMP && -d $TMP ]]; then rm -rf "$TMP"; fi
     exit "$rc"
 }
@@ -147,6 +218,10 @@ USED_PORTS+=("$DEPOT_PORT")
 NGINX2_PORT=$(pick_port $((DEPOT_PORT + 1)))
 USED_PORTS+=("$NGINX2_PORT")
 NGINX1_PORT=$(pick_port $((NGINX2_PORT + 1)))
+if [[ $OBJECT_STORE == 1 ]]; then
+    USED_PORTS+=("$NGINX1_PORT")
+    DEPOT_S3_PORT=$(pick_port $((NGINX1_PORT + 1)))
+fi
 
 # ---------------------------------------------------------------------------------------------------
 # Depot: imports the packs (builds the bundles into $TMP/data/bundles), then listens.
@@ -185,6 +260,75 @@ SMALL_GRANT=$(dev_grant "$SMALL_DIGEST")
 
 # Put both bundles in the page cache once, for every server alike.
 cat "$LARGE_FILE" "$SMALL_FILE" >/dev/null
+
+# ---------------------------------------------------------------------------------------------------
+# BENCH_OBJECT_STORE=1: a second Depot whose bundles are shared through the bucket. Its own data directory (empty
+# at start, so its own SQLite ledger), the same content directory and the same configuration but for `storage`:
+# the grant keys are the same, so the grants above open its bundles too (the bundles are deterministic: same
+# digests). At start it imports the packs, builds the bundles and writes them to the bucket under S3_PREFIX; its
+# local copies are then held by its bounded cache (storage.localCacheBytes, twice the bundles' bytes, so nothing
+# is evicted during the run). One whole GET of each bundle before measuring makes sure each is on its disk.
+if [[ $OBJECT_STORE == 1 ]]; then
+    mkdir -p "$TMP/data-s3"
+    cp -R "$TMP/config" "$TMP/config-s3"
+    S3_CACHE_BYTES=$((2 * (LARGE_SIZE + SMALL_SIZE)))
+    DEPOT_BENCH_PREFIX=$S3_PREFIX DEPOT_BENCH_REGION=$S3_REGION DEPOT_BENCH_CACHE_BYTES=$S3_CACHE_BYTES python3 - "$TMP/config-s3/depot.json" <<'EOF_PY' ||
+import json, os, sys
+
+path = sys.argv[1]
+with open(path) as f:
+    config = json.load(f)
+config.setdefault("storage", {})["objectStore"] = {
+    "endpoint": os.environ["DEPOT_TEST_S3_ENDPOINT"], "region": os.environ["DEPOT_BENCH_REGION"],
+    "bucket": os.environ["DEPOT_TEST_S3_BUCKET"], "prefix": os.environ["DEPOT_BENCH_PREFIX"], "pathStyle": True,
+    "accessKeyId": os.environ["DEPOT_TEST_S3_ACCESS_KEY_ID"],
+    "secretAccessKey": os.environ["DEPOT_TEST_S3_SECRET_ACCESS_KEY"],
+}
+config["storage"]["localCacheBytes"] = int(os.environ["DEPOT_BENCH_CACHE_BYTES"])
+with open(path, "w") as f:
+    json.dump(config, f, indent=2)
+    f.write("\n")
+EOF_PY
+        die "could not write $TMP/config-s3/depot.json"
+    log "starting depot (S3 cache) on 127.0.0.1:$DEPOT_S3_PORT: bucket $DEPOT_TEST_S3_BUCKET at $DEPOT_TEST_S3_ENDPOINT, prefix $S3_PREFIX, localCacheBytes $S3_CACHE_BYTES"
+    # The keys are the file's: DEPOT_S3_* in this environment would win over them.
+    env -u DEPOT_S3_ACCESS_KEY_ID -u DEPOT_S3_SECRET_ACCESS_KEY DEPOT_LOG_LEVEL=info "$DEPOT" serve --config "$TMP/config-s3" \
+        --data-dir "$TMP/data-s3" --content-dir "$TMP/content" --host 127.0.0.1 --port "$DEPOT_S3_PORT" \
+        >"$TMP/depot-s3.out" 2>"$TMP/depot-s3.log" &
+    DEPOT_S3_PID=$!
+    PIDS+=("$DEPOT_S3_PID")
+    for ((i = 0; i < 1200; i++)); do
+        kill -0 "$DEPOT_S3_PID" 2>/dev/null || { cat "$TMP/depot-s3.log" >&2; die "depot (S3 cache) exited during start"; }
+        grep -q 'listening' "$TMP/depot-s3.log" && break
+        sleep 0.1
+    done
+    grep -q 'listening' "$TMP/depot-s3.log" || die "depot (S3 cache) did not start listening within 120 s"
+    grep -q 'bundles are shared through the object store' "$TMP/depot-s3.log" ||
+        die "depot (S3 cache) did not log that it shares bundles through the object store"
+    [[ $(logged_digest "$TMP/depot-s3.log" bench.large) == "$LARGE_DIGEST" && $(logged_digest "$TMP/depot-s3.log" bench.small) == "$SMALL_DIGEST" ]] || {
+        cat "$TMP/depot-s3.log" >&2
+        die "depot (S3 cache) did not build the same bundles as depot"
+    }
+    # Warm-up: one whole GET of each bundle through it; its bytes must be the plain Depot's.
+    for bundle in "$LARGE_DIGEST $LARGE_GRANT $LARGE_SIZE" "$SMALL_DIGEST $SMALL_GRANT $SMALL_SIZE"; do
+        read -r digest grant size <<<"$bundle"
+        plain_sum=$(curl -sS -f -H "Authorization: Bearer $grant" "http://127.0.0.1:$DEPOT_PORT/v1/bundles/$digest" | sha256sum | cut -c1-64)
+        out=$(curl -sS -o "$TMP/warm.bin" -w '%{http_code} %{size_download}' -H "Authorization: Bearer $grant" \
+            "http://127.0.0.1:$DEPOT_S3_PORT/v1/bundles/$digest")
+        [[ $out == "200 $size" ]] || die "depot (S3 cache): warm-up GET of $digest answered '$out', expected '200 $size'"
+        s3_sum=$(sha256sum <"$TMP/warm.bin" | cut -c1-64)
+        rm -f "$TMP/warm.bin"
+        [[ $s3_sum == "$plain_sum" && $plain_sum == "$digest" ]] ||
+            die "depot (S3 cache) answered $digest with sha256 $s3_sum, depot with $plain_sum"
+        [[ -f $TMP/data-s3/bundles/${digest:0:2}/$digest.zip ]] || die "depot (S3 cache) holds no local copy of $digest after a GET"
+    done
+    bench_objects list >"$TMP/objects.txt" || die "could not list the objects under $DEPOT_TEST_S3_BUCKET/$S3_PREFIX"
+    for digest in "$LARGE_DIGEST" "$SMALL_DIGEST"; do
+        grep -q "^${S3_PREFIX}bundles/$digest.zip " "$TMP/objects.txt" ||
+            die "the bucket holds no ${S3_PREFIX}bundles/$digest.zip: $(cat "$TMP/objects.txt")"
+    done
+    log "warmed depot (S3 cache): both bundles answered whole, sha256 equal to depot's, on its disk, and in the bucket under $S3_PREFIX"
+fi
 
 # ---------------------------------------------------------------------------------------------------
 # nginx over the same files. worker_processes 2 is the comparison (Depot runs one NIO event loop per
@@ -242,12 +386,14 @@ if [[ $NGINX_ONE_WORKER == 1 ]]; then
     start_nginx nginx1 1 "$NGINX1_PORT"
     SERVERS+=(nginx1)
 fi
+[[ $OBJECT_STORE == 1 ]] && SERVERS+=(depot-s3)
 
-port_of() { case $1 in depot) echo "$DEPOT_PORT" ;; nginx2) echo "$NGINX2_PORT" ;; nginx1) echo "$NGINX1_PORT" ;; esac; }
-label_of() { case $1 in depot) echo "Depot" ;; nginx2) echo "nginx (2 workers)" ;; nginx1) echo "nginx (1 worker)" ;; esac; }
+port_of() { case $1 in depot) echo "$DEPOT_PORT" ;; nginx2) echo "$NGINX2_PORT" ;; nginx1) echo "$NGINX1_PORT" ;; depot-s3) echo "$DEPOT_S3_PORT" ;; esac; }
+label_of() { case $1 in depot) echo "Depot" ;; nginx2) echo "nginx (2 workers)" ;; nginx1) echo "nginx (1 worker)" ;; depot-s3) echo "Depot (S3 cache)" ;; esac; }
 server_pids() { # server -> pids whose CPU is the server's
     case $1 in
         depot) echo "$DEPOT_PID" ;;
+        depot-s3) echo "$DEPOT_S3_PID" ;;
         nginx2 | nginx1)
             local master
             master=$([[ $1 == nginx2 ]] && echo "$NGINX_PID_nginx2" || echo "$NGINX_PID_nginx1")
@@ -277,12 +423,12 @@ check_server() { # server
     out=$(curl -sS -o "$TMP/check.bin" -w '%{http_code} %{size_download}' -H "Authorization: Bearer $SMALL_GRANT" "$base/v1/bundles/$SMALL_DIGEST")
     [[ $out == "200 $SMALL_SIZE" ]] || die "$1: small bundle answered '$out', expected '200 $SMALL_SIZE'"
     [[ $(sha256sum <"$TMP/check.bin" | cut -c1-64) == "$SMALL_DIGEST" ]] || die "$1: small bundle bytes differ"
-    if [[ $1 == depot ]]; then
+    if [[ $1 == depot || $1 == depot-s3 ]]; then
         # The grant is really checked (Depot does that work on every request; nginx does not).
         out=$(curl -sS -o /dev/null -w '%{http_code}' "$base/v1/bundles/$SMALL_DIGEST")
-        [[ $out == 401 || $out == 403 ]] || die "depot answered $out without a grant"
+        [[ $out == 401 || $out == 403 ]] || die "$1 answered $out without a grant"
         out=$(curl -sS -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $LARGE_GRANT" "$base/v1/bundles/$SMALL_DIGEST")
-        [[ $out == 401 || $out == 403 ]] || die "depot answered $out with another bundle's grant"
+        [[ $out == 401 || $out == 403 ]] || die "$1 answered $out with another bundle's grant"
     fi
     rm -f "$TMP/check.bin"
     log "checked $1: 200 whole (sha256 ok), 206 range (bytes ok), 200 small (sha256 ok)"
@@ -435,6 +581,7 @@ measure_clean() { # round scenario server
 }
 RUNS_LEFT=$((ROUNDS * 6))
 [[ $NGINX_ONE_WORKER == 1 ]] && RUNS_LEFT=$((RUNS_LEFT + 3))
+[[ $OBJECT_STORE == 1 ]] && RUNS_LEFT=$((RUNS_LEFT + ROUNDS * 3))
 
 # Other work on the machine (a compile, another benchmark) would pollute every figure: wait for up to
 # BENCH_QUIET_WAIT seconds (default 60) until the machine is quiet; each run also records the CPU that
@@ -456,16 +603,34 @@ done
 ((share > 10)) && log "WARNING: the machine is still ${share}% busy; measuring anyway (see the 'others' column)"
 
 # Rounds: the server that goes first alternates from scenario to scenario and from round to round, so
-# neither gets the systematically warmer or cooler slot. nginx with one worker (optional) runs once.
+# neither gets the systematically warmer or cooler slot. nginx with one worker (optional) runs once. The
+# object-store Depot (optional) goes first, between, or last in turn, around the same alternation of the other two.
 for ((round = 1; round <= ROUNDS; round++)); do
     index=0
     for scenario in a b c; do
         if (((round + index) % 2 == 0)); then order=(nginx2 depot); else order=(depot nginx2); fi
+        if [[ $OBJECT_STORE == 1 ]]; then
+            case $(((round + index) % 3)) in
+                0) order=(depot-s3 "${order[@]}") ;;
+                1) order=("${order[0]}" depot-s3 "${order[1]}") ;;
+                2) order+=(depot-s3) ;;
+            esac
+        fi
         for server in "${order[@]}"; do measure_clean "$round" "$scenario" "$server"; done
         if [[ $NGINX_ONE_WORKER == 1 && $round == 1 ]]; then measure_clean "$round" "$scenario" nginx1; fi
         index=$((index + 1))
     done
 done
+
+# The object-store Depot's cache and bucket counters after the runs: a fetch or an eviction during them would show
+# here (the sample configuration's operator token opens /metrics).
+if [[ $OBJECT_STORE == 1 ]]; then
+    S3_METRICS=$(curl -sS -f -H 'Authorization: Bearer depot-dev-admin' "http://127.0.0.1:$DEPOT_S3_PORT/metrics" |
+        grep -E '^depot_(bundle_cache_|object_store_calls_total)') || S3_METRICS="(no cache counters: /metrics did not answer them)"
+    if grep -Eq '^depot_bundle_cache_evictions_total(\{[^}]*\})? [1-9]' <<<"$S3_METRICS"; then
+        log "WARNING: depot (S3 cache) evicted bundles during the run: its figures include fetches from the bucket"
+    fi
+fi
 
 # ---------------------------------------------------------------------------------------------------
 # Report.
@@ -487,7 +652,7 @@ machine_info() {
 }
 
 # All arithmetic in awk; see the printf in measure() for the columns of results.tsv.
-TABLES=$(awk -F'\t' -v tck="$CLK_TCK" -v large="$LARGE_LABEL" -v one="$NGINX_ONE_WORKER" -v rounds="$ROUNDS" '
+TABLES=$(awk -F'\t' -v tck="$CLK_TCK" -v large="$LARGE_LABEL" -v one="$NGINX_ONE_WORKER" -v s3="$OBJECT_STORE" -v rounds="$ROUNDS" '
 function f(x, d) { return sprintf("%." d "f", x) }
 function met(r, t, le) { if (le) return (r <= t) ? "yes" : "**no**"; return (r >= t) ? "yes" : "**no**" }
 function secs_of(tk) { return tk / tck }
@@ -522,36 +687,54 @@ function mbps(k) { return byt[k] / dur[k] }                    # bytes per micro
 function cpugib(k) { return cpu[k] / (byt[k] / 1073741824) }
 function cpureq(k) { return cpu[k] / req[k] * 1e6 }
 function p99(k) { return p99s[k] / nrun[k] }
-function spread(S, which,    r, out, d, g) {
+# per-round ratios of server num to server den (default: depot to nginx2)
+function spread(S, which, num, den,    r, out, d, g) {
+    if (num == "") { num = "depot"; den = "nginx2" }
     out = ""
     for (r = 1; r <= rounds; r++) {
-        d = S SUBSEP "depot" SUBSEP r; g = S SUBSEP "nginx2" SUBSEP r
+        d = S SUBSEP num SUBSEP r; g = S SUBSEP den SUBSEP r
         if (!(d in rr) || !(g in rr)) continue
         if (which == "rps") x = rr[d] / rr[g]; else if (which == "mbps") x = rm[d] / rm[g]; else x = rc[d] / rc[g]
         out = out (out == "" ? "" : ", ") f(x, 2)
     }
     return out
 }
-function row(title, figure, d, g, o, digits, ratio, rounds_text, target, verdict) {
-    print "| " title " | " figure " | " f(d, digits) " | " f(g, digits) " | " ratio " | " rounds_text " | " target " | " verdict " |" (one == 1 ? " " (o == "" ? "-" : f(o, digits)) " |" : "")
+# The cells of the object-store Depot (BENCH_OBJECT_STORE=1; nothing otherwise): its figure sv, and its ratio to the plain
+# Depot figure dv, followed by the per-round ratios (in scenario S, of kind which) when there are several rounds.
+function s3cells(sv, dv, digits, S, which,    per) {
+    if (s3 != 1) return ""
+    if (sv == "") return " - | - |"
+    per = (which != "" && rounds > 1) ? " (" spread(S, which, "depot-s3", "depot") ")" : ""
+    return " " f(sv, digits) " | " f(sv / dv, 2) per " |"
+}
+function row(title, figure, d, g, o, digits, ratio, rounds_text, target, verdict, tail) {
+    print "| " title " | " figure " | " f(d, digits) " | " f(g, digits) " | " ratio " | " rounds_text " | " target " | " verdict " |" (one == 1 ? " " (o == "" ? "-" : f(o, digits)) " |" : "") tail
 }
 END {
-    D = "depot"; N = "nginx2"; O = "nginx1"
+    D = "depot"; N = "nginx2"; O = "nginx1"; S3 = "depot-s3"
     a = "a" SUBSEP; b = "b" SUBSEP; c = "c" SUBSEP
-    print "| scenario | figure | Depot | nginx (2 workers) | Depot / nginx | per round | target | met |" (one == 1 ? " nginx (1 worker, round 1) |" : "")
-    print "|---|---|---:|---:|---:|---|---|---|" (one == 1 ? "---:|" : "")
+    print "| scenario | figure | Depot | nginx (2 workers) | Depot / nginx | per round | target | met |" (one == 1 ? " nginx (1 worker, round 1) |" : "") (s3 == 1 ? " Depot (S3 cache) | depot-s3 / depot" (rounds > 1 ? " (per round)" : "") " |" : "")
+    print "|---|---|---:|---:|---:|---|---|---|" (one == 1 ? "---:|" : "") (s3 == 1 ? "---:|---:|" : "")
     r = mbps(a D) / mbps(a N)
-    row("(a) " large " bundle, -c4", "MB/s", mbps(a D), mbps(a N), (a O) in req ? mbps(a O) : "", 0, f(r, 2), spread("a", "mbps"), ">= 1.0", met(r, 1.0, 0))
+    row("(a) " large " bundle, -c4", "MB/s", mbps(a D), mbps(a N), (a O) in req ? mbps(a O) : "", 0, f(r, 2), spread("a", "mbps"), ">= 1.0", met(r, 1.0, 0),
+        s3cells((a S3) in req ? mbps(a S3) : "", mbps(a D), 0, "a", "mbps"))
     r = cpugib(a D) / cpugib(a N)
-    row("(a) " large " bundle, -c4", "server CPU s per GiB", cpugib(a D), cpugib(a N), (a O) in req ? cpugib(a O) : "", 3, f(r, 2), spread("a", "cpu"), "<= 1.0", met(r, 1.0, 1))
+    row("(a) " large " bundle, -c4", "server CPU s per GiB", cpugib(a D), cpugib(a N), (a O) in req ? cpugib(a O) : "", 3, f(r, 2), spread("a", "cpu"), "<= 1.0", met(r, 1.0, 1),
+        s3cells((a S3) in req ? cpugib(a S3) : "", cpugib(a D), 3, "a", "cpu"))
     r = rps(b D) / rps(b N)
-    row("(b) 64 KiB random ranges, -c64", "req/s", rps(b D), rps(b N), (b O) in req ? rps(b O) : "", 0, f(r, 2), spread("b", "rps"), ">= 1.0", met(r, 1.0, 0))
-    row("(b) 64 KiB random ranges, -c64", "p99 latency ms", p99(b D), p99(b N), (b O) in req ? p99(b O) : "", 2, f(p99(b D) / p99(b N), 2), "", "-", "-")
-    row("(b) 64 KiB random ranges, -c64", "server CPU us per response", cpureq(b D), cpureq(b N), (b O) in req ? cpureq(b O) : "", 1, f(cpureq(b D) / cpureq(b N), 2), "", "-", "-")
+    row("(b) 64 KiB random ranges, -c64", "req/s", rps(b D), rps(b N), (b O) in req ? rps(b O) : "", 0, f(r, 2), spread("b", "rps"), ">= 1.0", met(r, 1.0, 0),
+        s3cells((b S3) in req ? rps(b S3) : "", rps(b D), 0, "b", "rps"))
+    row("(b) 64 KiB random ranges, -c64", "p99 latency ms", p99(b D), p99(b N), (b O) in req ? p99(b O) : "", 2, f(p99(b D) / p99(b N), 2), "", "-", "-",
+        s3cells((b S3) in req ? p99(b S3) : "", p99(b D), 2))
+    row("(b) 64 KiB random ranges, -c64", "server CPU us per response", cpureq(b D), cpureq(b N), (b O) in req ? cpureq(b O) : "", 1, f(cpureq(b D) / cpureq(b N), 2), "", "-", "-",
+        s3cells((b S3) in req ? cpureq(b S3) : "", cpureq(b D), 1))
     r = rps(c D) / rps(c N)
-    row("(c) 16 KiB bundle, -c64", "req/s", rps(c D), rps(c N), (c O) in req ? rps(c O) : "", 0, f(r, 2), spread("c", "rps"), ">= 0.8", met(r, 0.8, 0))
-    row("(c) 16 KiB bundle, -c64", "p99 latency ms", p99(c D), p99(c N), (c O) in req ? p99(c O) : "", 2, f(p99(c D) / p99(c N), 2), "", "-", "-")
-    row("(c) 16 KiB bundle, -c64", "server CPU us per response", cpureq(c D), cpureq(c N), (c O) in req ? cpureq(c O) : "", 1, f(cpureq(c D) / cpureq(c N), 2), "", "-", "-")
+    row("(c) 16 KiB bundle, -c64", "req/s", rps(c D), rps(c N), (c O) in req ? rps(c O) : "", 0, f(r, 2), spread("c", "rps"), ">= 0.8", met(r, 0.8, 0),
+        s3cells((c S3) in req ? rps(c S3) : "", rps(c D), 0, "c", "rps"))
+    row("(c) 16 KiB bundle, -c64", "p99 latency ms", p99(c D), p99(c N), (c O) in req ? p99(c O) : "", 2, f(p99(c D) / p99(c N), 2), "", "-", "-",
+        s3cells((c S3) in req ? p99(c S3) : "", p99(c D), 2))
+    row("(c) 16 KiB bundle, -c64", "server CPU us per response", cpureq(c D), cpureq(c N), (c O) in req ? cpureq(c O) : "", 1, f(cpureq(c D) / cpureq(c N), 2), "", "-", "-",
+        s3cells((c S3) in req ? cpureq(c S3) : "", cpureq(c D), 1))
     if (polluted) print "\n**Warning: in " polluted " run(s) other processes used more than 8% of a core (up to " f(worst, 1) " CPU-s); those figures are polluted.**"
     print "@@"
     print "| round | scenario | server | s | server user s | server sys s | wrk user s | wrk sys s | others s | wrk socket errors | machine user / sys / irq+softirq / idle / steal s | CPU s per process (nginx: master / workers) |"
@@ -564,7 +747,11 @@ SUMMARY_TABLE=${SUMMARY_TABLE%$'\n'}
 DIAG_TABLE=${DIAG_TABLE#$'\n'}
 
 {
-    echo "# Byte path: Depot vs nginx, $STAMP UTC"
+    if [[ $OBJECT_STORE == 1 ]]; then
+        echo "# Byte path: Depot vs nginx, and Depot cached from an S3 bucket, $STAMP UTC"
+    else
+        echo "# Byte path: Depot vs nginx, $STAMP UTC"
+    fi
     echo
     echo "Produced by \`bash bench/byte-path.sh\` (see BENCHMARKS.md): wrk -t$THREADS, $ROUNDS round(s) of ${DURATION}s per server and scenario,"
     echo "each after a ${WARMUP}s warm-up; large bundle $LARGE_SIZE bytes, small bundle $SMALL_SIZE bytes, ranges of $RANGE_BYTES bytes at"
@@ -574,6 +761,14 @@ DIAG_TABLE=${DIAG_TABLE#$'\n'}
     echo "the kernel happened to run in the server's context, which varies with scheduling. $RETRIES_USED run(s) were"
     echo "discarded and measured again because other processes used more than 8% of a core during them."
     echo "The run took ${ELAPSED}s after the build."
+    if [[ $OBJECT_STORE == 1 ]]; then
+        echo
+        echo "BENCH_OBJECT_STORE=1: \"Depot (S3 cache)\" is a second \`depot serve\` over the same packs whose bundles are shared"
+        echo "through an S3 bucket (\`storage.objectStore\`, $DEPOT_TEST_S3_ENDPOINT, bucket $DEPOT_TEST_S3_BUCKET, prefix $S3_PREFIX)"
+        echo "with \`storage.localCacheBytes\` $S3_CACHE_BYTES (twice the bundles' bytes), its own data directory and SQLite"
+        echo "ledger; one whole GET of each bundle before the runs put them in its local cache (sha256 checked against"
+        echo "Depot's answer), so it serves them from its disk. \"depot-s3 / depot\" is its figure over Depot's."
+    fi
     echo
     echo "## Results"
     echo
@@ -587,6 +782,19 @@ DIAG_TABLE=${DIAG_TABLE#$'\n'}
     echo
     machine_info
     echo
+    if [[ $OBJECT_STORE == 1 ]]; then
+        echo "## Depot (S3 cache): storage configuration and counters after the runs"
+        echo
+        echo '```json'
+        python3 -c 'import json, sys; s = json.load(open(sys.argv[1]))["storage"]; s["objectStore"]["secretAccessKey"] = "(redacted)"; print(json.dumps(s, indent=2))' \
+            "$TMP/config-s3/depot.json"
+        echo '```'
+        echo
+        echo '```'
+        echo "$S3_METRICS"
+        echo '```'
+        echo
+    fi
     echo "## nginx configuration (worker_processes 2)"
     echo
     echo '```nginx'

@@ -4,7 +4,7 @@ import DepotCore
 import DepotLedger
 import DepotObjectStore
 import DepotServer
-import DepotServices
+@testable import DepotServices
 import DepotTestSupport
 import Foundation
 import Logging
@@ -57,6 +57,44 @@ struct BucketCollectorTests {
             // The holder stops; once its lease expired, the other instance takes over.
             clock.now += 3 * 60 + 1
             #expect(await bystander.collectOnce().held)
+        }
+    }
+}
+
+extension BucketCollectorTests {
+    @Test func unrecordedUploadPartsAndAbandonedMultipartUploadsGoOnceTheGraceIsOver() async throws {
+        guard let store = try await TestObjectStore.make() else { return }
+        try await ObjectStoreInstancesTests.withTwoInstances(store) { _, a, _, key in
+            let client = try ObjectStoreClient(settings: store.settings)
+            let now = Int64(Date().timeIntervalSince1970)
+            let clock = ManualClock(now)
+            let collector = BucketCollector(
+                ledger: a.application.ledger, client: client, owner: "collector", graceSeconds: 3600, intervalSeconds: 60,
+                clock: { clock.now }, logger: Logger(label: "depot-test"), leaseName: "upload-collection-under-test")
+            // A live upload with one recorded part; a part its PATCH stored but never counted; the part of an upload
+            // the ledger no longer knows; a multipart upload a killed writer left.
+            let path = try await ObjectStoreUploadTests.create(length: 100, on: a, key: key)
+            let id = String(path.split(separator: "/").last ?? "")
+            #expect(try await TusRequests.patch(path, offset: 0, Array(repeating: 5, count: 40), port: a.port, key: key).status == 204)
+            let recorded = try #require(try await a.application.ledger.uploadParts(id: id).first?.key)
+            let uncounted = "uploads/\(id)/40-60-0000000000000000"
+            let gone = "uploads/\(UploadService.newId())/0-10-0000000000000000"
+            try await client.put(uncounted, bytes: Array(repeating: 6, count: 20))
+            try await client.put(gone, bytes: Array(repeating: 7, count: 10))
+            let abandoned = try await client.createMultipartUpload("bundles/abandoned.zip")
+            #expect(try await client.pendingMultipartUploads().contains { $0.uploadId == abandoned })
+
+            // Within the grace nothing goes.
+            let early = await collector.collectOnce()
+            #expect(early.held && early.uploadParts.isEmpty && early.abortedMultipartUploads == 0)
+            clock.now = now + 2 * 3600
+            let late = await collector.collectOnce()
+            #expect(Set(late.uploadParts) == [uncounted, gone])
+            #expect(late.abortedMultipartUploads >= 1)
+            #expect(try await client.head(recorded) != nil)
+            #expect(try await client.head(uncounted) == nil)
+            #expect(try await client.head(gone) == nil)
+            #expect(try await !client.pendingMultipartUploads().contains { $0.uploadId == abandoned })
         }
     }
 }

@@ -74,3 +74,30 @@ struct CompleteMultipartUploadResultBody: Decodable {
         case eTag = "ETag"
     }
 }
+
+/// `<ListMultipartUploadsResult>` of ListMultipartUploads.
+struct ListMultipartUploadsResultBody: Decodable {
+    struct Upload: Decodable {
+        var key: String
+        var uploadId: String
+        var initiated: String?
+
+        enum CodingKeys: String, CodingKey {
+            case key = "Key"
+            case uploadId = "UploadId"
+            case initiated = "Initiated"
+        }
+    }
+
+    var isTruncated: Bool?
+    var uploads: [Upload]?
+    var nextKeyMarker: String?
+    var nextUploadIdMarker: String?
+
+    enum CodingKeys: String, CodingKey {
+        case isTruncated = "IsTruncated"
+        case uploads = "Upload"
+        case nextKeyMarker = "NextKeyMarker"
+        case nextUploadIdMarker = "NextUploadIdMarker"
+    }
+}

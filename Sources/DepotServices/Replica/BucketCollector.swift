@@ -12,7 +12,8 @@ import Synchronization
 /// An object is deleted only when it has been found unreferenced for `graceSeconds` in a row by the lease's holder,
 /// was itself last written more than `graceSeconds` ago (a bundle being staged is written before its version is
 /// recorded), and is still unreferenced in a catalog read again just before the deletes. Only keys of the form
-/// `bundles/<digest>.zip` are ever deleted; a failed read deletes nothing.
+/// `bundles/<digest>.zip` are ever deleted; a failed read deletes nothing. Upload parts and unfinished multipart
+/// uploads are collected in the same pass (see ``collectUploads(now:into:)``).
 package final class BucketCollector: Service, Sendable {
     /// What one pass did.
     package struct Pass: Sendable, Equatable {
@@ -22,6 +23,10 @@ package final class BucketCollector: Service, Sendable {
         package var deleted: [BundleDigest] = []
         /// Bytes freed.
         package var bytes: Int64 = 0
+        /// The keys of upload parts deleted: no live upload recorded them.
+        package var uploadParts: [String] = []
+        /// Multipart uploads aborted: begun longer ago than the grace period and never completed.
+        package var abortedMultipartUploads = 0
     }
 
     /// The lease's name.
@@ -59,10 +64,13 @@ package final class BucketCollector: Service, Sendable {
     package func run() async throws {
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             let pass = await collectOnce()
-            if !pass.deleted.isEmpty {
+            if !pass.deleted.isEmpty || !pass.uploadParts.isEmpty || pass.abortedMultipartUploads > 0 {
                 logger.info(
-                    "unreferenced bundles deleted from the object store",
-                    metadata: ["bundles": "\(pass.deleted.count)", "bytes": "\(pass.bytes)"])
+                    "unreferenced objects deleted from the object store",
+                    metadata: [
+                        "bundles": "\(pass.deleted.count)", "bytes": "\(pass.bytes)", "uploadParts": "\(pass.uploadParts.count)",
+                        "multipartUploads": "\(pass.abortedMultipartUploads)",
+                    ])
             }
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(max(1, self.intervalSeconds))) }
         }
@@ -89,6 +97,7 @@ package final class BucketCollector: Service, Sendable {
             unreferencedSince.withLock { $0.removeAll() }
             return pass
         }
+        await collectUploads(now: now, into: &pass)
         let objects: [ObjectInfo]
         let referenced: Set<BundleDigest>
         do {
