@@ -263,13 +263,36 @@ cat "$LARGE_FILE" "$SMALL_FILE" >/dev/null
 
 # ---------------------------------------------------------------------------------------------------
 # BENCH_OBJECT_STORE=1: a second Depot whose bundles are shared through the bucket. Its own data directory (empty
-# at start, so its own SQLite ledger), the same content directory and the same configuration but for `storage`:
-# the grant keys are the same, so the grants above open its bundles too (the bundles are deterministic: same
-# digests). At start it imports the packs, builds the bundles and writes them to the bucket under S3_PREFIX; its
-# local copies are then held by its bounded cache (storage.localCacheBytes, twice the bundles' bytes, so nothing
-# is evicted during the run). One whole GET of each bundle before measuring makes sure each is on its disk.
+# at start, so its own SQLite ledger) and the same configuration but for `storage`: the grant keys are the same, so
+# the grants above open its bundles too (the bundles are deterministic: same digests). It starts twice:
+#   1. over the same content directory: it imports the packs, builds the bundles and writes them to the bucket
+#      under S3_PREFIX (an instance keeps the bundles it built, so this start alone would serve its own copies);
+#   2. stopped, its bundle files removed, started again over the same data directory (ledger) with an empty content
+#      directory: its catalog names the bundles, its disk holds none, so the warm-up GET of each bundle fetches it
+#      from the bucket (storage.localCacheBytes, twice the bundles' bytes: nothing is evicted during the run), and
+#      from then on it serves its cached copy. The warm-up checks the bytes against Depot's and that the bundles
+#      were fetched.
+start_depot_s3() { # content-dir log-file
+    env -u DEPOT_S3_ACCESS_KEY_ID -u DEPOT_S3_SECRET_ACCESS_KEY DEPOT_LOG_LEVEL=info "$DEPOT" serve --config "$TMP/config-s3" \
+        --data-dir "$TMP/data-s3" --content-dir "$1" --host 127.0.0.1 --port "$DEPOT_S3_PORT" >>"$TMP/depot-s3.out" 2>"$2" &
+    DEPOT_S3_PID=$!
+    PIDS+=("$DEPOT_S3_PID")
+    local i
+    for ((i = 0; i < 1200; i++)); do
+        kill -0 "$DEPOT_S3_PID" 2>/dev/null || { cat "$2" >&2; die "depot (S3 cache) exited during start"; }
+        grep -q 'listening' "$2" 2>/dev/null && break
+        sleep 0.1
+    done
+    grep -q 'listening' "$2" || die "depot (S3 cache) did not start listening within 120 s"
+    grep -q 'bundles are shared through the object store' "$2" ||
+        die "depot (S3 cache) did not log that it shares bundles through the object store"
+}
+s3_counter() { # metric line prefix -> its value (0 when absent) on the object-store Depot's /metrics
+    curl -sS -f -H 'Authorization: Bearer depot-dev-admin' "http://127.0.0.1:$DEPOT_S3_PORT/metrics" |
+        awk -v p="$1" 'index($0, p " ") == 1 { v = $2 } END { printf "%d", v + 0 }'
+}
 if [[ $OBJECT_STORE == 1 ]]; then
-    mkdir -p "$TMP/data-s3"
+    mkdir -p "$TMP/data-s3" "$TMP/content-none"
     cp -R "$TMP/config" "$TMP/config-s3"
     S3_CACHE_BYTES=$((2 * (LARGE_SIZE + SMALL_SIZE)))
     DEPOT_BENCH_PREFIX=$S3_PREFIX DEPOT_BENCH_REGION=$S3_REGION DEPOT_BENCH_CACHE_BYTES=$S3_CACHE_BYTES python3 - "$TMP/config-s3/depot.json" <<'EOF_PY' ||
@@ -290,28 +313,26 @@ with open(path, "w") as f:
     f.write("\n")
 EOF_PY
         die "could not write $TMP/config-s3/depot.json"
-    log "starting depot (S3 cache) on 127.0.0.1:$DEPOT_S3_PORT: bucket $DEPOT_TEST_S3_BUCKET at $DEPOT_TEST_S3_ENDPOINT, prefix $S3_PREFIX, localCacheBytes $S3_CACHE_BYTES"
-    # The keys are the file's: DEPOT_S3_* in this environment would win over them.
-    env -u DEPOT_S3_ACCESS_KEY_ID -u DEPOT_S3_SECRET_ACCESS_KEY DEPOT_LOG_LEVEL=info "$DEPOT" serve --config "$TMP/config-s3" \
-        --data-dir "$TMP/data-s3" --content-dir "$TMP/content" --host 127.0.0.1 --port "$DEPOT_S3_PORT" \
-        >"$TMP/depot-s3.out" 2>"$TMP/depot-s3.log" &
-    DEPOT_S3_PID=$!
-    PIDS+=("$DEPOT_S3_PID")
-    for ((i = 0; i < 1200; i++)); do
-        kill -0 "$DEPOT_S3_PID" 2>/dev/null || { cat "$TMP/depot-s3.log" >&2; die "depot (S3 cache) exited during start"; }
-        grep -q 'listening' "$TMP/depot-s3.log" && break
-        sleep 0.1
-    done
-    grep -q 'listening' "$TMP/depot-s3.log" || die "depot (S3 cache) did not start listening within 120 s"
-    grep -q 'bundles are shared through the object store' "$TMP/depot-s3.log" ||
-        die "depot (S3 cache) did not log that it shares bundles through the object store"
-    [[ $(logged_digest "$TMP/depot-s3.log" bench.large) == "$LARGE_DIGEST" && $(logged_digest "$TMP/depot-s3.log" bench.small) == "$SMALL_DIGEST" ]] || {
-        cat "$TMP/depot-s3.log" >&2
+    log "starting depot (S3 cache) on 127.0.0.1:$DEPOT_S3_PORT to put the bundles in the bucket: $DEPOT_TEST_S3_BUCKET at $DEPOT_TEST_S3_ENDPOINT, prefix $S3_PREFIX, localCacheBytes $S3_CACHE_BYTES"
+    start_depot_s3 "$TMP/content" "$TMP/depot-s3-import.log"
+    [[ $(logged_digest "$TMP/depot-s3-import.log" bench.large) == "$LARGE_DIGEST" && $(logged_digest "$TMP/depot-s3-import.log" bench.small) == "$SMALL_DIGEST" ]] || {
+        cat "$TMP/depot-s3-import.log" >&2
         die "depot (S3 cache) did not build the same bundles as depot"
     }
-    # Warm-up: one whole GET of each bundle through it; its bytes must be the plain Depot's.
+    bench_objects list >"$TMP/objects.txt" || die "could not list the objects under $DEPOT_TEST_S3_BUCKET/$S3_PREFIX"
+    for digest in "$LARGE_DIGEST" "$SMALL_DIGEST"; do
+        grep -q "^${S3_PREFIX}bundles/$digest.zip " "$TMP/objects.txt" ||
+            die "the bucket holds no ${S3_PREFIX}bundles/$digest.zip: $(cat "$TMP/objects.txt")"
+    done
+    stop_processes "$DEPOT_S3_PID"
+    PIDS=("${PIDS[@]/#$DEPOT_S3_PID/}") # (an empty entry: kill of "" fails quietly)
+    find "$TMP/data-s3/bundles" -name '*.zip' -type f -delete
+    log "restarting depot (S3 cache) with no local bundle and no content to import"
+    start_depot_s3 "$TMP/content-none" "$TMP/depot-s3.log"
+    # Warm-up: one whole GET of each bundle through it (fetched from the bucket); its bytes must be Depot's.
     for bundle in "$LARGE_DIGEST $LARGE_GRANT $LARGE_SIZE" "$SMALL_DIGEST $SMALL_GRANT $SMALL_SIZE"; do
         read -r digest grant size <<<"$bundle"
+        [[ ! -e $TMP/data-s3/bundles/${digest:0:2}/$digest.zip ]] || die "depot (S3 cache) holds $digest before the warm-up"
         plain_sum=$(curl -sS -f -H "Authorization: Bearer $grant" "http://127.0.0.1:$DEPOT_PORT/v1/bundles/$digest" | sha256sum | cut -c1-64)
         out=$(curl -sS -o "$TMP/warm.bin" -w '%{http_code} %{size_download}' -H "Authorization: Bearer $grant" \
             "http://127.0.0.1:$DEPOT_S3_PORT/v1/bundles/$digest")
@@ -322,12 +343,9 @@ EOF_PY
             die "depot (S3 cache) answered $digest with sha256 $s3_sum, depot with $plain_sum"
         [[ -f $TMP/data-s3/bundles/${digest:0:2}/$digest.zip ]] || die "depot (S3 cache) holds no local copy of $digest after a GET"
     done
-    bench_objects list >"$TMP/objects.txt" || die "could not list the objects under $DEPOT_TEST_S3_BUCKET/$S3_PREFIX"
-    for digest in "$LARGE_DIGEST" "$SMALL_DIGEST"; do
-        grep -q "^${S3_PREFIX}bundles/$digest.zip " "$TMP/objects.txt" ||
-            die "the bucket holds no ${S3_PREFIX}bundles/$digest.zip: $(cat "$TMP/objects.txt")"
-    done
-    log "warmed depot (S3 cache): both bundles answered whole, sha256 equal to depot's, on its disk, and in the bucket under $S3_PREFIX"
+    fetched=$(s3_counter 'depot_object_store_calls_total{operation="download",outcome="fetched"}')
+    ((fetched == 2)) || die "depot (S3 cache) fetched $fetched bundle(s) from the bucket during the warm-up, expected 2"
+    log "warmed depot (S3 cache): both bundles fetched from the bucket, answered whole with Depot's sha256, now on its disk"
 fi
 
 # ---------------------------------------------------------------------------------------------------

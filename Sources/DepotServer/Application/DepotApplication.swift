@@ -359,7 +359,8 @@ package struct DepotApplication: Sendable {
                 ledger: ledger, bundlesRoot: (configuration.dataDirectory as NSString).appendingPathComponent("bundles"),
                 packsRoot: (configuration.dataDirectory as NSString).appendingPathComponent("packs"),
                 graceSeconds: max(configuration.catalog.unreferencedGraceSeconds, configuration.grants.lifetimeSeconds),
-                intervalSeconds: configuration.catalog.collectIntervalSeconds, clock: Self.systemClock, logger: logger),
+                intervalSeconds: configuration.catalog.collectIntervalSeconds, clock: Self.systemClock, logger: logger,
+                bundleRemoved: { [bundleStore] digest in bundleStore.forgetFile(digest) }),
         ]
         if let settings = configuration.objectStore, let client = try? ObjectStoreClient(settings: settings) {
             services.append(

@@ -36,14 +36,18 @@ package final class StorageCollector: Service, Sendable {
     let intervalSeconds: Int64
     let clock: @Sendable () -> Int64
     let logger: Logger
+    /// Told the digest of each bundle file removed (the bundle store's local cache then forgets it).
+    let bundleRemoved: (@Sendable (BundleDigest) -> Void)?
     /// When each unreferenced digest was first found unreferenced.
     private let unreferencedSince = Mutex<[String: Int64]>([:])
 
-    /// A collector of the bundle store at `bundlesRoot` and the pack shelf at `packsRoot`.
+    /// A collector of the bundle store at `bundlesRoot` and the pack shelf at `packsRoot`; `bundleRemoved` is told
+    /// each bundle file removed.
     package init(
         ledger: any Ledger, bundlesRoot: String, packsRoot: String, graceSeconds: Int64, intervalSeconds: Int64,
-        clock: @escaping @Sendable () -> Int64, logger: Logger
+        clock: @escaping @Sendable () -> Int64, logger: Logger, bundleRemoved: (@Sendable (BundleDigest) -> Void)? = nil
     ) {
+        self.bundleRemoved = bundleRemoved
         self.ledger = ledger
         self.bundlesRoot = bundlesRoot
         self.packsRoot = packsRoot
@@ -95,6 +99,9 @@ package final class StorageCollector: Service, Sendable {
             Self.remove(due, bundleFiles: bundleFiles, packFolders: packFolders, now: now, graceSeconds: grace)
         }
         unreferencedSince.withLock { since in for digest in pass.bundles + pass.packs { since.removeValue(forKey: digest) } }
+        if let bundleRemoved {
+            for digest in pass.bundles.compactMap({ BundleDigest(hex: $0) }) { bundleRemoved(digest) }
+        }
         return pass
     }
 
