@@ -28,8 +28,9 @@
 #   DEPOT_BIN=path          run that depot binary (any build) and build nothing
 #   BENCH_OBJECT_STORE=0    1: also measure a second depot serve whose bundles are shared through an S3 bucket
 #                           (storage.objectStore, key prefix bench-<random>/, storage.localCacheBytes twice the
-#                           bundles' bytes), warmed by one whole GET of each bundle so it serves them from its local
-#                           cache: a third column "Depot (S3 cache)" and its ratio depot-s3 / depot. The bucket comes
+#                           bundles' bytes), each fetched from the bucket by one whole GET before the runs, so it
+#                           serves them from its local cache: a column "Depot (S3 cache)" and its ratio
+#                           depot-s3 / depot beside the others (see "BENCH_OBJECT_STORE=1" below). The bucket comes
 #                           from DEPOT_TEST_S3_ENDPOINT, _BUCKET, _REGION (default "default"), _ACCESS_KEY_ID and
 #                           _SECRET_ACCESS_KEY (`bash .ci/s3.sh` starts one and prints them on its last line); the
 #                           objects under the prefix are deleted at the end (python3 with boto3). Adds about two
@@ -325,7 +326,9 @@ EOF_PY
             die "the bucket holds no ${S3_PREFIX}bundles/$digest.zip: $(cat "$TMP/objects.txt")"
     done
     stop_processes "$DEPOT_S3_PID"
-    PIDS=("${PIDS[@]/#$DEPOT_S3_PID/}") # (an empty entry: kill of "" fails quietly)
+    kept=()
+    for pid in "${PIDS[@]}"; do [[ $pid == "$DEPOT_S3_PID" ]] || kept+=("$pid"); done
+    PIDS=("${kept[@]}")
     find "$TMP/data-s3/bundles" -name '*.zip' -type f -delete
     log "restarting depot (S3 cache) with no local bundle and no content to import"
     start_depot_s3 "$TMP/content-none" "$TMP/depot-s3.log"
@@ -333,7 +336,8 @@ EOF_PY
     for bundle in "$LARGE_DIGEST $LARGE_GRANT $LARGE_SIZE" "$SMALL_DIGEST $SMALL_GRANT $SMALL_SIZE"; do
         read -r digest grant size <<<"$bundle"
         [[ ! -e $TMP/data-s3/bundles/${digest:0:2}/$digest.zip ]] || die "depot (S3 cache) holds $digest before the warm-up"
-        plain_sum=$(curl -sS -f -H "Authorization: Bearer $grant" "http://127.0.0.1:$DEPOT_PORT/v1/bundles/$digest" | sha256sum | cut -c1-64)
+        plain_sum=$(curl -sS -f -H "Authorization: Bearer $grant" "http://127.0.0.1:$DEPOT_PORT/v1/bundles/$digest" | sha256sum | cut -c1-64) ||
+            die "depot did not answer $digest"
         out=$(curl -sS -o "$TMP/warm.bin" -w '%{http_code} %{size_download}' -H "Authorization: Bearer $grant" \
             "http://127.0.0.1:$DEPOT_S3_PORT/v1/bundles/$digest")
         [[ $out == "200 $size" ]] || die "depot (S3 cache): warm-up GET of $digest answered '$out', expected '200 $size'"
@@ -343,7 +347,8 @@ EOF_PY
             die "depot (S3 cache) answered $digest with sha256 $s3_sum, depot with $plain_sum"
         [[ -f $TMP/data-s3/bundles/${digest:0:2}/$digest.zip ]] || die "depot (S3 cache) holds no local copy of $digest after a GET"
     done
-    fetched=$(s3_counter 'depot_object_store_calls_total{operation="download",outcome="fetched"}')
+    fetched=$(s3_counter 'depot_object_store_calls_total{operation="download",outcome="fetched"}') ||
+        die "depot (S3 cache) did not answer /metrics"
     ((fetched == 2)) || die "depot (S3 cache) fetched $fetched bundle(s) from the bucket during the warm-up, expected 2"
     log "warmed depot (S3 cache): both bundles fetched from the bucket, answered whole with Depot's sha256, now on its disk"
 fi
@@ -784,8 +789,9 @@ DIAG_TABLE=${DIAG_TABLE#$'\n'}
         echo "BENCH_OBJECT_STORE=1: \"Depot (S3 cache)\" is a second \`depot serve\` over the same packs whose bundles are shared"
         echo "through an S3 bucket (\`storage.objectStore\`, $DEPOT_TEST_S3_ENDPOINT, bucket $DEPOT_TEST_S3_BUCKET, prefix $S3_PREFIX)"
         echo "with \`storage.localCacheBytes\` $S3_CACHE_BYTES (twice the bundles' bytes), its own data directory and SQLite"
-        echo "ledger; one whole GET of each bundle before the runs put them in its local cache (sha256 checked against"
-        echo "Depot's answer), so it serves them from its disk. \"depot-s3 / depot\" is its figure over Depot's."
+        echo "ledger. A first start built the bundles and wrote them to the bucket; restarted with no bundle on its disk and"
+        echo "no content to import, it fetched each from the bucket on one whole GET before the runs (sha256 checked against"
+        echo "Depot's answer), so it serves them from its local cache. \"depot-s3 / depot\" is its figure over Depot's."
     fi
     echo
     echo "## Results"
