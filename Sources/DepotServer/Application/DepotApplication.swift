@@ -238,80 +238,9 @@ package struct DepotApplication: Sendable {
         uploadClock: @escaping @Sendable () -> Int64 = DepotApplication.systemClock,
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
+        let (router, service, voidedPurchases) = makeRouter(uploadClock: uploadClock)
         let clock = Self.systemClock
         let ledger = timedLedger
-        let router = Router(context: DepotRequestContext.self)
-        // Outermost first: the request id names everything after it, metrics see the status errors are answered with.
-        router.middlewares.add(RequestIdMiddleware())
-        router.middlewares.add(RequestMetricsMiddleware(metrics: metrics))
-        router.middlewares.add(ErrorBodyMiddleware())
-        ProductRoutes(
-            catalogs: catalogs, cacheControl: configuration.http.productListCacheControl,
-            originFields: OriginHeaders(settings: configuration.edge).productListFields, clock: clock
-        )
-        .register(on: router)
-        let service = DeliveryService(
-            verifier: verifier, googlePlay: configuration.googlePlay?.verifier,
-            context: DeliveryContext(
-                ledger: ledger, catalogs: catalogs, grants: grants, grantLifetime: configuration.grants.lifetimeSeconds,
-                revocations: revocations, purges: purges, clock: clock, logger: logger),
-            irregular: configuration.irregularActivity, appStoreServerAPI: configuration.appStoreServerAPI,
-            googlePlaySubscriptions: googlePlayClient.map { GooglePlaySubscriptionPeriod(client: $0, logger: self.logger) },
-            metrics: metrics)
-        TransactionRoutes(service: service, trustedProxies: configuration.http.trustedProxies, metrics: metrics)
-            .register(on: router)
-        let voidedPurchases = voidedPurchasePoll(service: service)
-        GooglePlayNotificationRoute(
-            handler: googlePlayNotificationHandler(service: service, voided: voidedPurchases),
-            tokens: BearerTokenDigests(hexDigests: configuration.googlePlay?.notificationTokenDigests ?? []),
-            oidc: configuration.googlePlay?.notificationOIDC.map {
-                GooglePushTokenVerifier(
-                    audience: $0.audience, serviceAccountEmail: $0.serviceAccountEmail, certificatesURL: $0.certificatesURL)
-            }
-        )
-        .register(on: router)
-        let store = bundleStore
-        let bundleCacheCounts: (@Sendable () -> BundleCacheCounts)? = store.sharesBundles ? { @Sendable in store.cacheCounts } : nil
-        MetricsRoute(
-            metrics: metrics,
-            tokens: BearerTokenDigests(hexDigests: configuration.adminTokenDigests + configuration.metricsTokenDigests),
-            ledger: ledger, purges: purges.counters, edgeFills: self.edgeFills, connections: connections,
-            bundleCache: bundleCacheCounts, logger: logger
-        ).register(on: router)
-        AdminRoutes(service: service, tokenDigests: configuration.adminTokenDigests).register(on: router)
-        let publisherAuth = PublisherAuthMiddleware(ledger: ledger)
-        let publishing = PublishingService(
-            ledger: ledger, runner: versionJobs, deltas: deltas, purges: purges,
-            refreshCatalog: { [refresher, logger] in
-                do { try await refresher.refresh() } catch {
-                    logger.warning("catalog not refreshed", metadata: ["error": "\(error)"])
-                }
-            }, clock: clock, logger: logger)
-        PublisherProductRoutes(publishing: publishing)
-            .register(on: router.group("/v1/publisher").add(middleware: publisherAuth))
-        PublisherVersionRoutes(ledger: ledger, publishing: publishing, clock: clock, uploadClock: uploadClock)
-            .register(on: router.group("/v1/publisher").add(middleware: publisherAuth))
-        let uploads = UploadService(
-            ledger: ledger, store: uploadStore, settings: configuration.uploads, parts: uploadParts, clock: uploadClock,
-            logger: logger)
-        let uploadGroup = router.group(RouterPath(UploadRoutes.path))
-            .add(middleware: TusMiddleware())
-            .add(middleware: publisherAuth)
-            .add(middleware: UploadKeyAcceptedMiddleware())
-        UploadRoutes(
-            service: uploads,
-            origin: RequestOrigin(tls: configuration.tls != nil, trustedProxies: configuration.http.trustedProxies),
-            publisher: { _, context in context.publisher?.name ?? "unknown" }
-        ).register(on: uploadGroup)
-        router.get("/healthz") { _, _ in "ok\n" }
-        var readiness = ReadinessRoute(
-            readLedger: { [ledger] () async throws(LedgerError) in _ = try await ledger.catalogRevision() },
-            storeDirectory: (configuration.dataDirectory as NSString).appendingPathComponent("bundles"))
-        if let settings = configuration.objectStore, let probe = ObjectStoreReadiness(settings: settings) {
-            readiness.objectStoreProblem = { await probe.problem() }
-        }
-        readiness.register(on: router)
-
         let recorder = ServedBytesRecorder(ledger: ledger, logger: logger, metrics: metrics)
         let tls = configuration.tls?.context
         let origin = BundleOrigin(
@@ -414,5 +343,86 @@ package struct DepotApplication: Sendable {
             },
             logger: logger
         )
+    }
+
+    /// Every routed request's answer (all but the byte path's): the router with its middlewares, the delivery
+    /// service behind it, and the voided-purchase poll its Google Play route feeds (when configured).
+    func makeRouter(
+        uploadClock: @escaping @Sendable () -> Int64 = DepotApplication.systemClock
+    ) -> (Router<DepotRequestContext>, DeliveryService, VoidedPurchasePoll?) {
+        let clock = Self.systemClock
+        let ledger = timedLedger
+        let router = Router(context: DepotRequestContext.self)
+        // Outermost first: the request id names everything after it, metrics see the status errors are answered with.
+        router.middlewares.add(RequestIdMiddleware())
+        router.middlewares.add(RequestMetricsMiddleware(metrics: metrics))
+        router.middlewares.add(ErrorBodyMiddleware())
+        ProductRoutes(
+            catalogs: catalogs, cacheControl: configuration.http.productListCacheControl,
+            originFields: OriginHeaders(settings: configuration.edge).productListFields, clock: clock
+        )
+        .register(on: router)
+        let service = DeliveryService(
+            verifier: verifier, googlePlay: configuration.googlePlay?.verifier,
+            context: DeliveryContext(
+                ledger: ledger, catalogs: catalogs, grants: grants, grantLifetime: configuration.grants.lifetimeSeconds,
+                revocations: revocations, purges: purges, clock: clock, logger: logger),
+            irregular: configuration.irregularActivity, appStoreServerAPI: configuration.appStoreServerAPI,
+            googlePlaySubscriptions: googlePlayClient.map { GooglePlaySubscriptionPeriod(client: $0, logger: self.logger) },
+            metrics: metrics)
+        TransactionRoutes(service: service, trustedProxies: configuration.http.trustedProxies, metrics: metrics)
+            .register(on: router)
+        let voidedPurchases = voidedPurchasePoll(service: service)
+        GooglePlayNotificationRoute(
+            handler: googlePlayNotificationHandler(service: service, voided: voidedPurchases),
+            tokens: BearerTokenDigests(hexDigests: configuration.googlePlay?.notificationTokenDigests ?? []),
+            oidc: configuration.googlePlay?.notificationOIDC.map {
+                GooglePushTokenVerifier(
+                    audience: $0.audience, serviceAccountEmail: $0.serviceAccountEmail, certificatesURL: $0.certificatesURL)
+            }
+        )
+        .register(on: router)
+        let store = bundleStore
+        let bundleCacheCounts: (@Sendable () -> BundleCacheCounts)? = store.sharesBundles ? { @Sendable in store.cacheCounts } : nil
+        MetricsRoute(
+            metrics: metrics,
+            tokens: BearerTokenDigests(hexDigests: configuration.adminTokenDigests + configuration.metricsTokenDigests),
+            ledger: ledger, purges: purges.counters, edgeFills: self.edgeFills, connections: connections,
+            bundleCache: bundleCacheCounts, logger: logger
+        ).register(on: router)
+        AdminRoutes(service: service, tokenDigests: configuration.adminTokenDigests).register(on: router)
+        let publisherAuth = PublisherAuthMiddleware(ledger: ledger)
+        let publishing = PublishingService(
+            ledger: ledger, runner: versionJobs, deltas: deltas, purges: purges,
+            refreshCatalog: { [refresher, logger] in
+                do { try await refresher.refresh() } catch {
+                    logger.warning("catalog not refreshed", metadata: ["error": "\(error)"])
+                }
+            }, clock: clock, logger: logger)
+        PublisherProductRoutes(publishing: publishing)
+            .register(on: router.group("/v1/publisher").add(middleware: publisherAuth))
+        PublisherVersionRoutes(ledger: ledger, publishing: publishing, clock: clock, uploadClock: uploadClock)
+            .register(on: router.group("/v1/publisher").add(middleware: publisherAuth))
+        let uploads = UploadService(
+            ledger: ledger, store: uploadStore, settings: configuration.uploads, parts: uploadParts, clock: uploadClock,
+            logger: logger)
+        let uploadGroup = router.group(RouterPath(UploadRoutes.path))
+            .add(middleware: TusMiddleware())
+            .add(middleware: publisherAuth)
+            .add(middleware: UploadKeyAcceptedMiddleware())
+        UploadRoutes(
+            service: uploads,
+            origin: RequestOrigin(tls: configuration.tls != nil, trustedProxies: configuration.http.trustedProxies),
+            publisher: { _, context in context.publisher?.name ?? "unknown" }
+        ).register(on: uploadGroup)
+        router.get("/healthz") { _, _ in "ok\n" }
+        var readiness = ReadinessRoute(
+            readLedger: { [ledger] () async throws(LedgerError) in _ = try await ledger.catalogRevision() },
+            storeDirectory: (configuration.dataDirectory as NSString).appendingPathComponent("bundles"))
+        if let settings = configuration.objectStore, let probe = ObjectStoreReadiness(settings: settings) {
+            readiness.objectStoreProblem = { await probe.problem() }
+        }
+        readiness.register(on: router)
+        return (router, service, voidedPurchases)
     }
 }

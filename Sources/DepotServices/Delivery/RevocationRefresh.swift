@@ -1,13 +1,12 @@
 import DepotCore
 import DepotLedger
-import DepotServices
 import DepotTrust
 import Logging
 import ServiceLifecycle
 
 /// Reloads the transactions whose grants are refused from the ledger every few seconds, so that a refund or
 /// a consumable's finish recorded by another instance sharing the ledger stops grants here too.
-struct RevocationRefresh: Service {
+package struct RevocationRefresh: Service {
     let ledger: any Ledger
     let revocations: RevocationList
     let catalogs: CatalogHolder
@@ -19,9 +18,25 @@ struct RevocationRefresh: Service {
     /// by `depot transactions refresh`); not with consumables found finished.
     var onNewlyRevoked: @Sendable (Set<String>) async -> Void = { _ in }
 
+    /// Reloads `revocations` from `ledger` every `interval`; `onNewlyRevoked` is told the purchases found revoked.
+    package init(
+        ledger: any Ledger, revocations: RevocationList, catalogs: CatalogHolder, grantLifetime: Int64,
+        clock: @escaping @Sendable () -> Int64, interval: Duration, logger: Logger,
+        onNewlyRevoked: @escaping @Sendable (Set<String>) async -> Void = { _ in }
+    ) {
+        self.ledger = ledger
+        self.revocations = revocations
+        self.catalogs = catalogs
+        self.grantLifetime = grantLifetime
+        self.clock = clock
+        self.interval = interval
+        self.logger = logger
+        self.onNewlyRevoked = onNewlyRevoked
+    }
+
     /// Refunded or revoked transactions, and consumables finished within the grant lifetime (a consumable's
     /// grants work until its transaction is finished; older grants have expired anyway).
-    static func refusedTransactionIds(
+    package static func refusedTransactionIds(
         ledger: any Ledger, catalog: Catalog, grantLifetime: Int64, now: Int64
     ) async throws(LedgerError) -> Set<String> {
         let (revoked, finished) = try await refused(ledger: ledger, catalog: catalog, grantLifetime: grantLifetime, now: now)
@@ -29,7 +44,7 @@ struct RevocationRefresh: Service {
     }
 
     /// The refunded or revoked transactions, and apart from them the consumables finished within the grant lifetime.
-    static func refused(
+    package static func refused(
         ledger: any Ledger, catalog: Catalog, grantLifetime: Int64, now: Int64
     ) async throws(LedgerError) -> (revoked: Set<String>, finished: Set<String>) {
         // Judged by the type each was redeemed under; the catalog's consumables for those recorded without one.
@@ -38,7 +53,7 @@ struct RevocationRefresh: Service {
         return (try await ledger.revokedTransactionIds(), finished)
     }
 
-    func run() async throws {
+    package func run() async throws {
         // A graceful shutdown cancels the wait; that is the normal end, not an error.
         try? await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
