@@ -73,6 +73,30 @@ struct LiveServer {
             let members = try tls.write(into: scratch)
             serverSettings = serverSettings.isEmpty ? members : serverSettings + ", " + members
         }
+        let application = try await prepared(
+            in: scratch, packs: packs, idleTimeoutSeconds: idleTimeoutSeconds, requestTimeoutSeconds: requestTimeoutSeconds,
+            settings: settings, serverSettings: serverSettings)
+        var logger = Logger(label: "depot-test")
+        logger.logLevel = .warning
+        let running = try await ListeningGroup.start(logger: logger) { ready in application.makeApplication(onRunning: ready) }
+        do {
+            try await body(
+                LiveServer(
+                    port: running.port, application: application, scratch: scratch,
+                    shutdown: { await running.group.triggerGracefulShutdown() }, scheme: tls == nil ? "http" : "https"))
+        } catch {
+            await running.stopAfterFailure()
+            throw error
+        }
+        try await running.stop()
+    }
+
+    /// The test configuration and `packs` written into `scratch`, and an application prepared on them (SQLite ledger
+    /// in `scratch/data`), not listening.
+    static func prepared(
+        in scratch: ScratchDirectory, packs: [PackSpec] = standardPacks, idleTimeoutSeconds: Int = 120,
+        requestTimeoutSeconds: Int = 30, settings: String = "", serverSettings: String = ""
+    ) async throws -> DepotApplication {
         try writeConfiguration(
             in: scratch, idleTimeoutSeconds: idleTimeoutSeconds, requestTimeoutSeconds: requestTimeoutSeconds,
             settings: settings, serverSettings: serverSettings)
@@ -90,18 +114,7 @@ struct LiveServer {
             environment: [:])
         var logger = Logger(label: "depot-test")
         logger.logLevel = .warning
-        let application = try await DepotApplication.prepare(configuration, logger: logger)
-        let running = try await ListeningGroup.start(logger: logger) { ready in application.makeApplication(onRunning: ready) }
-        do {
-            try await body(
-                LiveServer(
-                    port: running.port, application: application, scratch: scratch,
-                    shutdown: { await running.group.triggerGracefulShutdown() }, scheme: tls == nil ? "http" : "https"))
-        } catch {
-            await running.stopAfterFailure()
-            throw error
-        }
-        try await running.stop()
+        return try await DepotApplication.prepare(configuration, logger: logger)
     }
 
     /// Writes the test configuration; `settings` adds members to `depot.json`'s top-level object

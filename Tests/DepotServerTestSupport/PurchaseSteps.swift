@@ -14,9 +14,19 @@ enum PurchaseSteps {
     )
         throws -> (jws: String, id: String)
     {
+        try sign(server.application, product: product, type: type, configure: configure)
+    }
+
+    /// A transaction for `product` signed by `application`'s development root, and its id.
+    static func sign(
+        _ application: DepotApplication, product: String, type: String,
+        configure: (inout DevelopmentTransactionBuilder) -> Void = { _ in }
+    )
+        throws -> (jws: String, id: String)
+    {
         let authority = try DevelopmentCertificateAuthority.loadOrCreate(
-            directory: TrustSetup.developmentDirectory(server.application.configuration))
-        var builder = DevelopmentTransactionBuilder(bundleId: server.application.configuration.appBundleId, productId: product, type: type)
+            directory: TrustSetup.developmentDirectory(application.configuration))
+        var builder = DevelopmentTransactionBuilder(bundleId: application.configuration.appBundleId, productId: product, type: type)
         configure(&builder)
         return (try authority.sign(payload: builder.payload()), builder.transactionId)
     }
