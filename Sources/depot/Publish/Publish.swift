@@ -4,8 +4,9 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 
-/// `depot publish DIR --product ID --version V [--server URL] [--key KEY] [--publish]`: packs a pack folder
-/// into a deterministic tar, uploads it with tus (resuming after a cut, and across reruns: the same folder
+/// `depot publish DIR --product ID --version V [--server URL] [--key KEY] [--publish]`: packs a folder (a pack with
+/// `pack.json` and `Contents/`, or without `pack.json`, or plain files that are the content itself) into a
+/// deterministic tar, uploads it with tus (resuming after a cut, and across reruns: the same folder
 /// gives the same archive, whose upload is remembered under the state directory), asks the server to make
 /// it a version, waits until it is staged, and publishes it when asked.
 struct Publish: AsyncParsableCommand {
@@ -13,13 +14,15 @@ struct Publish: AsyncParsableCommand {
         abstract: "Upload a pack folder as a new version of a product, wait until it is staged, optionally publish it."
     )
 
-    @Argument(help: "The pack folder (pack.json and Contents/).")
+    @Argument(
+        help: "The folder to publish: a pack (pack.json and Contents/), Contents/ alone, or plain files (the folder is the content)."
+    )
     var directory: String
 
     @Option(help: "The product the version belongs to.")
     var product: String
 
-    @Option(help: "The version; pack.json must say the same.")
+    @Option(help: "The version (a pack.json in the folder must say the same).")
     var version: String
 
     @Option(help: "The content id, for a product with several contents (a subscription's issues).")
@@ -67,9 +70,6 @@ struct Publish: AsyncParsableCommand {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw PublishError("\(directory) is not a folder")
-        }
-        guard FileManager.default.fileExists(atPath: (directory as NSString).appendingPathComponent("pack.json")) else {
-            throw PublishError("\(directory) has no pack.json: a pack folder holds pack.json and Contents/")
         }
         let state = PublishState(directory: stateDir ?? PublishState.defaultDirectory(environment))
         let archive = try state.archive(of: directory)

@@ -123,6 +123,7 @@ package final class VersionJobRunner: Service, Sendable {
         do {
             guard try await move(id, to: .validating) else { return }
             let directory = try await unpack(job, into: scratch)
+            try await completePack(directory, for: job)
             guard try await move(id, to: .bundling) else { return }
             let staged: CatalogVersion
             do {
@@ -187,22 +188,22 @@ package final class VersionJobRunner: Service, Sendable {
             } catch {
                 throw StepFailure(reason: error.reason)
             }
-            return Self.packFolder(in: scratch)
+            return PackFolderCompletion.packFolder(in: scratch)
         }
     }
 
-    /// `scratch` when it holds `pack.json`, else its single folder (ignoring `__MACOSX`) when that does.
-    static func packFolder(in scratch: String) -> String {
-        let manager = FileManager.default
-        if manager.fileExists(atPath: (scratch as NSString).appendingPathComponent("pack.json")) { return scratch }
-        let names = ((try? manager.contentsOfDirectory(atPath: scratch)) ?? []).filter { $0 != "__MACOSX" }
-        guard names.count == 1 else { return scratch }
-        let inner = (scratch as NSString).appendingPathComponent(names[0])
-        var isDirectory: ObjCBool = false
-        guard manager.fileExists(atPath: inner, isDirectory: &isDirectory), isDirectory.boolValue,
-            manager.fileExists(atPath: (inner as NSString).appendingPathComponent("pack.json"))
-        else { return scratch }
-        return inner
+    /// Gives an upload without `pack.json` one made from the job (the product's title, the job's or the present
+    /// publication time), and an upload of plain files its `Contents/`.
+    private func completePack(_ directory: String, for job: VersionJob) async throws {
+        let title = try await ledger.catalogProduct(id: job.productId)?.title
+        let facts = PackFolderCompletion.Facts(
+            productId: job.productId, version: job.version, contentId: job.contentId,
+            publishedAt: job.publishedAt ?? clock(), title: title)
+        try await OffLoop.run { () throws(StepFailure) in
+            do throws(PackFolderCompletion.Failure) { try PackFolderCompletion.complete(directory, with: facts) } catch {
+                throw StepFailure(reason: error.reason)
+            }
+        }
     }
 
     /// Records the job's new state; false when the job became final meanwhile (failed as stale).
