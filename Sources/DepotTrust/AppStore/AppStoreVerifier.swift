@@ -24,7 +24,10 @@ import X509
 /// `signedDate` rather than now (Apple's data stays verifiable after its leaf expires), which is why that date
 /// must not lie in the future.
 ///
-/// Each step refuses with its own ``AppStoreVerificationError/Code``.
+/// Each step refuses with its own ``AppStoreVerificationError/Code``. A chain that passed steps 2, 5, 6 and 7 is
+/// kept (``VerifiedChainCache``): a later token presenting the same three certificates is checked by steps 1, 3, 4
+/// and 8 and its `signedDate` within the window in which the three are valid, the only time-dependent part of
+/// steps 5 and 6.
 package struct AppStoreVerifier: Sendable {
     private let roots: CertificateStore
     /// The app's bundle id every transaction and notification must carry.
@@ -33,6 +36,11 @@ package struct AppStoreVerifier: Sendable {
     package let acceptedEnvironments: Set<String>
     /// The current time, read once per token to bound its `signedDate`.
     private let now: @Sendable () -> Date
+    /// Chains this verifier already built to a trusted root.
+    private let chains = VerifiedChainCache()
+
+    /// How many verified chains are kept (a token presenting one of them is checked by its signature and date).
+    package var verifiedChainCount: Int { chains.count }
 
     /// Creates a verifier trusting `trustedRootsDER` (e.g. Apple Root CA - G3, or a development root).
     ///
@@ -109,18 +117,37 @@ package struct AppStoreVerifier: Sendable {
         guard case .string("ES256")? = token.header["alg"] else {
             throw AppStoreVerificationError(.jwsUnsupportedAlgorithm, "the JWS algorithm is not ES256")
         }
+        let chainKey = VerifiedChainCache.key(of: token.header)
+        if let chainKey, let known = chains.entry(chainKey) {
+            // A chain built before: the signature and the date are what is left to check. A date outside the chain's
+            // window goes the whole way below, to be refused with its own reason.
+            try PresentedChain.checkSignature(of: token, with: known.leafKey)
+            let (payload, signedAt) = try signedPayload(token, kind: kind)
+            if known.validFrom <= signedAt && signedAt <= known.validUntil { return payload }
+        }
         let chain = try PresentedChain(header: token.header)
         try chain.checkSignature(of: token)
+        let (payload, signedAt) = try signedPayload(token, kind: kind)
+        try chain.checkValidity(at: signedAt)
+        try await chain.checkTrust(roots: roots, at: signedAt)
+        try chain.checkAppleExtensions()
+        if let chainKey {
+            let validity = chain.validity
+            chains.keep(.init(leafKey: try chain.leafKey(), validFrom: validity.from, validUntil: validity.until), as: chainKey)
+        }
+        return payload
+    }
+
+    /// The payload object of a token whose signature holds, and its `signedDate` (steps 4 and 8's parsing).
+    private func signedPayload(
+        _ token: CompactJWS, kind: String
+    ) throws(AppStoreVerificationError) -> ([String: JSONValue], Date) {
         guard let payload = JSONValue.parseObject(token.payload) else {
             throw AppStoreVerificationError(.payloadMalformed, "the \(kind) payload is not a JSON object")
         }
         let signedDate = try PayloadFields(object: payload, kind: kind).date("signedDate")
         try checkNotInFuture(signedDate, kind: kind)
-        let signedAt = Date(timeIntervalSince1970: Double(signedDate) / 1000)
-        try chain.checkValidity(at: signedAt)
-        try await chain.checkTrust(roots: roots, at: signedAt)
-        try chain.checkAppleExtensions()
-        return payload
+        return (payload, Date(timeIntervalSince1970: Double(signedDate) / 1000))
     }
 
     /// Step 4: `signedDate` is at most the clock plus the allowed skew.

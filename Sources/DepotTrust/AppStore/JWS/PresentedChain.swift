@@ -35,12 +35,28 @@ struct PresentedChain {
 
     private static let positions = ["leaf", "intermediate", "root"]
 
-    /// Checks the JWS signature with the leaf's key: ES256 is ECDSA P-256 with SHA-256, signature raw r||s
-    /// (RFC 7518 §3.4).
-    func checkSignature(of jws: CompactJWS) throws(AppStoreVerificationError) {
+    /// The leaf's P-256 key.
+    func leafKey() throws(AppStoreVerificationError) -> P256.Signing.PublicKey {
         guard let key = P256.Signing.PublicKey(leaf.publicKey) else {
             throw AppStoreVerificationError(.signatureInvalid, "the leaf certificate's key is not a P-256 key")
         }
+        return key
+    }
+
+    /// When all three certificates are valid: from the latest `notValidBefore` to the earliest `notValidAfter`.
+    var validity: (from: Date, until: Date) {
+        let certificates = [leaf, intermediate, root]
+        return (certificates.map(\.notValidBefore).max()!, certificates.map(\.notValidAfter).min()!)
+    }
+
+    /// Checks the JWS signature with the leaf's key: ES256 is ECDSA P-256 with SHA-256, signature raw r||s
+    /// (RFC 7518 §3.4).
+    func checkSignature(of jws: CompactJWS) throws(AppStoreVerificationError) {
+        try Self.checkSignature(of: jws, with: try leafKey())
+    }
+
+    /// Checks the JWS signature with `key`.
+    static func checkSignature(of jws: CompactJWS, with key: P256.Signing.PublicKey) throws(AppStoreVerificationError) {
         guard jws.signature.count == 64,
             let signature = try? P256.Signing.ECDSASignature(rawRepresentation: jws.signature),
             key.isValidSignature(signature, for: jws.signingInput)
