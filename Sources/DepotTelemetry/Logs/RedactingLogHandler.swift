@@ -1,7 +1,7 @@
 import Logging
 
 /// Passes every event on to another handler with its message, metadata and error text redacted
-/// (`LogRedaction`); metadata set on the logger is redacted as it is set.
+/// (`LogRedaction`); metadata set on the logger is kept as set and redacted in each line written.
 package struct RedactingLogHandler: LogHandler {
     private var base: any LogHandler
 
@@ -13,6 +13,8 @@ package struct RedactingLogHandler: LogHandler {
     package init(_ base: any LogHandler, metadataProvider: Logger.MetadataProvider? = nil) {
         self.base = base
         self.base.metadataProvider = nil
+        metadata = base.metadata
+        self.base.metadata = [:]
         self.metadataProvider = metadataProvider
     }
 
@@ -22,23 +24,25 @@ package struct RedactingLogHandler: LogHandler {
         set { base.logLevel = newValue }
     }
 
-    /// The wrapped handler's metadata, redacted as it is set.
-    package var metadata: Logger.Metadata {
-        get { base.metadata }
-        set { base.metadata = LogRedaction.redact(newValue) }
-    }
+    /// The logger's own metadata (a request id, for one), kept as set and redacted only when a line is written: a
+    /// request that logs nothing at the level in force costs no redaction. The wrapped handler is given none of its
+    /// own.
+    package var metadata: Logger.Metadata = [:]
 
-    /// One metadata value of the wrapped handler, redacted as it is set.
+    /// One value of the logger's own metadata.
     package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { base[metadataKey: key] }
-        set { base[metadataKey: key] = newValue.map { LogRedaction.redact($0, key: key) } }
+        get { metadata[key] }
+        set { metadata[key] = newValue }
     }
 
-    /// Passes `event` on, redacted.
+    /// Passes `event` on, redacted, with the logger's own metadata (the event's values win).
     package func log(event: LogEvent) {
         var redacted = event
         redacted.message = "\(LogRedaction.redact(event.message.description))"
         var metadata = event.metadata.map(LogRedaction.redact) ?? [:]
+        if !self.metadata.isEmpty {
+            metadata.merge(LogRedaction.redact(self.metadata), uniquingKeysWith: { explicit, _ in explicit })
+        }
         if let error = event.error {
             // The error's text is redacted here; the handler below is not given the error itself.
             metadata["error.message"] = .string(LogRedaction.redact("\(error)"))
