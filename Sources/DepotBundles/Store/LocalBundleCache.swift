@@ -4,7 +4,8 @@ import Synchronization
 
 /// What a store's local cache has done since it opened.
 package struct BundleCacheCounts: Sendable, Equatable {
-    /// Answers that sent a bundle file found on this disk.
+    /// Sends of a bundle file found on this disk (counted when an event loop starts sending a file it is not sending
+    /// already: a run of overlapping answers of one file on one loop counts once).
     package var hits = 0
     /// Bundle files brought in from the object store because a request asked for one not on this disk.
     package var misses = 0
@@ -108,10 +109,14 @@ final class LocalBundleCache: Sendable {
         }
     }
 
-    /// Notes an answer done sending `digest`'s file, then trims to the budget if it is over.
+    /// Notes an answer done sending `digest`'s file (it was used until now), then trims to the budget if it is over.
     func release(_ digest: BundleDigest) {
+        let now = DispatchTime.now().uptimeNanoseconds
         let over = state.withLock { state -> Bool in
-            if let senders = state.entries[digest]?.senders, senders > 0 { state.entries[digest]?.senders = senders - 1 }
+            if let senders = state.entries[digest]?.senders, senders > 0 {
+                state.entries[digest]?.senders = senders - 1
+                state.entries[digest]?.lastUse = now
+            }
             return budget.map { state.counts.bytes > $0 } ?? false
         }
         if over { trim() }

@@ -18,20 +18,27 @@ final class LoopFileCache {
     /// Most bytes of small bundles one loop keeps.
     static let smallBundleBudget = 32 * 1024 * 1024
 
-    private var handles: [BundleDigest: NIOFileHandle] = [:]
+    private var handles: [BundleDigest: OpenBundle] = [:]
     private var smallAnswers: [BundleDigest: SmallBundleAnswer] = [:]
     private var smallBytes = 0
     /// The bundle asked for last and what is kept for it: a run of requests for one bundle compares its digest's
     /// bytes instead of hashing them for each table (bundles never change, so what is kept stays valid).
-    private var lastHandle: (digest: BundleDigest, handle: NIOFileHandle)?
+    private var lastHandle: (digest: BundleDigest, open: OpenBundle)?
     private var lastSmall: (digest: BundleDigest, answer: SmallBundleAnswer)?
 
     /// Where bundle files come from when not all are on this disk; nil when they are (every stored file is served).
     let source: (any BundleFileSource)?
-    /// With a source: the answers being written per bundle, whose handles must stay open.
-    private var answersInFlight: [BundleDigest: Int] = [:]
-    /// With a source: handles of removed files to close once their answers are written.
-    private var closeAfterAnswers: Set<BundleDigest> = []
+
+    /// An open bundle file and, with a source, the answers of this loop sending it now.
+    private final class OpenBundle {
+        let handle: NIOFileHandle
+        /// Answers of this loop writing the file now: while there is one, the source keeps the file.
+        var sending = 0
+        /// Set when the file was removed from the disk while being sent: the handle is closed when nothing sends it.
+        var closeWhenIdle = false
+
+        init(_ handle: NIOFileHandle) { self.handle = handle }
+    }
 
     /// A cache for one event loop; with `source`, files not on this disk are not opened (``NotHere``).
     init(source: (any BundleFileSource)? = nil) {
@@ -41,21 +48,25 @@ final class LoopFileCache {
     /// The handle for a bundle file, opening it on first use. With a source, a file not on this disk throws
     /// ``NotHere``.
     func handle(digest: BundleDigest, path: String) throws -> NIOFileHandle {
-        if let lastHandle, lastHandle.digest == digest { return lastHandle.handle }
-        if let handle = handles[digest] {
-            lastHandle = (digest, handle)
-            return handle
+        try open(digest: digest, path: path).handle
+    }
+
+    private func open(digest: BundleDigest, path: String) throws -> OpenBundle {
+        if let lastHandle, lastHandle.digest == digest { return lastHandle.open }
+        if let open = handles[digest] {
+            lastHandle = (digest, open)
+            return open
         }
         if let source, !source.holdsFile(digest) { throw NotHere() }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             let code = errno
             if code == ENOENT { source?.forgetFile(digest) }
             throw IOError(errnoCode: code, reason: "open")
         }
-        let handle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: descriptor)
-        handles[digest] = handle
-        return handle
+        let open = OpenBundle(NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: descriptor))
+        handles[digest] = open
+        return open
     }
 
     /// A bundle file that is not on this disk: the source brings it in.
@@ -65,45 +76,50 @@ final class LoopFileCache {
     /// file's bytes), or on this disk. Always true without a source.
     func holds(_ digest: BundleDigest) -> Bool {
         guard let source else { return true }
+        if let lastHandle, lastHandle.digest == digest { return true }
         return smallAnswers[digest] != nil || handles[digest] != nil || source.holdsFile(digest)
     }
 
-    /// Notes an answer sending bundle `digest`'s file (with a source: the file is kept, and its handle open, until the
-    /// answer ends).
+    /// Notes an answer sending bundle `digest`'s file, which the answer opened (with a source: the file is kept, and
+    /// its handle open, until the answer ends; the source hears of the first answer only).
     func answerStarted(_ digest: BundleDigest) {
-        guard let source else { return }
-        source.retainFile(digest)
-        answersInFlight[digest, default: 0] += 1
+        guard let source, let open = openBundle(digest) else { return }
+        open.sending += 1
+        if open.sending == 1 { source.retainFile(digest) }
     }
 
-    /// Notes an answer done sending bundle `digest`'s file; a handle of a removed file is closed once nothing sends it.
+    /// Notes an answer done sending bundle `digest`'s file; when none is left, the source hears of it, and the handle
+    /// of a file removed meanwhile is closed.
     func answerEnded(_ digest: BundleDigest) {
-        guard let source, let count = answersInFlight[digest] else { return }
+        guard let source, let open = openBundle(digest), open.sending > 0 else { return }
+        open.sending -= 1
+        guard open.sending == 0 else { return }
         source.releaseFile(digest)
-        if count > 1 {
-            answersInFlight[digest] = count - 1
-            return
-        }
-        answersInFlight[digest] = nil
-        if closeAfterAnswers.remove(digest) != nil { closeHandle(digest) }
+        if open.closeWhenIdle { closeHandle(digest) }
     }
 
     /// Closes the handles of files removed from this disk (at once, or when the answers sending them end), so that
     /// their space is freed. A small bundle's kept bytes stay.
     func closeHandles(of digests: [BundleDigest]) {
-        for digest in digests where handles[digest] != nil {
-            if answersInFlight[digest] == nil {
+        for digest in digests {
+            guard let open = handles[digest] else { continue }
+            if open.sending == 0 {
                 closeHandle(digest)
             } else {
-                closeAfterAnswers.insert(digest)
+                open.closeWhenIdle = true
             }
         }
     }
 
+    private func openBundle(_ digest: BundleDigest) -> OpenBundle? {
+        if let lastHandle, lastHandle.digest == digest { return lastHandle.open }
+        return handles[digest]
+    }
+
     private func closeHandle(_ digest: BundleDigest) {
-        guard let handle = handles.removeValue(forKey: digest) else { return }
+        guard let open = handles.removeValue(forKey: digest) else { return }
         if lastHandle?.digest == digest { lastHandle = nil }
-        try? handle.close()
+        try? open.handle.close()
     }
 
     /// The kept bytes of a small bundle and its last whole 200 answer; nil for a larger bundle, a full cache or a
@@ -143,7 +159,7 @@ final class LoopFileCache {
 
     deinit {
         // The cache outlives every channel that used it (each handler holds it), so no write still needs these.
-        for handle in handles.values { try? handle.close() }
+        for open in handles.values { try? open.handle.close() }
     }
 
     /// The date header value for `now`, formatted once per second.
