@@ -66,11 +66,7 @@ extension UploadService {
                 if let key { try? await parts.deleteParts([key]) }
                 throw .offsetMismatch(expected: write.start, given: write.start + received)
             }
-            var state = State(locked)
-            state.offset = write.start + received
-            state.length = locked.length ?? write.setLength
-            state.expiresAt = expiresAt
-            return state
+            return State(locked, after: write, received: received, expiresAt: expiresAt)
         }
     }
 

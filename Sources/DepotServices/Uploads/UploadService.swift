@@ -136,11 +136,7 @@ package struct UploadService: Sendable {
             try? await writer.truncate(to: write.start)
             throw .offsetMismatch(expected: write.start, given: write.start + received)
         }
-        var state = State(locked)
-        state.offset = write.start + received
-        state.length = locked.length ?? write.setLength
-        state.expiresAt = expiresAt
-        return state
+        return State(locked, after: write, received: received, expiresAt: expiresAt)
     }
 
     /// Streams the body to disk from the writer's position `base`; returns how many bytes count. Bytes that must not
@@ -273,9 +269,18 @@ package struct UploadService: Sendable {
 }
 
 extension UploadService.State {
+    /// The state the ledger records.
     package init(_ record: UploadRecord) {
         self.init(
             id: record.id, offset: record.offset, length: record.length, metadata: record.metadata,
             expiresAt: record.expiresAt)
+    }
+
+    /// The state of `record` once a PATCH of `write` counted `received` bytes and moved the expiry to `expiresAt`.
+    init(_ record: UploadRecord, after write: UploadRules.Write, received: Int64, expiresAt: Int64) {
+        self.init(record)
+        offset = write.start + received
+        length = record.length ?? write.setLength
+        self.expiresAt = expiresAt
     }
 }
