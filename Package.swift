@@ -245,7 +245,7 @@ let package = Package(
         .testTarget(
             name: "DepotServicesTests",
             dependencies: [
-                "DepotServices", "DepotCore", "DepotTestSupport", "DepotLedger", "DepotTrust",
+                "DepotServices", "DepotBundles", "DepotCore", "DepotTestSupport", "DepotLedger", "DepotTrust",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
