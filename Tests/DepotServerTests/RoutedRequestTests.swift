@@ -123,4 +123,23 @@ struct RoutedRequestTests {
             #expect(text.contains("depot_http_requests_total{") && text.contains("/v1/products"), "\(text.prefix(2000))")
         }
     }
+
+    @Test func theUpdatePreviewSaysWhatABuyerOnAVersionWouldDownload() async throws {
+        try await Self.withRouter { application, client in
+            let current = try #require(application.catalog.versions.first { $0.productId == "com.example.level1" })
+            let same = try await client.execute(uri: "/v1/products/com.example.level1/update?from=\(current.version)", method: .get)
+            #expect(same.status == .ok, "\(String(buffer: same.body))")
+            #expect(try Self.object(same)["download"] as? String == "none")
+            let older = try await client.execute(uri: "/v1/products/com.example.level1/update?from=0.1", method: .get)
+            let body = try Self.object(older)
+            #expect(body["download"] as? String == "full" && body["to"] as? String == current.version)
+            #expect((body["bytes"] as? NSNumber)?.int64Value == current.size)
+            #expect(older.headers[.cacheControl] == application.configuration.http.productListCacheControl)
+            let missing = try await client.execute(uri: "/v1/products/com.example.level1/update", method: .get)
+            #expect(missing.status == .badRequest)
+            let unknown = try await client.execute(uri: "/v1/products/com.example.nothing/update?from=1.0", method: .get)
+            #expect(unknown.status == .notFound)
+            #expect(try Self.errorCode(unknown) == "not-found")
+        }
+    }
 }

@@ -362,6 +362,8 @@ package struct DepotApplication: Sendable {
             originFields: OriginHeaders(settings: configuration.edge).productListFields, clock: clock
         )
         .register(on: router)
+        ProductUpdateRoute(catalogs: catalogs, cacheControl: configuration.http.productListCacheControl, clock: clock)
+            .register(on: router)
         let service = DeliveryService(
             verifier: verifier, googlePlay: configuration.googlePlay?.verifier,
             context: DeliveryContext(

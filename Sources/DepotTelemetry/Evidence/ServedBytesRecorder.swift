@@ -1,4 +1,3 @@
-import DepotTelemetry
 import DepotAPI
 import DepotLedger
 import DepotOrigin
