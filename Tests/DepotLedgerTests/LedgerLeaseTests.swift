@@ -26,4 +26,18 @@ import Testing
             #expect(try await other.acquireLease("forever", owner: "b", now: .max - 1, seconds: 1) == false)
         }
     }
+
+    @Test(arguments: Engine.allCases)
+    func aReleasedLeaseIsFreeAtOnceAndOnlyItsOwnerReleasesIt(engine: Engine) async throws {
+        try await LedgerFixture.with(engine) { _, ledger in
+            #expect(try await ledger.acquireLease("upload:x", owner: "a", now: 100, seconds: 30))
+            // Another owner's release changes nothing.
+            try await ledger.releaseLease("upload:x", owner: "b")
+            #expect(try await !ledger.acquireLease("upload:x", owner: "b", now: 101, seconds: 30))
+            try await ledger.releaseLease("upload:x", owner: "a")
+            #expect(try await ledger.acquireLease("upload:x", owner: "b", now: 101, seconds: 30))
+            // Releasing a lease nobody holds is fine.
+            try await ledger.releaseLease("nothing", owner: "a")
+        }
+    }
 }

@@ -14,4 +14,10 @@ extension SQLLedger {
             return try holder?.text(0) == owner
         }
     }
+
+    package func releaseLease(_ name: String, owner: String) async throws(LedgerError) {
+        try await transaction(.write, "giving up lease \(name)") { session in
+            try await session.execute("UPDATE leases SET expires_at = 0 WHERE name = \(name) AND owner = \(owner)")
+        }
+    }
 }

@@ -11,11 +11,3 @@ package protocol UploadPartStore: Sendable {
     /// Deletes the objects `keys` (one already gone is fine).
     func deleteParts(_ keys: [String]) async throws
 }
-
-extension UploadPartStore {
-    /// A fresh object key for the bytes of upload `id` from `start` to `end` (random, so a writer that lost the
-    /// upload's lease can never overwrite the part another writer recorded).
-    static func key(upload id: String, start: Int64, end: Int64) -> String {
-        "uploads/\(id)/\(start)-\(end)-\(UploadService.newId().prefix(16))"
-    }
-}

@@ -99,7 +99,7 @@ package struct UploadReaper: Service {
             logger.warning("an expired upload's parts were not all deleted", metadata: ["upload": "\(id)", "error": "\(error)"])
         }
         try? await store.remove(id)
-        _ = try? await ledger.acquireLease(name, owner: instance, now: clock() - UploadService.leaseSeconds, seconds: 1)
+        try? await ledger.releaseLease(name, owner: instance)
         return deleted
     }
 }

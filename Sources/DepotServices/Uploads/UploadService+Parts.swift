@@ -120,8 +120,7 @@ extension UploadService {
             result = .failure(error)
         }
         renewal.cancel()
-        // Given up: it ends a second from now (a lease lasts at least a second), for whoever comes next.
-        _ = try? await ledger.acquireLease(name, owner: instance, now: clock() - Self.leaseSeconds, seconds: 1)
+        try? await ledger.releaseLease(name, owner: instance)
         return try result.get()
     }
 

@@ -37,6 +37,10 @@ package struct MeasuredLedger: Ledger {
         }
     }
 
+    package func releaseLease(_ name: String, owner: String) async throws(LedgerError) {
+        try await timed("releaseLease") { () async throws(LedgerError) in try await base.releaseLease(name, owner: owner) }
+    }
+
     package func transaction(id: String) async throws(LedgerError) -> LedgerTransaction? {
         try await timed("transaction") { () async throws(LedgerError) in try await base.transaction(id: id) }
     }
