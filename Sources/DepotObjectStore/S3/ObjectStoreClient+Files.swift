@@ -54,16 +54,31 @@ extension ObjectStoreClient {
             }
         }
         defer { POSIX.closeFile(descriptor) }
+        do throws(ObjectStoreError) {
+            guard let size = try await download(key, into: descriptor, at: 0, maxBytes: maxBytes) else {
+                POSIX.unlinkFile(path)
+                return nil
+            }
+            return size
+        } catch {
+            POSIX.unlinkFile(path)
+            throw error
+        }
+    }
+
+    /// Streams the object `key` into the open file `descriptor` from byte `base` on (the file is cut back to `base`
+    /// first, and again before each retry); returns its size, or nil when the store holds no such object. A failed
+    /// attempt is tried again within the retry policy. More than `maxBytes` is refused.
+    public func download(
+        _ key: String, into descriptor: Int32, at base: Int64, maxBytes: Int64 = .max
+    ) async throws(ObjectStoreError) -> Int64? {
         var attempt = 1
         while true {
             do throws(ObjectStoreError) {
-                return try await downloadOnce(key, into: descriptor, maxBytes: maxBytes)
+                return try await downloadOnce(key, into: descriptor, at: base, maxBytes: maxBytes)
             } catch {
-                if error.isNotFound || Task.isCancelled || !error.isRetryable || attempt >= settings.retry.maxAttempts {
-                    POSIX.unlinkFile(path)
-                    if error.isNotFound { return nil }
-                    throw error
-                }
+                if error.isNotFound { return nil }
+                if Task.isCancelled || !error.isRetryable || attempt >= settings.retry.maxAttempts { throw error }
                 let delay = settings.retry.delay(afterAttempt: attempt, random: random())
                 try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
                 attempt += 1
@@ -71,8 +86,10 @@ extension ObjectStoreClient {
         }
     }
 
-    private func downloadOnce(_ key: String, into descriptor: Int32, maxBytes: Int64) async throws(ObjectStoreError) -> Int64 {
-        try await Self.fileWork("cannot empty the download's file") { try POSIX.truncate(descriptor, 0) }
+    private func downloadOnce(
+        _ key: String, into descriptor: Int32, at base: Int64, maxBytes: Int64
+    ) async throws(ObjectStoreError) -> Int64 {
+        try await Self.fileWork("cannot empty the download's file") { try POSIX.truncate(descriptor, base) }
         let response: HTTPClientResponse
         do {
             response = try await http.execute(
@@ -91,7 +108,7 @@ extension ObjectStoreClient {
         var pending: [UInt8] = []
         func flush() async throws(ObjectStoreError) {
             guard !pending.isEmpty else { return }
-            let (batch, offset) = (pending, written - Int64(pending.count))
+            let (batch, offset) = (pending, base + written - Int64(pending.count))
             pending.removeAll(keepingCapacity: true)
             try await Self.fileWork("cannot write the download") {
                 try batch.withUnsafeBytes { bytes in try POSIX.writeFully(descriptor, bytes, at: offset) }
