@@ -3,8 +3,8 @@ import DepotCore
 import Synchronization
 import Testing
 
-/// The local cache's choice of what to remove: least recently sent first, never a file being sent or one fetched
-/// for a request that has not sent it yet, and only while the total is over the budget.
+/// The local cache's choice of what to remove: least recently sent first, never a file being sent or one a request
+/// waits for, and only while the total is over the budget.
 @Suite struct LocalBundleCacheTests {
     /// A digest made of one repeated byte.
     static func digest(_ byte: UInt8) -> BundleDigest { BundleDigest(bytes: Array(repeating: byte, count: 32))! }
@@ -59,18 +59,31 @@ import Testing
         #expect(removed.withLock { $0 } == [b, b, a])
     }
 
-    @Test func aFileFetchedForARequestStaysUntilItIsSent() {
+    @Test func aFileRequestsWaitForStaysUntilTheLastOfThemNoLongerWaits() {
         let (cache, removed, _) = Self.cache(budget: 100)
         let (a, b) = (Self.digest(1), Self.digest(2))
+        // Two requests wait for a before it is here, one for b.
+        cache.reserve(a)
+        cache.reserve(a)
+        cache.reserve(b)
         cache.admit(a, size: 100, fetchedForRequest: true)
         cache.admit(b, size: 100, fetchedForRequest: true)
-        // Both are awaited: the cache stays over its budget rather than remove a file a request waits for.
+        // Both are waited for: the cache stays over its budget rather than remove a file a request waits for.
         #expect(removed.withLock { $0 }.isEmpty)
         #expect(cache.counts.bytes == 200 && cache.counts.misses == 2)
+        // The first request for a sends it and is done; the second still waits, so a stays.
         #expect(cache.retain(a))
+        cache.unreserve(a)
         cache.release(a)
+        #expect(removed.withLock { $0 }.isEmpty)
+        // Once nobody waits for a, it is the least recently used file nobody sends: it goes.
+        cache.unreserve(a)
         #expect(removed.withLock { $0 } == [a])
         #expect(cache.holds(b))
+        // Unreserving more often than reserving changes nothing.
+        cache.unreserve(b)
+        cache.unreserve(b)
+        #expect(cache.holds(b) && cache.counts.bytes == 100)
     }
 
     @Test func withoutABudgetNothingIsRemovedAndAForgottenFileIsNotHeld() {

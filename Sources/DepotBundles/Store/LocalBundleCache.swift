@@ -22,26 +22,24 @@ package struct BundleCacheCounts: Sendable, Equatable {
 
 /// The bundle files an instance keeps on its own disk when the object store holds every bundle: how large each is,
 /// when an answer last sent it, and how many answers are sending it now. With a budget, whenever the total goes over
-/// it the least recently used files no answer is sending are removed, and `onEvicted` tells the byte path to close
-/// what it keeps open of them (an open descriptor keeps a removed file's bytes, and its space, until closed).
+/// it the least recently used files no answer is sending (and no request waits for) are removed, and `onEvicted`
+/// tells the byte path to close what it keeps open of them (an open descriptor keeps a removed file's bytes, and its space, until closed).
 final class LocalBundleCache: Sendable {
     private struct Entry {
         var size: Int64
         /// When an answer last sent the file (`DispatchTime` nanoseconds), or the order it was found in at start.
         var lastUse: UInt64
         var senders: Int
-        /// Until when a file placed for a request that has not sent it yet is kept whatever its age.
-        var awaitedUntil: UInt64?
     }
 
     private struct State {
         var entries: [BundleDigest: Entry] = [:]
+        /// Requests waiting to send a file (brought in for them, or being brought in): such a file is not removed,
+        /// whether or not it is on this disk yet.
+        var reservations: [BundleDigest: Int] = [:]
         var counts = BundleCacheCounts()
         var onEvicted: (@Sendable ([BundleDigest]) -> Void)?
     }
-
-    /// How long a file placed for a waiting request is kept before that request sends it.
-    static let awaitedGraceNanoseconds: UInt64 = 60_000_000_000
 
     /// The most bytes of bundle files kept; nil keeps every file.
     let budget: Int64?
@@ -69,29 +67,45 @@ final class LocalBundleCache: Sendable {
     func adopt(_ files: [(digest: BundleDigest, size: Int64)]) {
         state.withLock { state in
             for (order, file) in files.enumerated() where state.entries[file.digest] == nil {
-                state.entries[file.digest] = Entry(size: file.size, lastUse: UInt64(order), senders: 0, awaitedUntil: nil)
+                state.entries[file.digest] = Entry(size: file.size, lastUse: UInt64(order), senders: 0)
                 state.counts.bytes += file.size
             }
         }
         trim()
     }
 
-    /// Notes a file placed in the store (built or fetched) as just used, then trims to the budget. A file fetched for
-    /// a request is not removed until an answer first sends it (for at most a minute): the request waits for it.
+    /// Notes a file placed in the store (built, or fetched: `fetchedForRequest` counts it as a miss) as just used,
+    /// then trims to the budget.
     func admit(_ digest: BundleDigest, size: Int64, fetchedForRequest: Bool = false) {
         let now = DispatchTime.now().uptimeNanoseconds
-        let awaitedUntil = fetchedForRequest ? now + Self.awaitedGraceNanoseconds : nil
         state.withLock { state in
             if fetchedForRequest { state.counts.misses += 1 }
             if state.entries[digest] == nil {
-                state.entries[digest] = Entry(size: size, lastUse: now, senders: 0, awaitedUntil: awaitedUntil)
+                state.entries[digest] = Entry(size: size, lastUse: now, senders: 0)
                 state.counts.bytes += size
             } else {
                 state.entries[digest]?.lastUse = now
-                if awaitedUntil != nil { state.entries[digest]?.awaitedUntil = awaitedUntil }
             }
         }
         trim()
+    }
+
+    /// Notes a request that will send `digest`'s file once it is on this disk: until ``unreserve(_:)``, the file is
+    /// not removed (it may not be here yet; it is kept from the moment it arrives).
+    func reserve(_ digest: BundleDigest) {
+        state.withLock { $0.reservations[digest, default: 0] += 1 }
+    }
+
+    /// Notes that a request ``reserve(_:)`` named no longer waits for the file (it sends it, as an answer holding it,
+    /// or gave up), then trims to the budget if it is over.
+    func unreserve(_ digest: BundleDigest) {
+        let over = state.withLock { state -> Bool in
+            if let count = state.reservations[digest] {
+                state.reservations[digest] = count > 1 ? count - 1 : nil
+            }
+            return budget.map { state.counts.bytes > $0 } ?? false
+        }
+        if over { trim() }
     }
 
     /// Notes an answer starting to send `digest`'s file: it is not removed until ``release(_:)``. False when the
@@ -102,7 +116,6 @@ final class LocalBundleCache: Sendable {
             guard var entry = state.entries[digest] else { return false }
             entry.lastUse = now
             entry.senders += 1
-            entry.awaitedUntil = nil
             state.entries[digest] = entry
             state.counts.hits += 1
             return true
@@ -129,13 +142,13 @@ final class LocalBundleCache: Sendable {
         }
     }
 
-    /// Removes the least recently used files no answer is sending (nor awaits) until the total is within the budget.
+    /// Removes the least recently used files no answer is sending (nor waits for) until the total is within the
+    /// budget.
     private func trim() {
         guard let budget else { return }
-        let now = DispatchTime.now().uptimeNanoseconds
         let (victims, onEvicted) = state.withLock { state -> ([BundleDigest], (@Sendable ([BundleDigest]) -> Void)?) in
             guard state.counts.bytes > budget else { return ([], nil) }
-            let candidates = state.entries.filter { $0.value.senders == 0 && ($0.value.awaitedUntil.map { $0 <= now } ?? true) }
+            let candidates = state.entries.filter { $0.value.senders == 0 && state.reservations[$0.key] == nil }
                 .sorted { $0.value.lastUse < $1.value.lastUse }
             var victims: [BundleDigest] = []
             for (digest, entry) in candidates where state.counts.bytes > budget {

@@ -26,13 +26,19 @@ extension LocalBundleStore {
     }
 
     private func fetch(_ digest: BundleDigest, size: Int64?, forRequest: Bool) async throws -> String? {
-        if let path = path(for: digest) { return path }
+        // With a cache, a file on the disk is only served once the cache counts it (a fetch places the file, syncs
+        // its directory, then counts it): a request in between joins the fetch still running.
+        if let path = path(for: digest), cache?.holds(digest) ?? true { return path }
         guard let replica else { return nil }
         let (layout, cache) = (layout, cache)
         let fetched = try await replication.fetch(digest) {
+            if let placed = try? FileStatus.lstat(layout.bundlePath(for: digest)), placed.kind == .regular {
+                cache?.admit(digest, size: placed.size)  // placed by a fetch that ended meanwhile
+                return true
+            }
             let temporary = layout.temporaryPath()
             guard try await replica.download(digest, to: temporary, maxBytes: size ?? .max) else { return false }
-            let size = try await Self.runBlocking {
+            try await Self.runBlocking {
                 let size = try Self.verify(temporary, digest: digest)
                 _ = chmod(temporary, 0o444)  // stored bundles are read-only: they never change
                 do throws(SystemCallError) {
@@ -41,9 +47,9 @@ extension LocalBundleStore {
                     POSIX.unlinkFile(temporary)
                     throw BundleStoreError("storing a fetched bundle", error)
                 }
-                return size
+                // Counted as soon as it is in place: a request finding it there finds the cache holding it.
+                cache?.admit(digest, size: size, fetchedForRequest: forRequest)
             }
-            cache?.admit(digest, size: size, fetchedForRequest: forRequest)
             return true
         }
         return fetched ? path(for: digest) : nil
@@ -60,6 +66,17 @@ extension LocalBundleStore {
     @discardableResult
     package func retainFile(_ digest: BundleDigest) -> Bool {
         cache?.retain(digest) ?? true
+    }
+
+    /// Keeps the file of `digest` for a request that will send it once it is on this disk (see ``bringIn(_:size:)``),
+    /// until ``unreserveFile(_:)``.
+    package func reserveFile(_ digest: BundleDigest) {
+        cache?.reserve(digest)
+    }
+
+    /// Notes that the request ``reserveFile(_:)`` named no longer waits for the file.
+    package func unreserveFile(_ digest: BundleDigest) {
+        cache?.unreserve(digest)
     }
 
     /// Notes an answer done sending the file ``retainFile(_:)`` named.

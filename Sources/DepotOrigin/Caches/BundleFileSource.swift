@@ -13,6 +13,11 @@ package protocol BundleFileSource: Sendable {
     func releaseFile(_ digest: BundleDigest)
     /// Notes that a file the source holds could not be opened: it is gone.
     func forgetFile(_ digest: BundleDigest)
+    /// Keeps the file of `digest` for a request that will send it, from before it is brought in until
+    /// ``unreserveFile(_:)``: however many requests wait for one fetch, none finds the file removed before it opens it.
+    func reserveFile(_ digest: BundleDigest)
+    /// Notes that a request ``reserveFile(_:)`` named no longer waits for the file (it opened it, or gave up).
+    func unreserveFile(_ digest: BundleDigest)
     /// Brings the bundle `digest` (`size` bytes) to this disk; concurrent calls for one digest share one fetch.
     func bringIn(_ digest: BundleDigest, size: Int64) async throws
     /// Asks `action` to be told the digests of files removed from this disk, so descriptors open on them are closed.

@@ -21,10 +21,13 @@ extension BundleChannelHandler {
             !files.holds(bundle.version.digest)
         {
             let (digest, size) = (bundle.version.digest, bundle.version.size)
+            // Reserved until the second decision has opened the file (an answer sending it then holds it).
+            source.reserveFile(digest)
             let promise = context.eventLoop.makePromise(of: Void.self)
             promise.completeWithTask { try await source.bringIn(digest, size: size) }
             promise.futureResult.assumeIsolated().whenComplete { _ in
                 self.answerBundle(fields, framing: framing, keepAlive: keepAlive, context: context, fetched: true)
+                source.unreserveFile(digest)
             }
             return
         }
