@@ -10,7 +10,14 @@ enum TusRequests {
     static func patch(_ path: String, offset: Int, _ bytes: [UInt8], port: Int, key: String) async throws -> RawHTTPClient.Response {
         let client = try RawHTTPClient(port: port)
         try await client.send(patchHead(path, offset: offset, length: bytes.count, key: key))
-        try await client.send(bytes: bytes)
+        do {
+            try await client.send(bytes: bytes)
+        } catch {
+            // A refusal (a 423 while another instance writes the upload) may come before the body is read, and the
+            // connection close after it: the answer, when it arrived before the close, is what the server said.
+            if let early = try? await client.readResponse() { return early }
+            throw error
+        }
         return try await client.readResponse()
     }
 }
