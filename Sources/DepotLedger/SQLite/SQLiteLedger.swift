@@ -102,30 +102,31 @@ package final class SQLiteLedger: SQLLedger {
     /// Runs `body` in one transaction: a write begins `IMMEDIATE` (the file's write lock from the start), a read
     /// or a snapshot reads the last commit through a reader connection.
     ///
-    /// `body` runs on the thread of the GRDB access (``SQLiteAccess``) until it returns (commit) or throws
-    /// (rollback); an access that fails to begin fails the statements sent.
+    /// The GRDB access serves the statements `body` sends through the channel until `body` returns (commit)
+    /// or throws (rollback); an access that fails to begin fails the statements sent.
     @discardableResult
     package func transaction<T: Sendable>(
         _ kind: SQLTransactionKind, _ what: String, _ body: (any SQLSession) async throws -> T
     ) async throws(LedgerError) -> T {
-        let access = SQLiteAccess()
-        async let served: Void = Self.serve(access, on: pool, kind)
+        let channel = SQLiteStatementChannel()
+        async let access: Void = Self.serve(channel, on: pool, kind)
         let result: Result<T, any Error>
         do {
+            // Off the concurrency pool: the transaction's lock is held until its operation ends.
             result = .success(
-                try await withTaskExecutorPreference(access) {
-                    try await body(SQLiteSession(access: access))
+                try await withTaskExecutorPreference(SQLiteOperationExecutor.shared) {
+                    try await body(SQLiteSession(channel: channel))
                 })
         } catch {
             result = .failure(error)
         }
         if case .success = result {
-            access.finish(commit: true)
+            channel.finish(commit: true)
         } else {
-            access.finish(commit: false)
+            channel.finish(commit: false)
         }
         do {
-            try await served
+            try await access
         } catch {
             // The commit failed (or the access never began, and `body` saw the same error).
             if case .success = result { throw Self.ledgerError(error, while: what) }
@@ -137,22 +138,22 @@ package final class SQLiteLedger: SQLLedger {
         }
     }
 
-    /// One GRDB access running the operation of `access` until it ends.
-    private static func serve(_ access: SQLiteAccess, on pool: DatabasePool, _ kind: SQLTransactionKind) async throws {
+    /// One GRDB access serving `channel` until the operation ends.
+    private static func serve(_ channel: SQLiteStatementChannel, on pool: DatabasePool, _ kind: SQLTransactionKind) async throws {
         do {
             switch kind {
             case .write:
                 try await pool.writeWithoutTransaction { db in
-                    try db.inTransaction(.immediate) { access.serve(db) ? .commit : .rollback }
+                    try db.inTransaction(.immediate) { channel.serve(db) ? .commit : .rollback }
                 }
             case .read, .snapshot:
-                try await pool.read { db in _ = access.serve(db) }
+                try await pool.read { db in _ = channel.serve(db) }
             }
         } catch {
-            access.close(error)
+            channel.close(error)
             throw error
         }
-        access.close(LedgerError.unavailable("the ledger transaction is over"))
+        channel.close(LedgerError.unavailable("the ledger transaction is over"))
     }
 
     static func ledgerError(_ error: any Error, while what: String) -> LedgerError {
