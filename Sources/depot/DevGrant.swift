@@ -1,5 +1,6 @@
 import DepotSettings
 import ArgumentParser
+import DepotCore
 import DepotServer
 import DepotTrust
 import Foundation
@@ -20,10 +21,7 @@ struct DevGrant: AsyncParsableCommand {
     var ttl: Int64?
 
     func validate() throws {
-        guard digest.utf8.count == 64, digest.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
-        else {
-            throw ValidationError("--digest must be 64 lowercase hexadecimal characters")
-        }
+        _ = try bundleDigest
         if let ttl, ttl <= 0 { throw ValidationError("--ttl must be positive") }
     }
 
@@ -31,6 +29,16 @@ struct DevGrant: AsyncParsableCommand {
         let configuration = try common.load()
         let authority = try DepotApplication.grantAuthority(configuration.grants)
         let expiresAt = DepotApplication.systemClock() + (ttl ?? configuration.grants.lifetimeSeconds)
-        print(authority.issue(digest: digest, expiresAt: expiresAt))
+        print(authority.issue(digest: try bundleDigest, expiresAt: expiresAt))
+    }
+
+    /// The bundle `--digest` names.
+    private var bundleDigest: BundleDigest {
+        get throws {
+            guard let bundle = BundleDigest(hex: digest) else {
+                throw ValidationError("--digest must be 64 lowercase hexadecimal characters")
+            }
+            return bundle
+        }
     }
 }

@@ -15,49 +15,54 @@ import Testing
         var testDescription: String { name }
     }
 
-    static let a10 = Offer(contentId: "a", version: "1.0", digest: "a10")
-    static let a11 = Offer(contentId: "a", version: "1.1", digest: "a11")
-    static let a11Delta = Offer(contentId: "a", version: "1.1", digest: "a10to11")
-    static let b10 = Offer(contentId: "b", version: "1.0", digest: "b10")
+    /// A distinct digest per name: the name's bytes, padded with zeros to 32.
+    static func d(_ name: String) -> BundleDigest {
+        BundleDigest(bytes: Array(name.utf8) + Array(repeating: 0, count: 32 - name.utf8.count))!
+    }
+
+    static let a10 = Offer(contentId: "a", version: "1.0", digest: d("a10"))
+    static let a11 = Offer(contentId: "a", version: "1.1", digest: d("a11"))
+    static let a11Delta = Offer(contentId: "a", version: "1.1", digest: d("a10to11"))
+    static let b10 = Offer(contentId: "b", version: "1.0", digest: d("b10"))
 
     static let cases: [Case] = [
         Case(name: "nothing offered, nothing required", offered: [], claims: [], verdict: .complete([])),
         Case(name: "nothing offered to a consumable", offered: [], claims: [], requiresDelivery: true, verdict: .nothingOffered),
         Case(
             name: "nothing offered, a consumable claiming something", offered: [],
-            claims: [Claim(contentId: "a", digest: "a10")], requiresDelivery: true, verdict: .nothingOffered),
+            claims: [Claim(contentId: "a", digest: d("a10"))], requiresDelivery: true, verdict: .nothingOffered),
         Case(
             name: "offered something, confirmed nothing", offered: [a10], claims: [],
             verdict: .incomplete(missing: ["a"], wrongDigest: [])),
-        Case(name: "the one offer confirmed", offered: [a10], claims: [Claim(contentId: "a", digest: "a10")], verdict: .complete([a10])),
+        Case(name: "the one offer confirmed", offered: [a10], claims: [Claim(contentId: "a", digest: d("a10"))], verdict: .complete([a10])),
         Case(
             name: "an earlier redeem's version still confirms after a newer one was offered", offered: [a10, a11],
-            claims: [Claim(contentId: "a", digest: "a10")], verdict: .complete([a10])),
+            claims: [Claim(contentId: "a", digest: d("a10"))], verdict: .complete([a10])),
         Case(
             name: "an offered delta confirms", offered: [a10, a11Delta],
-            claims: [Claim(contentId: "a", digest: "a10to11")], verdict: .complete([a11Delta])),
+            claims: [Claim(contentId: "a", digest: d("a10to11"))], verdict: .complete([a11Delta])),
         Case(
             name: "a digest never offered for the content does not confirm it", offered: [a11Delta],
-            claims: [Claim(contentId: "a", digest: "a11")], verdict: .incomplete(missing: [], wrongDigest: ["a"])),
+            claims: [Claim(contentId: "a", digest: d("a11"))], verdict: .incomplete(missing: [], wrongDigest: ["a"])),
         Case(
             name: "another content's digest does not confirm", offered: [a10, b10],
-            claims: [Claim(contentId: "a", digest: "b10"), Claim(contentId: "b", digest: "b10")],
+            claims: [Claim(contentId: "a", digest: d("b10")), Claim(contentId: "b", digest: d("b10"))],
             verdict: .incomplete(missing: [], wrongDigest: ["a"])),
         Case(
             name: "every offered content must be confirmed", offered: [b10, a10],
-            claims: [Claim(contentId: "b", digest: "b10")], verdict: .incomplete(missing: ["a"], wrongDigest: [])),
+            claims: [Claim(contentId: "b", digest: d("b10"))], verdict: .incomplete(missing: ["a"], wrongDigest: [])),
         Case(
             name: "claims of contents never offered are ignored", offered: [a10],
-            claims: [Claim(contentId: "a", digest: "a10"), Claim(contentId: "z", digest: "zz")], verdict: .complete([a10])),
+            claims: [Claim(contentId: "a", digest: d("a10")), Claim(contentId: "z", digest: d("zz"))], verdict: .complete([a10])),
         Case(
             name: "one right digest among several claims is enough", offered: [a10],
-            claims: [Claim(contentId: "a", digest: "old"), Claim(contentId: "a", digest: "a10")], verdict: .complete([a10])),
+            claims: [Claim(contentId: "a", digest: d("old")), Claim(contentId: "a", digest: d("a10"))], verdict: .complete([a10])),
         Case(
-            name: "digests are compared exactly", offered: [a10], claims: [Claim(contentId: "a", digest: "A10")],
+            name: "digests are compared exactly", offered: [a10], claims: [Claim(contentId: "a", digest: d("a10\u{1}"))],
             verdict: .incomplete(missing: [], wrongDigest: ["a"])),
         Case(
             name: "several contents, sorted, repeated offers once", offered: [b10, a10, b10, a10],
-            claims: [Claim(contentId: "b", digest: "b10"), Claim(contentId: "a", digest: "a10")], requiresDelivery: true,
+            claims: [Claim(contentId: "b", digest: d("b10")), Claim(contentId: "a", digest: d("a10"))], requiresDelivery: true,
             verdict: .complete([a10, b10])),
     ]
 

@@ -112,14 +112,14 @@ struct AppleOutboxTests {
                 let answer = try JSONAnswer(try await client.request(PurchaseRequests.redeem(jws)))
                 let token = try #require(answer["transaction.finishToken"]?.string)
                 let contentId = try #require(answer["downloads.0.contentId"]?.string)
-                let digest = try #require(answer["downloads.0.digest"]?.string)
+                let digest = try #require(answer["downloads.0.digest"]?.string.flatMap { BundleDigest(hex: $0) })
                 // Recorded as a server without appStoreServerAPI would have: no job.
                 let outcome = try await ledger.finish(
                     transactionId: id, claims: [ConfirmedDelivery(contentId: contentId, digest: digest)], requiresDelivery: false,
                     enqueueAppleFinish: false, now: DepotApplication.systemClock())
                 #expect(outcome == .finished(firstTime: true))
                 #expect(try await ledger.appleJobs(transactionId: id).isEmpty)
-                let again = try await client.request(PurchaseRequests.finish(id, token: token, delivered: [(contentId, digest)]))
+                let again = try await client.request(PurchaseRequests.finish(id, token: token, delivered: [(contentId, digest.hex)]))
                 #expect(again.status == 200, "\(again.text)")
                 #expect(try JSONAnswer(again)["appleFinish"]?.string == "server")
                 try await eventually("the finish acknowledged") { try await ledger.appleJobIsDone(id) }

@@ -55,7 +55,7 @@ struct BundleRouteTests {
             let digest = try server.version("com.example.level1").digest
             let other = try server.version("com.example.monthly.2026-09").digest
             let unknown = String(repeating: "0", count: 64)
-            let expired = server.application.grants.issue(digest: digest.hex, expiresAt: DepotApplication.systemClock() - 1)
+            let expired = server.application.grants.issue(digest: digest, expiresAt: DepotApplication.systemClock() - 1)
             let cases: [(String, [String], Int, String)] = [
                 ("/v1/bundles/\(digest)", [], 401, "grant-required"),
                 ("/v1/bundles/\(digest)", ["Authorization: Basic dXNlcjpwYXNz"], 401, "grant-required"),

@@ -58,6 +58,13 @@ struct FinishProofTests {
                 client, "/v1/transactions/\(id)/finish", Self.finishBody(token: otherToken, contentId: "com.example.coins", digest: digest))
             #expect(crossed.status == 404)
 
+            // A digest that is not a bundle's (here in uppercase) is refused as such, naming the field.
+            let malformed = try await PurchaseSteps.post(
+                client, "/v1/transactions/\(id)/finish",
+                Self.finishBody(token: token, contentId: "com.example.coins", digest: digest.uppercased()))
+            #expect(malformed.status == 400, "\(malformed.text)")
+            #expect(malformed.text.contains("delivered[0].digest"), "\(malformed.text)")
+
             // Nothing changed: the buyer's app redeems again, gets the same token and downloads, and finishes.
             let again = try JSONAnswer(try await client.request(PurchaseRequests.redeem(jws)))
             #expect(again["transaction.state"]?.string == "pending")

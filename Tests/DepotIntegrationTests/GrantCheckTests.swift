@@ -53,7 +53,7 @@ struct GrantCheckTests {
             #expect(otherBundle.value("X-Depot-Error") == "grant-bad-signature")
             let forged = try await Self.check(client, ["X-Original-URI: /v1/bundles/\(level)?grant=\(grant.dropLast(2))xy"])
             #expect(forged.status == 403)
-            let expired = server.application.grants.issue(digest: level.hex, expiresAt: DepotApplication.systemClock() - 1)
+            let expired = server.application.grants.issue(digest: level, expiresAt: DepotApplication.systemClock() - 1)
             let late = try await Self.check(client, ["X-Original-URI: /v1/bundles/\(level)?grant=\(expired)"])
             #expect(late.status == 403)
             #expect(late.value("X-Depot-Error") == "grant-expired")

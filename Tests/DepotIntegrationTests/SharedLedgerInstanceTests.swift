@@ -181,7 +181,7 @@ struct SharedLedgerInstanceTests {
                     #expect(try await ledger.transaction(id: id)?.state == .finished)
                     let deliveries = try await ledger.deliveries(transactionId: id)
                     #expect(deliveries.count == 1)
-                    #expect(deliveries.allSatisfy { $0.confirmedAt != nil && $0.delivery.digest == digest })
+                    #expect(deliveries.allSatisfy { $0.confirmedAt != nil && $0.delivery.digest.hex == digest })
                 }
             }
         }

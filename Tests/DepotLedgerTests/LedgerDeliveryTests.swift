@@ -52,7 +52,7 @@ import Testing
             try await ledger.recordGrants(transactionId: "2000", deliveries: [Sample.level1, Sample.level2], now: 2)
             for (step, (range, covered)) in Self.coverageSteps.enumerated() {
                 try await ledger.recordServed(
-                    transactionId: "2000", digest: .parsed(Sample.level1.digest), range: range, client: "192.0.2.1",
+                    transactionId: "2000", digest: Sample.level1.digest, range: range, client: "192.0.2.1",
                     now: 10 + Int64(step))
                 let status = try await ledger.delivery("2000", "level1")
                 #expect(status?.bytesCovered == covered, "after serving \(range)")
@@ -62,9 +62,9 @@ import Testing
 
             // Coverage is per transaction and bundle: other digests and other transactions are apart.
             try await ledger.recordServed(
-                transactionId: "2000", digest: .parsed(Sample.level2.digest), range: 5..<15, client: "192.0.2.1", now: 50)
+                transactionId: "2000", digest: Sample.level2.digest, range: 5..<15, client: "192.0.2.1", now: 50)
             try await ledger.recordServed(
-                transactionId: "2001", digest: .parsed(Sample.level1.digest), range: 0..<5_000, client: "192.0.2.2", now: 50)
+                transactionId: "2001", digest: Sample.level1.digest, range: 0..<5_000, client: "192.0.2.2", now: 50)
             #expect(try await ledger.delivery("2000", "level2")?.bytesCovered == 10)
             #expect(try await ledger.delivery("2000", "level1")?.bytesCovered == 2_000)
         }
@@ -80,7 +80,7 @@ import Testing
             _ = try await ledger.recordTransaction(Sample.transaction("served"), now: 50)
             try await ledger.recordGrants(transactionId: "served", deliveries: [Sample.level1], now: 100)
             try await ledger.recordServed(
-                transactionId: "served", digest: .parsed(Sample.level1.digest), range: 0..<10, client: "192.0.2.1", now: 500)
+                transactionId: "served", digest: Sample.level1.digest, range: 0..<10, client: "192.0.2.1", now: 500)
             // Redeemed again recently.
             _ = try await ledger.recordTransaction(Sample.transaction("again"), now: 50)
             try await ledger.recordGrants(transactionId: "again", deliveries: [Sample.level3], now: 100)

@@ -58,7 +58,7 @@ import Testing
             _ = try await ledger.recordTransaction(Sample.transaction("3000", token: "A"), now: 10)
             try await ledger.recordGrants(transactionId: "3000", deliveries: expected, now: 20)
             try await ledger.recordServed(
-                transactionId: "3000", digest: .parsed(Sample.level1.digest), range: 0..<4_096, client: "192.0.2.1", now: 30)
+                transactionId: "3000", digest: Sample.level1.digest, range: 0..<4_096, client: "192.0.2.1", now: 30)
             #expect(
                 try await ledger.finish(
                     transactionId: "3000", claims: expected.map { Sample.confirmed($0) }, requiresDelivery: false, now: 40

@@ -203,7 +203,7 @@ import Testing
                     let start = Int64(i) * 10
                     group.addTask {
                         try await ledger.recordServed(
-                            transactionId: "5000", digest: .parsed(Sample.level1.digest), range: start..<(start + 15),
+                            transactionId: "5000", digest: Sample.level1.digest, range: start..<(start + 15),
                             client: "192.0.2.\(i)", now: 30)
                     }
                 }

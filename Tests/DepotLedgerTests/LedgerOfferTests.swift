@@ -11,9 +11,9 @@ import Testing
         try await LedgerFixture.with(engine) { _, ledger in
             _ = try await ledger.recordTransaction(Sample.transaction("4000"), now: 10)
             #expect(try await ledger.offers(transactionId: "4000").isEmpty)
-            let full = PlannedDelivery(contentId: "level1", version: "1.1", digest: "full11")
-            let delta = PlannedDelivery(contentId: "level1", version: "1.1", digest: "delta10to11")
-            let older = PlannedDelivery(contentId: "level1", version: "1.0", digest: "full10")
+            let full = PlannedDelivery(contentId: "level1", version: "1.1", digest: Sample.digest("f"))
+            let delta = PlannedDelivery(contentId: "level1", version: "1.1", digest: Sample.digest("d"))
+            let older = PlannedDelivery(contentId: "level1", version: "1.0", digest: Sample.digest("e"))
             try await ledger.recordGrants(transactionId: "4000", deliveries: [older], now: 20)
             try await ledger.recordGrants(transactionId: "4000", deliveries: [full], now: 30)
             try await ledger.recordGrants(transactionId: "4000", deliveries: [delta], now: 40)
@@ -26,7 +26,7 @@ import Testing
     @Test(arguments: Engine.allCases)
     func finishedTransactionsOfProductsAreListedSinceATime(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
-            let coins = PlannedDelivery(contentId: "coins", version: "1.0", digest: "dc")
+            let coins = PlannedDelivery(contentId: "coins", version: "1.0", digest: Sample.digest("c"))
             for (id, product, finishAt) in [("5001", "coins", Int64(100)), ("5002", "coins", 200), ("5003", "level", 200)] {
                 _ = try await ledger.recordTransaction(Sample.transaction(id, product: product), now: 10)
                 try await ledger.recordGrants(transactionId: id, deliveries: [coins], now: 20)

@@ -166,7 +166,7 @@ final class EmbeddedBundleConnection {
     }
 
     /// A grant for the bundle.
-    var grant: String { authority.issue(digest: digest, expiresAt: Int64(Date().timeIntervalSince1970) + 600) }
+    var grant: String { authority.issue(digest: BundleDigest(hex: digest)!, expiresAt: Int64(Date().timeIntervalSince1970) + 600) }
 
     /// Sends bytes as the client would, in one read.
     func send(_ text: String) throws {

@@ -152,13 +152,19 @@ struct LiveServer {
     }
 
     /// A grant for a bundle, valid for `ttl` seconds.
-    func grant(_ digest: String, ttl: Int64 = 600) -> String {
+    func grant(_ digest: BundleDigest, ttl: Int64 = 600) -> String {
         application.grants.issue(digest: digest, expiresAt: DepotApplication.systemClock() + ttl)
+    }
+
+    /// A grant for the bundle whose digest `hex` spells (a test's own digest text, always well formed).
+    func grant(_ hex: String, ttl: Int64 = 600) -> String {
+        grant(BundleDigest(hex: hex)!, ttl: ttl)
     }
 
     /// The bytes of a stored bundle.
     func bundleBytes(_ digest: String) throws -> [UInt8] {
-        let path = try #require(application.index.bundle(digest: digest)?.path)
+        let bundle = try #require(BundleDigest(hex: digest))
+        let path = try #require(application.index.bundle(digest: bundle)?.path)
         return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
     }
 }

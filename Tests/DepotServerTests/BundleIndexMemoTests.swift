@@ -18,26 +18,26 @@ struct BundleIndexMemoTests {
     }
 
     @Test func aReplacedIndexIsReadAgainNotAnsweredFromTheMemo() {
-        let first = String(repeating: "a", count: 64)
-        let second = String(repeating: "b", count: 64)
-        let index = BundleIndex([Self.bundle(first)])
+        let first = BundleDigest(hex: String(repeating: "a", count: 64))!
+        let second = BundleDigest(hex: String(repeating: "b", count: 64))!
+        let index = BundleIndex([Self.bundle(first.hex)])
         var memo = BundleIndex.Memo()
 
         let found = index.bundle(digest: first, memo: &memo)
-        #expect(found?.version.digest.hex == first)
+        #expect(found?.version.digest == first)
         // Answered again from the memo: the same instance.
         #expect(index.bundle(digest: first, memo: &memo) === found)
         #expect(index.bundle(digest: second, memo: &memo) == nil)
         #expect(index.bundle(digest: first, memo: &memo) === found)
 
         // Retired: the memo, which holds it, no longer answers for it.
-        index.replace(with: [Self.bundle(second)])
+        index.replace(with: [Self.bundle(second.hex)])
         #expect(index.bundle(digest: first, memo: &memo) == nil)
-        #expect(index.bundle(digest: second, memo: &memo)?.version.digest.hex == second)
+        #expect(index.bundle(digest: second, memo: &memo)?.version.digest == second)
         #expect(index.bundle(digest: first, memo: &memo) == nil)
 
         // Served again (a new entry): the memo's earlier miss does not hide it.
-        index.replace(with: [Self.bundle(first, version: "2"), Self.bundle(second)])
+        index.replace(with: [Self.bundle(first.hex, version: "2"), Self.bundle(second.hex)])
         #expect(index.bundle(digest: first, memo: &memo)?.version.version == "2")
         #expect(index.bundle(digest: first, memo: &memo) === index.bundle(digest: first))
     }

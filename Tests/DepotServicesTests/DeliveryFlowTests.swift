@@ -32,11 +32,11 @@ struct DeliveryFlowTests {
         await #expect(throws: DeliveryError.finishTokenRequired) {
             try await fixture.finishing.finish(.init(transactionId: "2001", finishToken: nil, delivered: []))
         }
-        let wrong = ConfirmedDelivery(contentId: "levels", digest: String(repeating: "b", count: 64))
+        let wrong = ConfirmedDelivery(contentId: "levels", digest: BundleDigest(hex: String(repeating: "b", count: 64))!)
         await #expect(throws: DeliveryError.deliveryMismatch(missing: [], wrongDigest: ["levels"])) {
             try await fixture.finishing.finish(.init(transactionId: "2001", finishToken: redeemed.finishToken, delivered: [wrong]))
         }
-        let right = ConfirmedDelivery(contentId: "levels", digest: DeliveryFlowFixture.levelsVersion.digest.hex)
+        let right = ConfirmedDelivery(contentId: "levels", digest: DeliveryFlowFixture.levelsVersion.digest)
         let finished = try await fixture.finishing.finish(
             .init(transactionId: "2001", finishToken: redeemed.finishToken, delivered: [right]))
         #expect(finished.transaction.state == .finished)
@@ -54,7 +54,7 @@ struct DeliveryFlowTests {
         defer { fixture.remove() }
         let purchase = DeliveryFlowFixture.purchase("3001", of: DeliveryFlowFixture.coins)
         let redeemed = try await fixture.redeem(purchase)
-        let delivered = [ConfirmedDelivery(contentId: "coins", digest: DeliveryFlowFixture.coinsVersion.digest.hex)]
+        let delivered = [ConfirmedDelivery(contentId: "coins", digest: DeliveryFlowFixture.coinsVersion.digest)]
         _ = try await fixture.finishing.finish(
             .init(transactionId: "3001", finishToken: redeemed.finishToken, delivered: delivered))
         #expect(fixture.context.revocations.isRevoked(transactionId: "3001"))

@@ -133,7 +133,7 @@ struct EdgeNginxTests {
             let otherBundle = try await client.request(
                 RawHTTPClient.get("/v1/bundles/\(level.digest)", ["Authorization: Bearer \(server.grant(issue.digest.hex))"]))
             #expect(otherBundle.status == 403)
-            let expired = server.application.grants.issue(digest: level.digest.hex, expiresAt: DepotApplication.systemClock() - 5)
+            let expired = server.application.grants.issue(digest: level.digest, expiresAt: DepotApplication.systemClock() - 5)
             let late = try await client.request(RawHTTPClient.get("/v1/bundles/\(level.digest)?grant=\(expired)"))
             #expect(late.status == 403)
             #expect(late.text.contains("grant-expired"))

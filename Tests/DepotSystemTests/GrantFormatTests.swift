@@ -16,18 +16,20 @@ struct GrantFormatTests {
             URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().path + "/docs/verify_grant.py"
         try await LiveServer.with { server in
-            let level = try server.version("com.example.level1").digest.hex
+            let levelDigest = try server.version("com.example.level1").digest
+            let level = levelDigest.hex
             let issue = try server.version("com.example.monthly.2026-09").digest.hex
             let key = "test=" + Data(LiveServer.secret).base64EncodedString()
             let now = DepotApplication.systemClock()
-            let withTransaction = server.application.grants.issue(digest: level, expiresAt: now + 600, transactionId: "2000000123456789")
+            let withTransaction = server.application.grants.issue(
+                digest: levelDigest, expiresAt: now + 600, transactionId: "2000000123456789")
             let good = server.grant(level)
             let cases: [(grant: String, digest: String, keys: [String], expected: String)] = [
                 (good, level, [key], "ok"),
                 (withTransaction, level, [key], "ok"),
                 (good, issue, [key], "grant-bad-signature"),
                 (String(good.dropLast(3)) + "AAA", level, [key], "grant-bad-signature"),
-                (server.application.grants.issue(digest: level, expiresAt: now - 1), level, [key], "grant-expired"),
+                (server.application.grants.issue(digest: levelDigest, expiresAt: now - 1), level, [key], "grant-expired"),
                 (good, level, ["other=" + Data(repeating: 1, count: 32).base64EncodedString()], "grant-unknown-key"),
                 ("g1.test.123", level, [key], "grant-malformed"),
                 (good.replacingOccurrences(of: "g1.", with: "g2."), level, [key], "grant-malformed"),

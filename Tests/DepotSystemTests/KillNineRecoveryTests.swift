@@ -219,7 +219,7 @@ struct KillNineRecoveryTests {
                 let deliveries = try await ledger.deliveries(transactionId: id)
                 let expected = catalog[product]  // each product's content id is its product id
                 let confirmed = deliveries.filter { $0.delivery.contentId == product && $0.confirmedAt != nil }
-                if confirmed.isEmpty || confirmed.contains(where: { $0.delivery.digest != expected }) {
+                if confirmed.isEmpty || confirmed.contains(where: { $0.delivery.digest.hex != expected }) {
                     problems.append(
                         "\(id): finished without a confirmed delivery of \(product) (\(String(describing: expected))): \(deliveries)")
                 }

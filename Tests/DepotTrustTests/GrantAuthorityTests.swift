@@ -1,11 +1,12 @@
+import DepotCore
 import Testing
 
 @testable import DepotTrust
 
 @Suite("Grants")
 struct GrantAuthorityTests {
-    static let digest = String(repeating: "ab", count: 32)
-    static let otherDigest = String(repeating: "cd", count: 32)
+    static let digest = BundleDigest(hex: String(repeating: "ab", count: 32))!
+    static let otherDigest = BundleDigest(hex: String(repeating: "cd", count: 32))!
 
     static func authority(active: String = "k1") throws -> GrantAuthority {
         try GrantAuthority(

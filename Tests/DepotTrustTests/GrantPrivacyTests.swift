@@ -1,3 +1,4 @@
+import DepotCore
 import Testing
 
 @testable import DepotTrust
@@ -5,7 +6,7 @@ import Testing
 /// Grant URLs do not show the transaction id, and only the redeemer's finish token finishes a transaction.
 @Suite("Sealed transaction ids and finish tokens")
 struct GrantPrivacyTests {
-    static let digest = String(repeating: "ab", count: 32)
+    static let digest = BundleDigest(hex: String(repeating: "ab", count: 32))!
 
     @Test(arguments: ["2000000123456789", "7351", "tx-with_other.chars", String(repeating: "9", count: 64)])
     func aGrantCarriesItsTransactionSealed(id: String) throws {
@@ -14,7 +15,7 @@ struct GrantPrivacyTests {
         #expect(!grant.contains(id))
         #expect(try authority.verify(grant, digest: Self.digest, now: 1).transactionId == id)
         // Deterministic: every grant of the transaction carries the same field, under the same key.
-        let again = authority.issue(digest: String(repeating: "cd", count: 32), expiresAt: 2_000, transactionId: id)
+        let again = authority.issue(digest: BundleDigest(hex: String(repeating: "cd", count: 32))!, expiresAt: 2_000, transactionId: id)
         #expect(grant.split(separator: ".")[3] == again.split(separator: ".")[3])
     }
 

@@ -1,3 +1,4 @@
+import DepotCore
 import DepotTestSupport
 import Foundation
 import Testing
@@ -45,7 +46,7 @@ struct TrustFuzzTests {
     @Test func mutatedGrantsAreRefusedWithATypedErrorOrAreTheSameGrant() throws {
         let authority = try GrantAuthority(
             keys: [GrantKey(id: "k1", secret: Array(repeating: 7, count: 32))], activeKeyId: "k1")
-        let digest = String(repeating: "5a", count: 32)
+        let digest = BundleDigest(hex: String(repeating: "5a", count: 32))!
         let grant = authority.issue(digest: digest, expiresAt: 2_000_000_000, transactionId: "2000000123456789")
         let original = try authority.verify(grant, digest: digest, now: 1_000)
         var mutator = Mutator(state: 20_261_123)

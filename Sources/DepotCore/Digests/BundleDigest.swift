@@ -15,17 +15,35 @@ public struct BundleDigest: Hashable, Comparable, Sendable, CustomStringConverti
 
     /// The digest `hex` spells: exactly 64 lowercase hexadecimal digits; nil for anything else.
     public init?(hex: some StringProtocol) {
-        var digits = hex.utf8.makeIterator()
-        func word() -> UInt64? {
+        let parsed =
+            hex.utf8.withContiguousStorageIfAvailable(Self.words(lowercaseHex:))
+            ?? Array(hex.utf8).withUnsafeBufferPointer(Self.words(lowercaseHex:))
+        guard let parsed else { return nil }
+        words = parsed
+    }
+
+    /// The four words 64 lowercase hex digits spell; nil for any other length or character. Reads every digit
+    /// without a branch per digit: it runs for every bundle request.
+    private static func words(lowercaseHex digits: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64, UInt64, UInt64)? {
+        guard digits.count == hexCount else { return nil }
+        var outside: UInt8 = 0
+        var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        for wordIndex in 0..<4 {
             var word: UInt64 = 0
-            for _ in 0..<16 {
-                guard let digit = digits.next(), let value = Self.lowercaseValue(digit) else { return nil }
-                word = word << 4 | UInt64(value)
+            for digit in digits[(wordIndex * 16)..<(wordIndex * 16 + 16)] {
+                let decimal = digit &- 0x30
+                let letter = digit &- 0x61
+                outside |= (decimal < 10 ? 0 : 1) & (letter < 6 ? 0 : 1)
+                word = word << 4 | UInt64(decimal < 10 ? decimal : letter &+ 10) & 0x0F
             }
-            return word
+            switch wordIndex {
+            case 0: words.0 = word
+            case 1: words.1 = word
+            case 2: words.2 = word
+            default: words.3 = word
+            }
         }
-        guard let a = word(), let b = word(), let c = word(), let d = word(), digits.next() == nil else { return nil }
-        words = (a, b, c, d)
+        return outside == 0 ? words : nil
     }
 
     /// The digest of these 32 bytes (a SHA-256 output); nil unless there are exactly 32.
@@ -77,11 +95,6 @@ public struct BundleDigest: Hashable, Comparable, Sendable, CustomStringConverti
         hasher.combine(words.1)
         hasher.combine(words.2)
         hasher.combine(words.3)
-    }
-
-    /// A digit's value when it is `0-9` or `a-f`: the uppercase spelling is refused, so a digest has one name.
-    private static func lowercaseValue(_ digit: UInt8) -> UInt8? {
-        (0x41...0x46).contains(digit) ? nil : Hex.value(digit)
     }
 }
 

@@ -13,10 +13,10 @@ public enum DeliveryConfirmation {
         /// The version the bundle installs.
         public var version: String
         /// The bundle's digest (a full bundle's or a delta's).
-        public var digest: String
+        public var digest: BundleDigest
 
         /// Creates an offer.
-        public init(contentId: String, version: String, digest: String) {
+        public init(contentId: String, version: String, digest: BundleDigest) {
             self.contentId = contentId
             self.version = version
             self.digest = digest
@@ -28,10 +28,10 @@ public enum DeliveryConfirmation {
         /// The content.
         public var contentId: String
         /// The digest the app checked.
-        public var digest: String
+        public var digest: BundleDigest
 
         /// Creates a claim.
-        public init(contentId: String, digest: String) {
+        public init(contentId: String, digest: BundleDigest) {
             self.contentId = contentId
             self.digest = digest
         }

@@ -16,7 +16,7 @@ enum DeliveryRows {
     static func status(_ row: SQLRow) throws -> DeliveryStatus {
         DeliveryStatus(
             transactionId: try row.text(0),
-            delivery: PlannedDelivery(contentId: try row.text(1), version: try row.text(2), digest: try row.text(3)),
+            delivery: PlannedDelivery(contentId: try row.text(1), version: try row.text(2), digest: try row.digest(3)),
             grantsIssued: try row.int(4), bytesCovered: try row.integer(5), confirmedAt: try row.optionalInteger(6),
             lastActivityAt: try row.integer(7),
             storeDeadline: try row.text(8) == PurchaseStore.googlePlay.rawValue
@@ -30,6 +30,6 @@ enum DeliveryRows {
             SELECT content_id, version, digest FROM offers WHERE transaction_id = \(transactionId)
             ORDER BY content_id, version, digest
             """
-        ).map { row in PlannedDelivery(contentId: try row.text(0), version: try row.text(1), digest: try row.text(2)) }
+        ).map { row in PlannedDelivery(contentId: try row.text(0), version: try row.text(1), digest: try row.digest(2)) }
     }
 }

@@ -57,7 +57,7 @@ struct BundleAccess: Sendable {
 
     /// Admits or refuses a request for bundle `digest`; `allowEdge` says whether the edge secret is looked at.
     func decide(
-        _ fields: Fields, grantParameter: @autoclosure () -> String?, digest: String, now: Int64,
+        _ fields: Fields, grantParameter: @autoclosure () -> String?, digest: BundleDigest, now: Int64,
         allowEdge: Bool, grantCache: inout GrantCache
     ) -> Decision {
         if allowEdge, edgeSecrets.isEnabled {

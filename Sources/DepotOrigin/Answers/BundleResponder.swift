@@ -85,11 +85,10 @@ struct BundleResponder: Sendable {
             return .error(.methodNotAllowed("bundles answer GET and HEAD only"), extraHeaders: [("Allow", "GET, HEAD")])
         }
         let target = request.target
-        guard target.hasWellFormedDigest else {
+        guard let digest = target.bundleDigest else {
             return .error(
                 .notFound("no bundle at this address: a bundle is named by the lowercase hex SHA-256 of its bytes"), extraHeaders: [])
         }
-        let digest = String(target.digest)
         let requester: BundleAccess.Requester
         switch access.decide(
             request.access, grantParameter: target.grantParameter, digest: digest, now: now, allowEdge: true,
@@ -116,7 +115,7 @@ struct BundleResponder: Sendable {
         }
         let plan = ConditionalEvaluator.plan(
             for: conditions, representation: bundle.representation, now: now, limits: rangeLimits,
-            boundary: "depot-" + digest.prefix(32))
+            boundary: "depot-" + digest.hex.prefix(32))
         return .bytes(plan, bundle, requester: requester)
     }
 

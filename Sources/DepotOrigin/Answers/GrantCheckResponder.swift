@@ -58,13 +58,13 @@ struct GrantCheckResponder: Sendable {
                 .badRequest("send the original request target, /v1/bundles/{digest} with its query, in one X-Original-URI field"),
                 extraHeaders: [], cacheSeconds: 0)
         }
-        guard let target = BundleRequestTarget(uri: originals[0]), target.hasWellFormedDigest else {
+        guard let target = BundleRequestTarget(uri: originals[0]), let digest = target.bundleDigest else {
             return .refused(
                 DepotError(.notABundle, "no grant opens this address: it is not a bundle's"),
                 extraHeaders: [], cacheSeconds: cacheSeconds)
         }
         switch access.decide(
-            BundleAccess.Fields(head.headers, edgeSecretField: nil), grantParameter: target.grantParameter, digest: String(target.digest),
+            BundleAccess.Fields(head.headers, edgeSecretField: nil), grantParameter: target.grantParameter, digest: digest,
             now: now,
             allowEdge: false, grantCache: &grantCache)
         {

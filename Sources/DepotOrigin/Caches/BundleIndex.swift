@@ -68,11 +68,11 @@ package final class BundleIndex: Sendable {
     /// The bundle an event loop met last, and the index's generation it was read in.
     struct Memo {
         fileprivate var generation = -1
-        fileprivate var digest = ""
+        fileprivate var digest: BundleDigest?
         fileprivate var bundle: ServedBundle?
     }
 
-    private let bundles: NIOLockedValueBox<[String: ServedBundle]>
+    private let bundles: NIOLockedValueBox<[BundleDigest: ServedBundle]>
     /// Counts the replacements; a memo from an older generation is not used.
     private let generation = Atomic<Int>(0)
     private let originFields: OriginFields
@@ -86,17 +86,17 @@ package final class BundleIndex: Sendable {
     package init(_ bundles: [ServedBundle] = [], originFields: @escaping OriginFields = { _ in [] }) {
         self.originFields = originFields
         self.bundles = NIOLockedValueBox(
-            Dictionary(bundles.map { ($0.version.digest.hex, $0.adding(originFields)) }, uniquingKeysWith: { a, _ in a }))
+            Dictionary(bundles.map { ($0.version.digest, $0.adding(originFields)) }, uniquingKeysWith: { a, _ in a }))
     }
 
     /// The bundle with this digest, if served.
-    package func bundle(digest: String) -> ServedBundle? {
+    package func bundle(digest: BundleDigest) -> ServedBundle? {
         bundles.withLockedValue { $0[digest] }
     }
 
     /// The bundle with this digest, if served; `memo` answers when it holds this digest for the index as it is,
     /// and keeps what a lookup found.
-    func bundle(digest: String, memo: inout Memo) -> ServedBundle? {
+    func bundle(digest: BundleDigest, memo: inout Memo) -> ServedBundle? {
         if memo.generation == generation.load(ordering: .acquiring), memo.digest == digest { return memo.bundle }
         // Read under the lock with the table, so the memo's generation is the table's.
         let (found, current) = bundles.withLockedValue { ($0[digest], generation.load(ordering: .relaxed)) }
@@ -106,7 +106,7 @@ package final class BundleIndex: Sendable {
 
     /// Replaces every entry.
     package func replace(with newBundles: [ServedBundle]) {
-        let table = Dictionary(newBundles.map { ($0.version.digest.hex, $0.adding(originFields)) }, uniquingKeysWith: { a, _ in a })
+        let table = Dictionary(newBundles.map { ($0.version.digest, $0.adding(originFields)) }, uniquingKeysWith: { a, _ in a })
         bundles.withLockedValue {
             $0 = table
             generation.add(1, ordering: .releasing)

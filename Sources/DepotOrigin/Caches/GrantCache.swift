@@ -1,3 +1,4 @@
+import DepotCore
 import DepotTrust
 
 /// Grants already verified on one event loop, so a client that sends the same grant many times (ranged and
@@ -9,7 +10,7 @@ import DepotTrust
 /// costs less than hashing them for the table.
 struct GrantCache {
     private struct Entry {
-        var digest: String
+        var digest: BundleDigest
         var grant: GrantToken
     }
 
@@ -24,7 +25,7 @@ struct GrantCache {
 
     /// The grant if it opens `digest` at `now`, verifying it with `authority` when not cached.
     mutating func verify(
-        _ token: String, digest: String, now: Int64, authority: GrantAuthority
+        _ token: String, digest: BundleDigest, now: Int64, authority: GrantAuthority
     ) throws(GrantError)
         -> GrantToken
     {

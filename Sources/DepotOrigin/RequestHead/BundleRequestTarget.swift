@@ -1,3 +1,5 @@
+import DepotCore
+
 /// The parts of a `/v1/bundles/{digest}` request target that the bundle route reads.
 struct BundleRequestTarget {
     /// The path prefix the bundle handler claims.
@@ -85,17 +87,8 @@ struct BundleRequestTarget {
         return nil
     }
 
-    /// Whether the digest is 64 lowercase hexadecimal characters.
-    var hasWellFormedDigest: Bool {
-        var digest = digest
-        return digest.withUTF8 { bytes in
-            guard bytes.count == 64 else { return false }
-            // Without a branch per byte, so the loop runs on whole vectors.
-            var outside: UInt8 = 0
-            for byte in bytes { outside |= (byte &- 0x30 < 10 ? 0 : 1) & (byte &- 0x61 < 6 ? 0 : 1) }
-            return outside == 0
-        }
-    }
+    /// The bundle the target names: its digest segment when that is 64 lowercase hexadecimal digits.
+    var bundleDigest: BundleDigest? { BundleDigest(hex: digest) }
 
     /// The first `grant` parameter of the query, percent-decoded; nil when absent or undecodable.
     var grantParameter: String? {

@@ -120,7 +120,7 @@ extension DeliveryService {
     private func report(_ status: DeliveryStatus) -> DeliveryReportBody {
         DeliveryReportBody(
             transactionId: status.transactionId, contentId: status.delivery.contentId, version: status.delivery.version,
-            digest: status.delivery.digest, size: context.bundleSize(of: status.delivery),
+            digest: status.delivery.digest.hex, size: context.bundleSize(of: status.delivery),
             grantsIssued: status.grantsIssued, bytesServed: status.bytesCovered,
             confirmedAt: status.confirmedAt.map(UTCTimestamp.format), lastActivityAt: UTCTimestamp.format(status.lastActivityAt),
             storeDeadline: status.storeDeadline.map(UTCTimestamp.format))

@@ -80,7 +80,13 @@ struct DeliveryService: Sendable {
     }
 
     func finish(transactionId: String, _ request: FinishRequest) async throws(DepotError) -> FinishConfirmation {
-        let delivered = request.delivered.map { ConfirmedDelivery(contentId: $0.contentId, digest: $0.digest) }
+        var delivered: [ConfirmedDelivery] = []
+        for (index, item) in request.delivered.enumerated() {
+            guard let digest = BundleDigest(hex: item.digest) else {
+                throw .badRequest("delivered[\(index)].digest is not a bundle digest: 64 lowercase hexadecimal digits")
+            }
+            delivered.append(ConfirmedDelivery(contentId: item.contentId, digest: digest))
+        }
         do {
             let result = try await finishing.finish(
                 .init(transactionId: transactionId, finishToken: request.finishToken, delivered: delivered))

@@ -10,16 +10,7 @@ struct BearerTokenDigests: Sendable {
 
     /// Tokens whose digests are these lowercase hex strings (checked when the configuration was loaded).
     init(hexDigests: [String]) {
-        digests = hexDigests.map { hex in
-            var bytes: [UInt8] = []
-            var index = hex.startIndex
-            while index < hex.endIndex {
-                let next = hex.index(index, offsetBy: 2)
-                bytes.append(UInt8(hex[index..<next], radix: 16) ?? 0)
-                index = next
-            }
-            return bytes
-        }
+        digests = hexDigests.map { Hex.bytes($0) ?? [] }
     }
 
     /// Whether `token`'s digest is one of these; every digest is compared whole, whatever matched before.

@@ -30,6 +30,6 @@ extension DeliveryContext {
 
     /// The size of the bundle a delivery recorded, when the catalog still knows it.
     package func bundleSize(of delivery: PlannedDelivery) -> Int64? {
-        BundleDigest(hex: delivery.digest).flatMap { catalog.bundleSize(digest: $0) }
+        catalog.bundleSize(digest: delivery.digest)
     }
 }

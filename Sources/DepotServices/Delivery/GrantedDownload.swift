@@ -33,7 +33,7 @@ extension DeliveryContext {
     /// Records the grants in the ledger, then hands out a download with a fresh grant for each offer.
     func grantDownloads(_ offers: [Offer], transactionId: String, now: Int64) async throws(DeliveryError) -> [GrantedDownload] {
         let planned = offers.map {
-            PlannedDelivery(contentId: $0.version.contentId, version: $0.version.version, digest: $0.digest.hex)
+            PlannedDelivery(contentId: $0.version.contentId, version: $0.version.version, digest: $0.digest)
         }
         try await ledgerCall { () async throws(LedgerError) in
             try await ledger.recordGrants(transactionId: transactionId, deliveries: planned, now: now)
@@ -42,7 +42,7 @@ extension DeliveryContext {
         return offers.map { offer in
             GrantedDownload(
                 contentId: offer.version.contentId, version: offer.version.version, size: offer.size, digest: offer.digest,
-                grant: grants.issue(digest: offer.digest.hex, expiresAt: expiresAt, transactionId: transactionId),
+                grant: grants.issue(digest: offer.digest, expiresAt: expiresAt, transactionId: transactionId),
                 grantExpiresAt: expiresAt, baseVersion: offer.delta?.baseVersion)
         }
     }

@@ -1,4 +1,5 @@
 import Crypto
+import DepotCore
 
 /// Issues and checks grants: HMAC-SHA256 tokens bound to a bundle digest, an expiry and a transaction.
 ///
@@ -27,7 +28,7 @@ package struct GrantAuthority: Sendable {
     /// Makes a grant for one bundle, valid until `expiresAt` (seconds since 1970), carrying the
     /// transaction id sealed. Ids longer than `TransactionSeal.maximumIdLength` bytes are refused earlier
     /// (at verification of the signed transaction); a grant made for one would never verify.
-    package func issue(digest: String, expiresAt: Int64, transactionId: String = "") -> String {
+    package func issue(digest: BundleDigest, expiresAt: Int64, transactionId: String = "") -> String {
         let field = TransactionSeal.seal(transactionId, key: activeKey)
         let message = GrantToken.signedMessage(
             keyId: activeKey.id, digest: digest, expiresAt: expiresAt, transactionField: field)
@@ -47,7 +48,7 @@ package struct GrantAuthority: Sendable {
     }
 
     /// Checks a grant for a bundle at time `now`; returns the parsed grant when it opens that bundle.
-    package func verify(_ token: String, digest: String, now: Int64) throws(GrantError) -> GrantToken {
+    package func verify(_ token: String, digest: BundleDigest, now: Int64) throws(GrantError) -> GrantToken {
         guard let grant = GrantToken.parse(token), let mac = Base64URL.decode(grant.mac), mac.count == 32 else {
             throw GrantError(.malformed, "the grant is not a well-formed Depot grant")
         }

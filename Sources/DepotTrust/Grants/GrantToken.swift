@@ -1,4 +1,5 @@
 import Crypto
+import DepotCore
 
 /// The parts of a grant token: `g1.<keyId>.<expiresAt>.<sealed transaction>.<mac>`.
 ///
@@ -74,7 +75,7 @@ package struct GrantToken: Sendable, Equatable {
     }
 
     /// The bytes the MAC covers.
-    static func signedMessage(keyId: String, digest: String, expiresAt: Int64, transactionField: String) -> [UInt8] {
-        Array("depot-grant-v1\n\(keyId)\n\(digest)\n\(expiresAt)\n\(transactionField)".utf8)
+    static func signedMessage(keyId: String, digest: BundleDigest, expiresAt: Int64, transactionField: String) -> [UInt8] {
+        Array("depot-grant-v1\n\(keyId)\n\(digest.hex)\n\(expiresAt)\n\(transactionField)".utf8)
     }
 }

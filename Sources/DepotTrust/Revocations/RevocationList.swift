@@ -1,3 +1,4 @@
+import DepotCore
 import Synchronization
 
 /// Transactions whose grants stop working at the origin at once: refunded or revoked purchases, and single
@@ -10,7 +11,7 @@ package final class RevocationList: Sendable {
     /// One bundle of one transaction, refused on its own.
     private struct Pair: Hashable {
         var transactionId: String
-        var digest: String
+        var digest: BundleDigest
     }
 
     private struct State {
@@ -40,7 +41,7 @@ package final class RevocationList: Sendable {
 
     /// Whether a grant of this transaction for this bundle is refused: the transaction is revoked, or this
     /// bundle no longer belongs to what it entitles.
-    package func refuses(transactionId: String, digest: String) -> Bool {
+    package func refuses(transactionId: String, digest: BundleDigest) -> Bool {
         state.withLock { state in
             state.revoked.contains(transactionId)
                 || (!state.refusedBundles.isEmpty
@@ -49,7 +50,7 @@ package final class RevocationList: Sendable {
     }
 
     /// Refuses grants of one transaction for these bundles from `now` on (seconds since 1970).
-    package func refuse(transactionId: String, digests: some Sequence<String>, now: Int64) {
+    package func refuse(transactionId: String, digests: some Sequence<BundleDigest>, now: Int64) {
         state.withLock { state in
             for digest in digests { state.refusedBundles[Pair(transactionId: transactionId, digest: digest)] = now }
         }

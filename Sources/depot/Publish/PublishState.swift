@@ -1,4 +1,5 @@
 import DepotBundles
+import DepotCore
 import Crypto
 import DepotServer
 import DepotServices
@@ -49,7 +50,7 @@ struct PublishState {
     }
 
     private func record(_ archive: Archive, server: String) -> String {
-        let name = SHA256.hash(data: Data((server + "\n" + archive.sha256).utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+        let name = Hex.lowercase(SHA256.hash(data: Data((server + "\n" + archive.sha256).utf8)).prefix(16))
         return directory + "/\(name).upload"
     }
 

@@ -16,14 +16,14 @@ enum Sample {
             revocationDate: revoked, appAccountToken: token)
     }
 
-    /// A lowercase hex sha256-looking digest made of one repeated character.
-    static func digest(_ c: Character) -> String { String(repeating: c, count: 64) }
+    /// A digest whose 64 hex digits are one repeated character (a hex digit).
+    static func digest(_ c: Character) -> BundleDigest { BundleDigest(hex: String(repeating: c, count: 64))! }
 
     static let level1 = PlannedDelivery(contentId: "level1", version: "1.0", digest: digest("a"))
     static let level2 = PlannedDelivery(contentId: "level2", version: "1.0", digest: digest("b"))
     static let level3 = PlannedDelivery(contentId: "level3", version: "2.0", digest: digest("c"))
 
-    static func confirmed(_ delivery: PlannedDelivery, digest: String? = nil) -> ConfirmedDelivery {
+    static func confirmed(_ delivery: PlannedDelivery, digest: BundleDigest? = nil) -> ConfirmedDelivery {
         ConfirmedDelivery(contentId: delivery.contentId, digest: digest ?? delivery.digest)
     }
 }

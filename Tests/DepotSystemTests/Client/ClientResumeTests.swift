@@ -1,5 +1,6 @@
 @testable import DepotServerTestSupport
 import DepotClient
+import DepotCore
 import DepotServer
 import DepotTestSupport
 import DepotTrust
@@ -68,7 +69,8 @@ struct ClientResumeTests {
             let expiresAt = DepotApplication.systemClock() + grantLifetime
             offered.url =
                 "/v1/bundles/\(offered.digest)?grant="
-                + server.application.grants.issue(digest: offered.digest, expiresAt: expiresAt, transactionId: id)
+                + server.application.grants.issue(
+                    digest: try #require(BundleDigest(hex: offered.digest)), expiresAt: expiresAt, transactionId: id)
             let renewals = Mutex(0)
             let out = server.scratch.path + "/out"
             let download = try client.bundleDownload(offered, into: URL(fileURLWithPath: out)) { stale throws(DepotClientError) in

@@ -1,6 +1,7 @@
 // Shared by the test target and by the libFuzzer build of `Fuzz/run.sh`, which compiles this file into one
 // module with DepotTrust's sources (hence no import of DepotTrust there).
 #if !DEPOT_FUZZ_SINGLE_MODULE
+import DepotCore
 @testable import DepotTrust
 #endif
 
@@ -8,14 +9,21 @@
 /// keys, and lists every broken invariant (an empty list: the input is handled correctly).
 ///
 /// Input layout: the token, then optionally `\n` and the bundle digest it is checked against (the seeds'
-/// digest when absent), then optionally `\n` and a transaction id. Invariants: parsing any bytes never
+/// digest when absent or not a digest's text), then optionally `\n` and a transaction id. Invariants: parsing any bytes never
 /// traps; a grant that verifies is exactly the grant the server would issue for what it carries (so a
 /// mutated grant never verifies, and a verified grant round-trips); the same for finish tokens and sealed
 /// fields; a refusal carries a code and a message; and any transaction id a grant can carry (when the input
 /// names one) survives issuing and verifying.
 enum GrantFuzzHarness {
     /// The digest the seeds' grants were issued for.
-    static let digest = String(repeating: "5a", count: 32)
+    static let digest = BundleDigest(hex: String(repeating: "5a", count: 32))!
+    /// Another bundle, which the grants of `digest` must not open.
+    static let otherDigest = BundleDigest(hex: String(repeating: "5b", count: 32))!
+
+    /// The digest a line of input spells, or the seeds' digest when it spells none.
+    static func digest(named line: some Collection<UInt8>) -> BundleDigest {
+        BundleDigest(hex: String(decoding: line, as: UTF8.self)) ?? digest
+    }
     /// The clock grants are checked at: 2001-09-09; the seeds expire in 2033.
     static let now: Int64 = 1_000_000_000
     /// Two keys: grants under both verify (rotation), new ones are made under `k1`.
@@ -32,7 +40,7 @@ enum GrantFuzzHarness {
     static func violations(_ data: [UInt8]) -> [String] {
         let lines = data.split(separator: UInt8(ascii: "\n"), maxSplits: 2, omittingEmptySubsequences: false)
         let token = String(decoding: lines[0], as: UTF8.self)
-        let digest = lines.count > 1 ? String(decoding: lines[1], as: UTF8.self) : Self.digest
+        let digest = lines.count > 1 ? Self.digest(named: lines[1]) : Self.digest
         let transactionId = lines.count > 2 ? String(decoding: lines[2], as: UTF8.self) : "2000000123456789"
         var found: [String] = []
         found += grantViolations(token, digest: digest)
@@ -44,7 +52,7 @@ enum GrantFuzzHarness {
     }
 
     /// A grant that verifies is the one the server issues for its key, digest, expiry and transaction.
-    static func grantViolations(_ token: String, digest: String) -> [String] {
+    static func grantViolations(_ token: String, digest: BundleDigest) -> [String] {
         var found: [String] = []
         let parsed = GrantToken.parse(token)
         if let parsed, !GrantToken.isTokenSafe(Substring(parsed.keyId), allowEmpty: false) {
@@ -83,7 +91,7 @@ enum GrantFuzzHarness {
     }
 
     /// Any transaction id a grant can carry is carried intact.
-    static func issueViolations(transactionId: String, digest: String) -> [String] {
+    static func issueViolations(transactionId: String, digest: BundleDigest) -> [String] {
         guard transactionId.utf8.count <= TransactionSeal.maximumIdLength else { return [] }
         let grant = authority.issue(digest: digest, expiresAt: now + 60, transactionId: transactionId)
         guard let verified = try? authority.verify(grant, digest: digest, now: now) else {
@@ -93,7 +101,9 @@ enum GrantFuzzHarness {
         if verified.transactionId != transactionId {
             found.append("transaction \(transactionId.debugDescription) came back as \(verified.transactionId.debugDescription)")
         }
-        if (try? authority.verify(grant, digest: digest + "0", now: now)) != nil { found.append("a grant opened another bundle") }
+        if (try? authority.verify(grant, digest: digest == otherDigest ? Self.digest : otherDigest, now: now)) != nil {
+            found.append("a grant opened another bundle")
+        }
         if (try? authority.verify(grant, digest: digest, now: now + 60)) != nil { found.append("a grant verified at its expiry") }
         let finish = authority.finishToken(transactionId: transactionId)
         if !authority.isValidFinishToken(finish, transactionId: transactionId) { found.append("a fresh finish token is refused") }

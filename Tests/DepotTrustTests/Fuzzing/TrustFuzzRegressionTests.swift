@@ -1,3 +1,4 @@
+import DepotCore
 import DepotTestSupport
 import Foundation
 import Testing
@@ -22,7 +23,7 @@ struct TrustFuzzRegressionTests {
         // so a campaign starts from grants that verify.
         for (name, bytes) in try FuzzInputs.inputs("grants") where name.contains("/valid-grant") {
             let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-            let digest = lines.count > 1 ? String(decoding: lines[1], as: UTF8.self) : GrantFuzzHarness.digest
+            let digest = lines.count > 1 ? GrantFuzzHarness.digest(named: lines[1]) : GrantFuzzHarness.digest
             let token = String(decoding: lines[0], as: UTF8.self)
             #expect(throws: Never.self, "\(name)") {
                 try GrantFuzzHarness.authority.verify(token, digest: digest, now: GrantFuzzHarness.now)

@@ -1,3 +1,4 @@
+import DepotCore
 import DepotSystem
 import Foundation
 
@@ -43,7 +44,7 @@ final class WorkspaceLock: Sendable {
                 try? files.removeItem(atPath: path)
             }
         }
-        let random = (0..<16).map { _ in String(UInt8.random(in: 0...255), radix: 16) }.joined()
+        let random = Hex.lowercase((0..<16).map { _ in UInt8.random(in: 0...255) })
         directory = parent + "/" + random
         try files.createDirectory(atPath: directory, withIntermediateDirectories: false)
         guard let descriptor = try? POSIX.openFile(directory + "/lock", O_RDWR | O_CREAT, mode: 0o600),
