@@ -43,7 +43,7 @@ let package = Package(
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         .target(name: "DepotCore", swiftSettings: swiftSettings),
         .target(name: "DepotAPI", swiftSettings: swiftSettings),
-        .target(name: "DepotHTTP", swiftSettings: bytePathSettings),
+        .target(name: "DepotHTTP", dependencies: ["DepotCore"], swiftSettings: bytePathSettings),
         .target(
             name: "DepotBundles",
             dependencies: [

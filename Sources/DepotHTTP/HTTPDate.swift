@@ -1,3 +1,5 @@
+import DepotCore
+
 /// Formats and parses HTTP-date values (RFC 9110 §5.6.7), as used by Last-Modified, If-Modified-Since,
 /// If-Unmodified-Since and If-Range.
 ///
@@ -24,7 +26,7 @@ package enum HTTPDate {
         let seconds = min(max(secondsSince1970, 0), latest)
         let days = seconds / 86_400
         let timeOfDay = Int(seconds % 86_400)
-        let date = CivilDate(days: days)
+        let date = CivilDate(daysSince1970: days)
         let weekday = Int((days + 4) % 7)  // 1970-01-01 was a Thursday; 0 is Sunday.
         return String(unsafeUninitializedCapacity: 29) { buffer in
             func put(_ index: Int, _ byte: UInt8) { buffer[index] = byte }
@@ -71,54 +73,4 @@ package enum HTTPDate {
 
     static let dayNames: StaticString = "SunMonTueWedThuFriSat"
     static let monthNames: StaticString = "JanFebMarAprMayJunJulAugSepOctNovDec"
-}
-
-/// A proleptic Gregorian calendar date, converted to and from days since 1970-01-01
-/// (Howard Hinnant's `civil_from_days` / `days_from_civil`).
-struct CivilDate {
-    var year: Int
-    var month: Int  // 1...12
-    var day: Int  // 1...31
-
-    init(year: Int, month: Int, day: Int) {
-        self.year = year
-        self.month = month
-        self.day = day
-    }
-
-    init(days: Int64) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        day = Int(dayOfYear - (153 * shiftedMonth + 2) / 5 + 1)
-        month = Int(shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9)
-        year = Int(yearOfEra + era * 400) + (month <= 2 ? 1 : 0)
-    }
-
-    /// Days since 1970-01-01; only meaningful for a valid date.
-    var daysSince1970: Int64 {
-        let y = Int64(month <= 2 ? year - 1 : year)
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let m = Int64(month)
-        let dayOfYear = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    var isValid: Bool {
-        guard (1...12).contains(month), day >= 1 else { return false }
-        switch month {
-        case 2:
-            let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
-            return day <= (leap ? 29 : 28)
-        case 4, 6, 9, 11:
-            return day <= 30
-        default:
-            return day <= 31
-        }
-    }
 }

@@ -2,6 +2,7 @@
 //   IMF-fixdate  "Sun, 06 Nov 1994 08:49:37 GMT"   (29 bytes)
 //   rfc850-date  "Sunday, 06-Nov-94 08:49:37 GMT"  (day-name-l + 24 bytes)
 //   asctime-date "Sun Nov  6 08:49:37 1994"        (24 bytes)
+import DepotCore
 
 struct DateParser {
     let bytes: UnsafeBufferPointer<UInt8>
@@ -54,7 +55,7 @@ struct DateParser {
     /// past year with those digits (judged by calendar year).
     static func expandTwoDigitYear(_ shortYear: Int, now: Int64?) -> Int {
         guard let now else { return shortYear >= 70 ? 1900 + shortYear : 2000 + shortYear }
-        let currentYear = CivilDate(days: min(max(now, 0), HTTPDate.latest) / 86_400).year
+        let currentYear = CivilDate(daysSince1970: min(max(now, 0), HTTPDate.latest) / 86_400).year
         var year = currentYear - currentYear % 100 + shortYear
         if year > currentYear + 50 { year -= 100 } else if year <= currentYear - 50 { year += 100 }
         return year
