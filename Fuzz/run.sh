@@ -59,7 +59,13 @@ compile() {
 }
 
 build_http_fields() {
-    compile DepotHTTPFuzz http-fields "$ROOT"/Sources/DepotHTTP/*.swift "$ROOT"/Sources/DepotHTTP/Internal/*.swift \
+    # DepotHTTP's dates use DepotCore's calendar: that file joins the module (DepotCore, which imports nothing, is
+    # built so that `import DepotCore` resolves; the module's own copy is the one used).
+    (cd "$ROOT" && swift build --target DepotCore 2>&1 | tail -1)
+    local debug
+    debug=$(cd "$ROOT" && swift build --show-bin-path)
+    compile DepotHTTPFuzz http-fields -I "$debug/Modules" "$ROOT/Sources/DepotCore/Time/CivilDate.swift" \
+        "$ROOT"/Sources/DepotHTTP/*.swift "$ROOT"/Sources/DepotHTTP/Internal/*.swift \
         "$ROOT/Tests/DepotHTTPTests/Fuzzing/HTTPFieldsFuzzHarness.swift" "$ROOT/Fuzz/HTTPFieldsEntry.swift"
 }
 
