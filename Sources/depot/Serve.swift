@@ -2,11 +2,14 @@ import DepotSettings
 import DepotTelemetry
 import ArgumentParser
 import DepotCore
+import DepotLedger
 import DepotServer
 import DepotServices
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
+import UnixSignals
 
 /// `depot serve`: import content, build bundles, and answer HTTP until SIGINT or SIGTERM.
 struct Serve: AsyncParsableCommand {
@@ -47,8 +50,41 @@ struct Serve: AsyncParsableCommand {
                 "data-dir": "\(configuration.dataDirectory)", "content-dir": "\(configuration.contentDirectory)",
                 "environment": "\(configuration.environment.rawValue)",
             ])
-        let application = try await DepotApplication.prepare(
-            configuration, logger: logger, unpacker: .childProcess(executable: SelfExecutable.path))
+        let opened = try await LedgerOpener.openForServiceGroup(
+            configuration.ledgerURL, busyTimeoutSeconds: configuration.ledgerBusyTimeoutSeconds, logger: logger)
+        let server = ServingService { [configuration] in
+            let application: DepotApplication
+            do {
+                application = try await DepotApplication.prepare(
+                    configuration, logger: logger, unpacker: .childProcess(executable: SelfExecutable.path), ledger: opened.ledger)
+            } catch {
+                // The ledger is closed here when nothing else will: a SQLite file (a PostgreSQL client ends with the group).
+                await LedgerOpener.close(opened.ledger)
+                throw error
+            }
+            Self.logLoaded(application, logger: logger)
+            do {
+                try await application.makeApplication().run()
+            } catch {
+                await application.close()
+                throw error
+            }
+            await application.close()
+        }
+        // The ledger's client first: the group ends its services in reverse order, so it ends after the server.
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = opened.client.map { [.init(service: $0)] } ?? []
+        services.append(
+            .init(
+                service: server, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup)
+        )
+        try await ServiceGroup(
+            configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        ).run()
+        logger.info("stopped")
+    }
+
+    /// Logs what the server loaded: counts, then each bundle.
+    private static func logLoaded(_ application: DepotApplication, logger: Logger) {
         logger.info(
             "content loaded",
             metadata: [
@@ -64,13 +100,15 @@ struct Serve: AsyncParsableCommand {
                     "size": "\(version.size)",
                 ])
         }
-        do {
-            try await application.makeApplication().runService()
-        } catch {
-            await application.close()
-            throw error
-        }
-        await application.close()
-        logger.info("stopped")
+    }
+}
+
+/// The server as one service of `depot serve`'s service group: it prepares the application, runs it until the
+/// group shuts down gracefully, and closes it.
+private struct ServingService: Service {
+    let body: @Sendable () async throws -> Void
+
+    func run() async throws {
+        try await body()
     }
 }

@@ -8,8 +8,10 @@ import PostgresNIO
 /// - `PostgresLedger.connect(url:logger:)` owns the client: it starts `run()` in a detached task of its own,
 ///   migrates over one direct connection (so an unreachable server fails at once), and `shutdown()` cancels
 ///   the task and waits for it (no swift-service-lifecycle needed; `deinit` cancels it too, as a safety net).
-/// - `PostgresLedger(client:logger:)` borrows a client whose `run()` the owner drives (e.g. as a `Service`
-///   in a `ServiceGroup`); call `migrate()` once it runs. `shutdown()` then does nothing.
+/// - `PostgresLedger.forServiceGroup(url:logger:)` migrates, then hands back the ledger and its client's run loop as
+///   a `Service` (`PostgresClientService`) for the application's service group, which starts and ends it;
+///   `PostgresLedger(client:logger:)` borrows any client whose `run()` the owner drives. `shutdown()` then does
+///   nothing.
 ///
 /// Concurrency: every method is one SQL transaction (READ COMMITTED). Read-check-write methods lock the row
 /// they decide on (`SELECT ... FOR UPDATE` on the transaction for `finish` and `setRevocation`, the
@@ -55,9 +57,18 @@ package final class PostgresLedger: SQLLedger {
         let client = PostgresClient(configuration: url.configuration, backgroundLogger: logger)
         let runTask = Task.detached { await client.run() }
         let ledger = PostgresLedger(client: client, runTask: runTask, logger: logger)
-        // Migrate on one plain connection of our own rather than through the pool: an unreachable server
-        // fails here at once (the pool would retry quietly for a minute), and by the time the ledger is
-        // returned the client's run loop has long started.
+        do {
+            try await migrate(url: url, logger: logger)
+        } catch {
+            await ledger.shutdown()
+            throw error
+        }
+        return ledger
+    }
+
+    /// Migrates the schema of the database `url` describes on one plain connection of its own rather than through
+    /// a pool: an unreachable server fails here at once (a pool would retry quietly for a minute).
+    package static func migrate(url: PostgresURL, logger: Logger) async throws(LedgerError) {
         do {
             let connection = try await PostgresConnection.connect(
                 configuration: try url.connectionConfiguration(), id: 0, logger: logger)
@@ -69,10 +80,20 @@ package final class PostgresLedger: SQLLedger {
             }
             try await connection.close()
         } catch {
-            await ledger.shutdown()
             throw Self.ledgerError(error, while: "connecting to \(url)")
         }
-        return ledger
+    }
+
+    /// A ledger on a new client for the database `url` describes, migrated, with the client's run loop as a
+    /// service for the caller's service group: the ledger's queries wait until the group runs it, and the group's
+    /// graceful shutdown ends it (put it first among the group's services, so that it ends after every service
+    /// that uses the ledger).
+    package static func forServiceGroup(
+        url: PostgresURL, logger: Logger = Logger(label: "depot.ledger.postgres")
+    ) async throws(LedgerError) -> (ledger: PostgresLedger, client: PostgresClientService) {
+        try await migrate(url: url, logger: logger)
+        let client = PostgresClient(configuration: url.configuration, backgroundLogger: logger)
+        return (PostgresLedger(client: client, logger: logger), PostgresClientService(client: client))
     }
 
     /// A ledger on a client whose `run()` the caller drives; call `migrate()` before use.

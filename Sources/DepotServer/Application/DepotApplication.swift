@@ -75,11 +75,13 @@ package struct DepotApplication: Sendable {
     /// Seconds since 1970, now.
     package static let systemClock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
 
-    /// Loads everything the server needs before it listens: opens the ledger, imports the configured
-    /// products and the content directory into its catalog, builds the missing deltas, and loads the catalog.
-    /// Uploaded archives are unpacked by `unpacker` (`depot serve` names its own binary: a child process).
+    /// Loads everything the server needs before it listens: opens the ledger (unless `ledger` gives one already
+    /// open), imports the configured products and the content directory into its catalog, builds the missing
+    /// deltas, and loads the catalog. Uploaded archives are unpacked by `unpacker` (`depot serve` names its own
+    /// binary: a child process).
     package static func prepare(
-        _ configuration: DepotConfiguration, logger: Logger, unpacker: ArchiveUnpacker = .inProcess
+        _ configuration: DepotConfiguration, logger: Logger, unpacker: ArchiveUnpacker = .inProcess,
+        ledger given: (any Ledger)? = nil
     ) async throws -> DepotApplication {
         try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
 
@@ -103,8 +105,13 @@ package struct DepotApplication: Sendable {
         }
         let shelf = try PackShelf(root: (configuration.dataDirectory as NSString).appendingPathComponent("packs"))
         let verifier = try TrustSetup.verifier(configuration, logger: logger)
-        let engine = try await LedgerOpener.open(
-            configuration.ledgerURL, busyTimeoutSeconds: configuration.ledgerBusyTimeoutSeconds, logger: logger)
+        let engine: any Ledger
+        if let given {
+            engine = given
+        } else {
+            engine = try await LedgerOpener.open(
+                configuration.ledgerURL, busyTimeoutSeconds: configuration.ledgerBusyTimeoutSeconds, logger: logger)
+        }
         let ledger = MeasuredLedger(base: engine, metrics: metrics)
         let imported = try await CatalogImporter.run(
             products: configuration.products, contentDirectory: configuration.contentDirectory,

@@ -23,6 +23,20 @@ package enum LedgerOpener {
 }
 
 extension LedgerOpener {
+    /// Opens and migrates the ledger for a server whose service group runs its connections: for PostgreSQL, the
+    /// client's run loop is returned as a service to list first in the group (so that it ends after every service
+    /// that uses the ledger); a SQLite ledger has none and is closed by its owner.
+    package static func openForServiceGroup(
+        _ url: String, busyTimeoutSeconds: Int64, logger: Logger
+    ) async throws -> (ledger: any Ledger, client: PostgresClientService?) {
+        if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
+            logger.info("ledger", metadata: ["engine": "postgresql", "client": "service"])
+            let opened = try await PostgresLedger.forServiceGroup(url: try PostgresURL(url), logger: logger)
+            return (opened.ledger, opened.client)
+        }
+        return (try await open(url, busyTimeoutSeconds: busyTimeoutSeconds, logger: logger), nil)
+    }
+
     /// Closes a ledger `open` returned (stops a PostgreSQL client, closes a SQLite file).
     package static func close(_ ledger: any Ledger) async {
         try? await ledger.close()
