@@ -255,7 +255,11 @@ let package = Package(
         .testTarget(name: "DepotCoreTests", dependencies: ["DepotCore", "DepotTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "DepotLedgerTests",
-            dependencies: ["DepotLedger", "DepotCore", "DepotTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "DepotLedger", "DepotCore", "DepotTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -119,6 +119,12 @@ final class LedgerFixture: Sendable {
         }
     }
 
+    /// The URL of the fixture's PostgreSQL database; nil for SQLite.
+    var postgresURL: PostgresURL? {
+        guard case .postgres(let server, let database) = place else { return nil }
+        return server.with(database: database)
+    }
+
     /// Closes one ledger opened by `open()` (the SQLite pool closes its file; the Postgres client stops).
     func close(_ ledger: any Ledger) async throws {
         if let ledger = ledger as? SQLiteLedger {
