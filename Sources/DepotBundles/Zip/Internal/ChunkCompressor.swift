@@ -120,14 +120,14 @@ final class ChunkCompressor {
     }
 
     private func stored(_ job: ChunkJob) throws -> ChunkOutput {
+        // Read into the compressor's own buffer (a chunk is at most `chunkSize`) and copied out whole: an array grown
+        // element by element first costs a loop per byte wherever the standard library's generic paths are not
+        // specialised.
+        let chunk = UnsafeMutableRawBufferPointer(rebasing: input[0..<job.count])
+        if job.count > 0 { try job.source.read(at: job.offset, into: chunk) }
         var bytes = arrays.take()
-        bytes.append(contentsOf: repeatElement(0, count: job.count))
-        if job.count > 0 {
-            try withMutableBytes(&bytes) { (raw) throws(PackError) in
-                try job.source.read(at: job.offset, into: raw)
-            }
-        }
-        let crc = bytes.withUnsafeBytes { Deflater.crc32(0, $0) }
+        bytes.append(contentsOf: UnsafeRawBufferPointer(chunk))
+        let crc = Deflater.crc32(0, UnsafeRawBufferPointer(chunk))
         return ChunkOutput(crc32: crc, length: job.count, method: .stored, bytes: bytes)
     }
 
