@@ -46,6 +46,15 @@ struct ObjectStoreLocalCacheTests {
         return FileManager.default.contents(atPath: "\(data)/bundles/\(digest.shard)/\(digest.hex).zip")
     }
 
+    /// The files under an instance's bundle workspaces (`bundles/tmp/*/`): evicted files wait there to be removed.
+    static func filesMovedAside(instance index: Int, shared: SharedInstances) -> [String] {
+        let tmp = SharedInstances.dataDirectory(in: shared.scratch, index: index, perInstance: true) + "/bundles/tmp"
+        let workspaces = (try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? []
+        return workspaces.flatMap { workspace in
+            ((try? FileManager.default.contentsOfDirectory(atPath: tmp + "/" + workspace)) ?? []).filter { $0.hasSuffix(".partial") }
+        }
+    }
+
     @Test func bundlesAreFetchedWhenAskedForOnceForAHundredRequestsAndEvictedBeyondTheBudget() async throws {
         guard let store = try await TestObjectStore.make() else { return }
         try await ObjectStoreInstancesTests.withTwoInstances(store, localCacheBytes: Self.budget) { shared, a, b, key in
@@ -85,6 +94,8 @@ struct ObjectStoreLocalCacheTests {
             try await eventually("B removes the first bundle to stay within its budget") {
                 Self.localFile(first, instance: 1, shared: shared) == nil
             }
+            // Its name was freed at once; its bytes, moved aside under the store's workspace, are freed off the loop.
+            try await eventually("B frees the evicted file's bytes") { Self.filesMovedAside(instance: 1, shared: shared) == [] }
             let metrics = try await Endpoint(port: b.port).request(
                 RawHTTPClient.get("/metrics", [SharedInstances.adminAuthorization]))
             #expect(ObjectStoreInstancesTests.sample(metrics.text, "depot_bundle_cache_evictions_total") ?? 0 >= 1)

@@ -53,7 +53,12 @@ package final class LocalBundleStore: BundleStore, Sendable {
         coordinator = BuildCoordinator(layout: layout, index: BundleIndex.load(from: layout.indexPath))
         if replica != nil {
             let cache = LocalBundleCache(budget: cacheBytes) { digest in
-                POSIX.unlinkFile(layout.bundlePath(for: digest))
+                // Evictions happen when an answer ends, on its event loop. The rename frees the name at once, so a
+                // copy fetched again right after is placed under it safely. The unlink, which frees a large file's
+                // blocks, runs off the loop.
+                let doomed = layout.temporaryPath()
+                guard (try? POSIX.renameFile(layout.bundlePath(for: digest), doomed)) != nil else { return }
+                DispatchQueue.global(qos: .utility).async { POSIX.unlinkFile(doomed) }
             }
             cache.adopt(layout.storedBundles())
             self.cache = cache
