@@ -43,11 +43,15 @@ struct UploadVersionKillNineTests {
         let key = try await depot.makeKey()
         let initial = try await RawHTTPClient(port: try #require(server.port)).request(RawHTTPClient.get("/v1/products"))
 
-        // A tar of a pack with 48 MiB of system randomness: the job spends its time hashing, unpacking, bundling.
-        let noise = try #require(FileHandle(forReadingAtPath: "/dev/urandom")).readData(ofLength: 48 << 20)
+        // A tar of a pack with 48 MiB of random letters from a 16-letter alphabet: the job spends its time hashing,
+        // unpacking and bundling, and the bundling deflates (the bytes halve), which takes longest.
+        var letters = Array(try #require(FileHandle(forReadingAtPath: "/dev/urandom")).readData(ofLength: 48 << 20))
+        letters.withUnsafeMutableBytes { bytes in
+            for index in bytes.indices { bytes[index] = 0x41 | (bytes[index] & 0x0F) }
+        }
         _ = try PublisherRequests.writePack(
             in: scratch, at: "packs/level1-2.0", productId: Self.level1, version: "2.0",
-            files: ["media/big.bin": Array(noise), "notes.txt": Array("Big second edition.".utf8)])
+            files: ["media/big.txt": letters, "notes.txt": Array("Big second edition.".utf8)])
         let packed = try await ExternalTool.run(tar, ["-cf", "level1-2.0.tar", "level1-2.0"], in: scratch.path + "/packs")
         #expect(packed.status == 0, "\(packed.error)")
         let archive = Array(try Data(contentsOf: URL(fileURLWithPath: scratch.path + "/packs/level1-2.0.tar")))
@@ -64,9 +68,10 @@ struct UploadVersionKillNineTests {
         while !FileManager.default.fileExists(atPath: folder), ContinuousClock.now - started < .seconds(300) {
             try await Task.sleep(for: .milliseconds(1))
         }
-        let killedWhile = try await LedgerReader.with(ledgerURL) { ledger in try await ledger.versionJob(id: job)?.state }
+        // Killed first, read after: the state the job was in when its server died stays in the ledger.
         server.kill(SIGKILL)
         _ = await server.waitForExit()
+        let killedWhile = try await LedgerReader.with(ledgerURL) { ledger in try await ledger.versionJob(id: job)?.state }
         try #require(
             killedWhile == .validating || killedWhile == .bundling, "the job ended before the kill: \(String(describing: killedWhile))")
 
