@@ -41,12 +41,19 @@ struct PublishKillNineTests {
         let originalDigest = try #require(try JSONAnswer(initial)["products.0.contents.0.digest"]?.string)
 
         // 1. SIGKILL while `depot dev stage` writes the bundle.
-        // Random bytes from the system: 32 MiB of them quickly, so the test spends its time bundling.
+        // 32 MiB of random letters from a 16-letter alphabet (made quickly from the system's random bytes), so the
+        // test spends its time bundling, and bundling deflates them (the bytes halve), which takes longest.
         let urandom = try #require(FileHandle(forReadingAtPath: "/dev/urandom"))
-        let noise = await OffPool.run { urandom.readData(ofLength: 32 << 20) }
+        let letters = await OffPool.run {
+            var letters = Array(urandom.readData(ofLength: 32 << 20))
+            letters.withUnsafeMutableBytes { bytes in
+                for index in bytes.indices { bytes[index] = 0x41 | (bytes[index] & 0x0F) }
+            }
+            return letters
+        }
         let directory = try PublisherRequests.writePack(
             in: scratch, at: "uploads/level1-2.0", productId: Self.level1, version: "2.0",
-            files: ["media/big.bin": Array(noise), "notes.txt": Array("Big second edition.".utf8)])
+            files: ["media/big.txt": letters, "notes.txt": Array("Big second edition.".utf8)])
         let stage = Process()
         stage.executableURL = URL(fileURLWithPath: binary)
         stage.arguments = ["dev", "stage", directory, "--product", Self.level1] + depot.place
