@@ -41,16 +41,9 @@ struct PublishKillNineTests {
         let originalDigest = try #require(try JSONAnswer(initial)["products.0.contents.0.digest"]?.string)
 
         // 1. SIGKILL while `depot dev stage` writes the bundle.
-        // 32 MiB of random letters from a 16-letter alphabet (made quickly from the system's random bytes), so the
-        // test spends its time bundling, and bundling deflates them (the bytes halve), which takes longest.
-        let urandom = try #require(FileHandle(forReadingAtPath: "/dev/urandom"))
-        let letters = await OffPool.run {
-            var letters = Array(urandom.readData(ofLength: 32 << 20))
-            letters.withUnsafeMutableBytes { bytes in
-                for index in bytes.indices { bytes[index] = 0x41 | (bytes[index] & 0x0F) }
-            }
-            return letters
-        }
+        // 32 MiB of letters that deflate, so the test spends its time bundling, deflating.
+        let letters = await DeflatingLetters.make(count: 32 << 20)
+        #expect(letters.count == 32 << 20)
         let directory = try PublisherRequests.writePack(
             in: scratch, at: "uploads/level1-2.0", productId: Self.level1, version: "2.0",
             files: ["media/big.txt": letters, "notes.txt": Array("Big second edition.".utf8)])

@@ -14,11 +14,16 @@ package enum LedgerOpener {
             logger.info("ledger", metadata: ["engine": "sqlite", "path": "\(path)"])
             return try await SQLiteLedger.open(path: path, busyTimeout: TimeInterval(busyTimeoutSeconds))
         }
-        if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
+        if isPostgres(url) {
             logger.info("ledger", metadata: ["engine": "postgresql"])
             return try await PostgresLedger.connect(url: url, logger: logger)
         }
         throw ConfigurationError("the ledger URL must start with sqlite: or postgres://")
+    }
+
+    /// Whether a ledger URL names a PostgreSQL server.
+    private static func isPostgres(_ url: String) -> Bool {
+        url.hasPrefix("postgres://") || url.hasPrefix("postgresql://")
     }
 }
 
@@ -29,7 +34,7 @@ extension LedgerOpener {
     package static func openForServiceGroup(
         _ url: String, busyTimeoutSeconds: Int64, logger: Logger
     ) async throws -> (ledger: any Ledger, client: PostgresClientService?) {
-        if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
+        if isPostgres(url) {
             logger.info("ledger", metadata: ["engine": "postgresql", "client": "service"])
             let opened = try await PostgresLedger.forServiceGroup(url: try PostgresURL(url), logger: logger)
             return (opened.ledger, opened.client)
