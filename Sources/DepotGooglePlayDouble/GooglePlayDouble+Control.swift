@@ -146,8 +146,9 @@ extension GooglePlayDouble {
         }
     }
 
-    /// A made-up order id in Google's shape, `GPA.dddd-dddd-dddd-ddddd`.
-    static func makeOrderId() -> String {
+    /// A made-up order id in Google's shape, `GPA.dddd-dddd-dddd-ddddd`: 17 random digits, so that two purchases made
+    /// in one test never share one (Depot takes a purchase's order id as its transaction id).
+    package static func makeOrderId() -> String {
         let groups = [4, 4, 4, 5].map { count in String((0..<count).map { _ in Character(String(Int.random(in: 0...9))) }) }
         return "GPA." + groups.joined(separator: "-")
     }

@@ -62,7 +62,7 @@ struct GooglePlayDoubleFixture {
     /// since 1970) and returns its purchase data, signed by `signer`.
     func purchase(
         _ signer: GooglePlayTestSigner, productId: String = "level1",
-        orderId: String = "GPA.\(Int.random(in: 1000...9999))-1111-2222-33333", purchaseTime: Int64? = nil, expiry: Int64? = nil
+        orderId: String = GooglePlayDouble.makeOrderId(), purchaseTime: Int64? = nil, expiry: Int64? = nil
     ) throws -> (data: String, signature: String, token: String, orderId: String) {
         let token = "token-\(UUID().uuidString.lowercased())"
         let now = purchaseTime ?? Int64(Date().timeIntervalSince1970 * 1000)
