@@ -99,6 +99,12 @@ public enum ErrorCode: String, CaseIterable, Sendable {
     case unknownUpload = "unknown-upload"
     case ambiguousVersion = "ambiguous-version"
     case versionFailed = "version-failed"
+    case invalidRelease = "invalid-release"
+    case rolloutWithoutCurrent = "rollout-without-current"
+    case rolloutNotNewer = "rollout-not-newer"
+    case rolloutShrinks = "rollout-shrinks"
+    case notRollingOut = "not-rolling-out"
+    case versionNotBeta = "version-not-beta"
     case versionWasPublished = "version-was-published"
     case versionInProgress = "version-in-progress"
     case uploadIncomplete = "upload-incomplete"
@@ -234,6 +240,12 @@ public enum ErrorCode: String, CaseIterable, Sendable {
         case .unknownUpload: (404, "No such upload of this publisher.")
         case .ambiguousVersion: (409, "Several contents of the product have this version; add `?contentId=`.")
         case .versionFailed: (409, "The version failed to become ready and cannot be published.")
+        case .invalidRelease: (400, "`rollout` is not a whole percent from 1 to 100, or `channel` is not `production` or `beta`.")
+        case .rolloutWithoutCurrent: (409, "A rollout needs a version current for everyone to roll out from; publish one in full first.")
+        case .rolloutNotNewer: (409, "A rollout takes buyers forward: the version is not newer than the current one.")
+        case .rolloutShrinks: (409, "A rollout only grows; halt it or roll back instead.")
+        case .notRollingOut: (409, "The version does not roll out to part of the buyers, so there is nothing to halt.")
+        case .versionNotBeta: (409, "Only a version published to the beta channel can be promoted.")
         case .versionWasPublished: (409, "The version was published; published versions are kept.")
         case .versionInProgress: (409, "A version of the product is already being made from an upload.")
         case .uploadIncomplete: (409, "The upload does not have all its bytes yet.")

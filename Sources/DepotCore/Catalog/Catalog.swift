@@ -11,6 +11,9 @@ public struct Catalog: Sendable {
     /// Versions that were published and then replaced (by a newer one or by a rollback): no longer offered,
     /// still served by digest so that grants handed out for them keep working.
     public let superseded: [ContentVersion]
+    /// Published versions offered to part of the buyers (a rollout) or to test purchases (beta), beside the
+    /// current versions in `versions`, which everyone else keeps: what `currentContents(of:at:for:)` adds.
+    public let limited: [LimitedRelease]
     /// Delta bundles from older versions of a content to newer ones.
     public let deltas: [DeltaBundle]
     /// When the catalog last changed through a publish, a rollback or a product edit (seconds since 1970),
@@ -18,11 +21,12 @@ public struct Catalog: Sendable {
     public let changedAt: Int64
     private let versionsByDigest: [BundleDigest: ContentVersion]
     private let productsById: [String: Product]
+    private let limitedProducts: Set<String>
 
     /// Creates a catalog; versions are sorted so the catalog's listings do not depend on load order.
     public init(
-        products: [Product], versions: [ContentVersion], superseded: [ContentVersion] = [], deltas: [DeltaBundle] = [],
-        changedAt: Int64 = 0
+        products: [Product], versions: [ContentVersion], superseded: [ContentVersion] = [], limited: [LimitedRelease] = [],
+        deltas: [DeltaBundle] = [], changedAt: Int64 = 0
     ) {
         self.products = products
         self.deltas = deltas
@@ -33,8 +37,18 @@ public struct Catalog: Sendable {
         }
         self.versions = versions.sorted(by: order)
         self.superseded = superseded.sorted(by: order)
+        // Beta after production, so that a test purchase offered both takes the beta version.
+        self.limited = limited.sorted {
+            ($0.release.channel == .beta ? 1 : 0, $0.version.productId, $0.version.contentId, $0.version.publishedAt, $0.version.version)
+                < (
+                    $1.release.channel == .beta ? 1 : 0, $1.version.productId, $1.version.contentId, $1.version.publishedAt,
+                    $1.version.version
+                )
+        }
+        self.limitedProducts = Set(limited.map(\.version.productId))
         var byDigest: [BundleDigest: ContentVersion] = [:]
         for version in self.superseded { byDigest[version.digest] = version }
+        for release in self.limited { byDigest[release.version.digest] = release.version }
         for version in self.versions { byDigest[version.digest] = version }
         self.versionsByDigest = byDigest
         var byId: [String: Product] = [:]
@@ -80,10 +94,54 @@ public struct Catalog: Sendable {
         return latest.values.sorted { ($0.publishedAt, $0.contentId) < ($1.publishedAt, $1.contentId) }
     }
 
+    /// The contents of a product `audience` is offered at `now`: the current version of each content
+    /// (`currentContents(of:at:)`), where a limited release it receives (`ReleaseAudience.receives`) and that is
+    /// newer than the current version takes that content's place, or adds a content; nil: everyone's current
+    /// versions.
+    public func currentContents(of productId: String, at now: Int64, for audience: ReleaseAudience?) -> [ContentVersion] {
+        var contents = currentContents(of: productId, at: now)
+        guard let audience, limitedProducts.contains(productId) else { return contents }
+        var changed = false
+        for limited in limited
+        where limited.version.productId == productId && limited.version.publishedAt <= now
+            && audience.receives(limited.version, as: limited.release)
+        {
+            if let index = contents.firstIndex(where: { $0.contentId == limited.version.contentId }) {
+                let current = contents[index]
+                guard (limited.version.publishedAt, limited.version.version) > (current.publishedAt, current.version) else { continue }
+                changed = true
+                contents[index] = limited.version
+            } else {
+                changed = true
+                contents.append(limited.version)
+            }
+        }
+        guard changed else { return contents }
+        return contents.sorted { ($0.publishedAt, $0.contentId) < ($1.publishedAt, $1.contentId) }
+    }
+
+    /// Whether a product has a version released to part of the buyers or to test purchases.
+    public func hasLimitedRelease(productId: String) -> Bool {
+        limitedProducts.contains(productId)
+    }
+
+    /// Whether a product has a halted rollout: only then does what a purchase was offered before decide what it
+    /// is offered now (`ReleaseAudience.offered`).
+    public func hasHaltedRollout(productId: String) -> Bool {
+        limitedProducts.contains(productId) && limited.contains { $0.version.productId == productId && $0.release.halted }
+    }
+
+    /// The limited release of a version, if it is one.
+    public func limitedRelease(digest: BundleDigest) -> LimitedRelease? {
+        limited.first { $0.version.digest == digest }
+    }
+
     /// When a content was first published (its issue date), whatever version is current: a subscription
     /// period entitles an issue by this date, so a corrected issue stays with the period it appeared in.
     public func firstPublishedAt(productId: String, contentId: String) -> Int64? {
-        (versions + superseded).lazy.filter { $0.productId == productId && $0.contentId == contentId }.map(\.publishedAt).min()
+        (versions + superseded + limited.map(\.version)).lazy.filter { $0.productId == productId && $0.contentId == contentId }.map(
+            \.publishedAt
+        ).min()
     }
 
     /// The latest publication time at or before `now`, or nil when nothing is published yet; never older than

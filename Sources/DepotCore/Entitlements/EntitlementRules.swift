@@ -22,15 +22,17 @@ public enum EntitlementRules {
     ///     May include `transaction` itself.
     ///   - isFinished: whether the transaction's delivery has been confirmed.
     ///   - now: milliseconds since 1970; content published later is not yet available.
+    ///   - audience: who asks, for the versions released to part of the buyers or to test purchases; nil: the
+    ///     current versions everyone is offered.
     public static func entitledContents(
         of transaction: PurchaseTransaction, redeemedAs recordedType: ProductType? = nil, related: [PurchaseTransaction],
-        isFinished: Bool, catalog: Catalog, now: Int64
+        isFinished: Bool, catalog: Catalog, now: Int64, audience: ReleaseAudience? = nil
     ) -> Result<[ContentVersion], Refusal> {
         guard let product = catalog.product(id: transaction.productId),
             let type = catalog.judgedType(productId: product.id, recorded: recordedType)
         else { return .failure(.unknownProduct) }
         guard !transaction.isRevoked else { return .failure(.revoked) }
-        let published = catalog.currentContents(of: product.id, at: now / 1000)
+        let published = catalog.currentContents(of: product.id, at: now / 1000, for: audience)
         // A subscription entitles an issue by its first publication, and delivers its current version.
         func issueDate(_ version: ContentVersion) -> Int64 {
             (catalog.firstPublishedAt(productId: product.id, contentId: version.contentId) ?? version.publishedAt)

@@ -33,10 +33,12 @@ package protocol CatalogLedger: Sendable {
     ) async throws(LedgerError)
         -> AddVersionOutcome
 
-    /// Publishes a version of a content atomically (`PublishPlan`): it becomes current (or scheduled), the
-    /// one it replaces is superseded; publishing an older version is a rollback.
+    /// Publishes a version of a content with `release` atomically (`PublishPlan`): in full it becomes current
+    /// (or scheduled) and the one it replaces is superseded, publishing an older version being a rollback; as a
+    /// rollout or to beta it is offered beside the current version. Raising, halting and promoting a release are
+    /// publishes of the same version with another release.
     func publishVersion(
-        productId: String, contentId: String, version: String, now: Int64
+        productId: String, contentId: String, version: String, release: VersionRelease, now: Int64
     ) async throws(LedgerError)
         -> PublishOutcome
 
@@ -48,4 +50,13 @@ package protocol CatalogLedger: Sendable {
 
     /// Records a delta bundle; false when it was already recorded (then nothing changes).
     func recordDelta(_ delta: DeltaBundle) async throws(LedgerError) -> Bool
+}
+
+extension CatalogLedger {
+    /// Publishes a version of a content in full (`publishVersion(productId:contentId:version:release:now:)`).
+    package func publishVersion(
+        productId: String, contentId: String, version: String, now: Int64
+    ) async throws(LedgerError) -> PublishOutcome {
+        try await publishVersion(productId: productId, contentId: contentId, version: version, release: .full, now: now)
+    }
 }

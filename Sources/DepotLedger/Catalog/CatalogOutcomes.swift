@@ -23,6 +23,9 @@ package enum PublishOutcome: Sendable, Equatable {
     case unknownVersion
     /// The version failed and cannot be published.
     case failedVersion
+    /// The release cannot be made (`PublishPlan.Refusal`: nothing to roll out from, not newer, shrinking, not
+    /// rolling out); nothing changed.
+    case refused(PublishPlan.Refusal)
 }
 
 /// What deleting a version did.

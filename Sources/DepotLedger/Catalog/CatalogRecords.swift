@@ -42,13 +42,17 @@ package struct CatalogVersion: Sendable, Equatable {
     package var activatedAt: Int64?
     /// Why it failed, for a failed version.
     package var failureReason: String?
+    /// To whom it is offered while published (to whom it last was, once superseded).
+    package var release: VersionRelease
 
     /// Creates a version record.
     package init(
-        content: ContentVersion, state: VersionState, stagedAt: Int64, activatedAt: Int64? = nil, failureReason: String? = nil
+        content: ContentVersion, state: VersionState, stagedAt: Int64, activatedAt: Int64? = nil, failureReason: String? = nil,
+        release: VersionRelease = .full
     ) {
         self.content = content
         self.state = state
+        self.release = release
         self.stagedAt = stagedAt
         self.activatedAt = activatedAt
         self.failureReason = failureReason
@@ -89,10 +93,12 @@ package struct CatalogSnapshot: Sendable, Equatable {
         let products = self.products.sorted {
             (rank[$0.id] ?? Int.max, $0.id) < (rank[$1.id] ?? Int.max, $1.id)
         }.map(\.product)
+        let published = versions.filter { $0.state == .published }
         return Catalog(
             products: products,
-            versions: versions.filter { $0.state == .published }.map(\.content),
+            versions: published.filter(\.release.isFull).map(\.content),
             superseded: versions.filter { $0.state == .superseded }.map(\.content),
+            limited: published.filter { !$0.release.isFull }.map { LimitedRelease(version: $0.content, release: $0.release) },
             deltas: deltas, changedAt: changedAt)
     }
 }

@@ -4,7 +4,8 @@ import DepotCore
 enum CatalogRows {
     static let productColumns = "id, type, title, period_days"
     static let versionColumns =
-        "product_id, content_id, version, digest, size, unpacked_size, published_at, state, failure_reason, staged_at, activated_at"
+        "product_id, content_id, version, digest, size, unpacked_size, published_at, state, failure_reason, staged_at, activated_at, "
+        + "channel, rollout_percent, rollout_halted"
     static let versionOrder = "product_id, content_id, published_at, version"
 
     /// A version record from its columns in `versionColumns` order.
@@ -20,8 +21,29 @@ enum CatalogRows {
                 productId: try row.text(0), contentId: contentId, version: version, publishedAt: try row.integer(6),
                 digest: try row.digest(3), size: try row.integer(4), unpackedSize: try row.integer(5)),
             state: state, stagedAt: try row.integer(9), activatedAt: try row.optionalInteger(10),
-            failureReason: try row.optionalText(8))
+            failureReason: try row.optionalText(8), release: try release(row, version: version, contentId: contentId))
     }
+
+    /// A version's release from its `channel`, `rollout_percent` and `rollout_halted` columns (11 to 13).
+    private static func release(_ row: SQLRow, version: String, contentId: String) throws -> VersionRelease {
+        let channelName = try row.text(11)
+        guard let channel = VersionRelease.Channel(rawValue: channelName) else {
+            throw LedgerError.corrupt("version \(version) of \(contentId) has the unknown channel \(channelName)")
+        }
+        let percent = try row.integer(12)
+        guard (1...100).contains(percent) else {
+            throw LedgerError.corrupt("version \(version) of \(contentId) rolls out to \(percent)%")
+        }
+        return VersionRelease(channel: channel, percent: Int(percent), halted: try row.integer(13) != 0)
+    }
+
+    /// The columns that record a version's release (SQLite `v12-version-releases`, PostgreSQL 12): a version
+    /// recorded before releases existed is a full production one.
+    static let releaseSchema: [String] = [
+        "ALTER TABLE catalog_versions ADD COLUMN channel TEXT NOT NULL DEFAULT 'production' CHECK (channel IN ('production', 'beta'))",
+        "ALTER TABLE catalog_versions ADD COLUMN rollout_percent INTEGER NOT NULL DEFAULT 100 CHECK (rollout_percent BETWEEN 1 AND 100)",
+        "ALTER TABLE catalog_versions ADD COLUMN rollout_halted INTEGER NOT NULL DEFAULT 0 CHECK (rollout_halted IN (0, 1))",
+    ]
 
     /// A product record from its columns in `productColumns` order.
     static func product(_ row: SQLRow) throws -> CatalogProduct {

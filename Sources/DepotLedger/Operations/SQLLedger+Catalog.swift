@@ -110,7 +110,8 @@ extension SQLLedger {
                 """
                 INSERT INTO catalog_versions (\(unescaped: CatalogRows.versionColumns))
                 VALUES (\(version.productId), \(version.contentId), \(version.version), \(version.digest), \(version.size),
-                    \(version.unpackedSize), \(version.publishedAt), \(state.rawValue), NULL, \(now), \(activatedAt))
+                    \(version.unpackedSize), \(version.publishedAt), \(state.rawValue), NULL, \(now), \(activatedAt),
+                    'production', 100, 0)
                 """)
             try await CatalogRows.bumpRevision(session, changedAt: nil)
             return .added(CatalogVersion(content: version, state: state, stagedAt: now, activatedAt: activatedAt))
@@ -118,7 +119,7 @@ extension SQLLedger {
     }
 
     package func publishVersion(
-        productId: String, contentId: String, version: String, now: Int64
+        productId: String, contentId: String, version: String, release: VersionRelease, now: Int64
     )
         async throws(LedgerError) -> PublishOutcome
     {
@@ -133,16 +134,23 @@ extension SQLLedger {
             let plan: PublishPlan
             do {
                 plan = try PublishPlan.plan(
-                    publishing: version,
-                    among: versions.map { .init(version: $0.content.version, state: $0.state, publishedAt: $0.content.publishedAt) },
+                    publishing: version, release: release,
+                    among: versions.map {
+                        .init(version: $0.content.version, state: $0.state, publishedAt: $0.content.publishedAt, release: $0.release)
+                    },
                     now: now)
             } catch let refusal as PublishPlan.Refusal {
-                return refusal == .unknownVersion ? .unknownVersion : .failedVersion
+                switch refusal {
+                case .unknownVersion: return .unknownVersion
+                case .failedVersion: return .failedVersion
+                default: return .refused(refusal)
+                }
             }
             for change in plan.changes {
                 try await session.execute(
                     """
-                    UPDATE catalog_versions SET state = \(change.state.rawValue),
+                    UPDATE catalog_versions SET state = \(change.state.rawValue), channel = \(change.release.channel.rawValue),
+                        rollout_percent = \(change.release.percent), rollout_halted = \(change.release.halted ? 1 : 0),
                         activated_at = CASE WHEN \(change.version == version) THEN \(now) ELSE activated_at END
                     WHERE product_id = \(productId) AND content_id = \(contentId) AND version = \(change.version)
                     """)

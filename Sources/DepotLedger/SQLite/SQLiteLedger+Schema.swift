@@ -62,6 +62,11 @@ extension SQLiteLedger {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration("v12-version-releases") { db in
+            for statement in CatalogRows.releaseSchema {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
     }()
 

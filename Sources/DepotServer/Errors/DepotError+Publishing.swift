@@ -17,6 +17,29 @@ extension DepotError {
                 "several contents of \(productId) have version \(version) (\(contents.joined(separator: ", "))); add ?contentId=")
         case .versionFailed(let contentId, let version):
             self.init(.versionFailed, "version \(version) of \(contentId) failed and cannot be published")
+        case .releaseRefused(let contentId, let version, let refusal):
+            switch refusal {
+            case .nothingToRollOutFrom:
+                self.init(
+                    .rolloutWithoutCurrent,
+                    "\(contentId) has no version current for everyone to roll \(version) out from; publish one in full first")
+            case .rolloutNotNewer(let current):
+                self.init(
+                    .rolloutNotNewer,
+                    "version \(version) of \(contentId) is not newer than the current \(current); roll back in full instead")
+            case .rolloutShrinks(let percent):
+                self.init(
+                    .rolloutShrinks,
+                    "version \(version) of \(contentId) already rolls out to \(percent)%; a rollout only grows (halt it or roll back)")
+            case .notRollingOut:
+                self.init(.notRollingOut, "version \(version) of \(contentId) does not roll out to part of the buyers")
+            case .unknownVersion:
+                self.init(.unknownVersion, "no version \(version) of \(contentId)")
+            case .failedVersion:
+                self.init(.versionFailed, "version \(version) of \(contentId) failed and cannot be published")
+            }
+        case .notBeta(let contentId, let version):
+            self.init(.versionNotBeta, "version \(version) of \(contentId) is not published to the beta channel")
         case .versionWasPublished(let contentId, let version):
             self.init(
                 .versionWasPublished,

@@ -19,7 +19,8 @@ struct PublisherProductBody: Encodable {
 }
 
 /// One version as the publisher routes answer it. A catalog version's `state` is `staged`, `published`,
-/// `superseded` or `failed`, and `current` says whether apps are offered it now. A version still on its way
+/// `superseded` or `failed`, and `current` says whether every buyer is offered it now; a published or superseded
+/// one has its (last) `release`. A version still on its way
 /// from an upload (a version job) is `received`, `validating`, `bundling` or `failed` (with
 /// `failureReason`), names its `job` and `upload`, and has no bundle yet.
 struct PublisherVersionBody: Encodable {
@@ -35,13 +36,14 @@ struct PublisherVersionBody: Encodable {
     var stagedAt: String?
     var activatedAt: String?
     var failureReason: String?
+    var release: ReleaseBody?
     var job: String?
     var upload: String?
     var updatedAt: String?
 
     /// The bodies of one product's versions; `current` per content as `Catalog.currentContents` decides it.
     static func list(_ versions: [CatalogVersion], now: Int64) -> [PublisherVersionBody] {
-        let published = versions.filter { $0.state == .published }.map(\.content)
+        let published = versions.filter { $0.state == .published && $0.release.isFull }.map(\.content)
         let offered = Catalog(products: [], versions: published)
         let current = Set(
             Set(published.map(\.productId)).flatMap { offered.currentContents(of: $0, at: now) }
@@ -53,7 +55,8 @@ struct PublisherVersionBody: Encodable {
                 state: record.state.rawValue, current: current.contains("\(content.contentId)\n\(content.version)"),
                 digest: content.digest.hex, size: content.size, unpackedSize: content.unpackedSize,
                 publishedAt: UTCTimestamp.format(content.publishedAt), stagedAt: UTCTimestamp.format(record.stagedAt),
-                activatedAt: record.activatedAt.map(UTCTimestamp.format), failureReason: record.failureReason)
+                activatedAt: record.activatedAt.map(UTCTimestamp.format), failureReason: record.failureReason,
+                release: record.state.wasPublished ? ReleaseBody(record.release) : nil)
         }
     }
 }
@@ -65,6 +68,20 @@ extension PublisherVersionBody {
             productId: job.productId, contentId: job.contentId, version: job.version, state: job.state.rawValue,
             current: false, publishedAt: job.publishedAt.map(UTCTimestamp.format), failureReason: job.failureReason,
             job: job.id, upload: job.uploadId, updatedAt: UTCTimestamp.format(job.updatedAt))
+    }
+}
+
+/// To whom a version is offered: `channel` `production` or `beta`, the `rollout` percent of the channel's buyers,
+/// and whether the rollout is `halted`.
+struct ReleaseBody: Encodable {
+    var channel: String
+    var rollout: Int
+    var halted: Bool
+
+    init(_ release: VersionRelease) {
+        channel = release.channel.rawValue
+        rollout = release.percent
+        halted = release.halted
     }
 }
 

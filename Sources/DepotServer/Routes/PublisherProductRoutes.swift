@@ -12,7 +12,8 @@ import Logging
 ///   version or a transaction, its type and period are fixed: 409 `product-type-locked`);
 /// - `GET /v1/publisher/products/{productId}` reads it with its versions;
 /// - `GET /v1/publisher/products/{productId}/versions` lists the versions with their state;
-/// - `POST /v1/publisher/products/{productId}/versions/{version}/publish` publishes (or rolls back to) a version;
+/// - the release routes (`PublisherReleaseRoutes`): publish (or roll back to) a version, in full, as a rollout or
+///   to beta; raise or halt a rollout; promote a beta version;
 /// - `DELETE /v1/publisher/products/{productId}/versions/{version}` removes a version never published (409 otherwise).
 ///
 /// Version routes take `?contentId=` when a product has several contents (a subscription's issues) at one
@@ -41,19 +42,7 @@ struct PublisherProductRoutes: Sendable {
             let product = try await self.productBody(productId)
             return try TransactionRoutes.json(PublisherVersionsBody(versions: product.versions))
         }
-        group.post("/products/:productId/versions/:version/publish") { request, context in
-            let productId = try Self.productId(context)
-            let (contentId, version) = try await self.resolve(request, context, productId: productId)
-            let publication = try await self.publishing.publish(
-                productId: productId, contentId: contentId, version: version, publisher: context.publisher?.name ?? "?")
-            let versions = try await self.publishing.versions(productId)
-            let body = PublisherVersionBody.list(versions, now: self.publishing.clock()).first {
-                $0.contentId == contentId && $0.version == version
-            }
-            guard let body else { throw PublishingError.unknownVersion(contentId: contentId, version: version) }
-            return try TransactionRoutes.json(
-                PublishBody(version: body, rollback: publication.rollback, changed: publication.changed))
-        }
+        PublisherReleaseRoutes(products: self).register(on: group)
         group.delete("/products/:productId/versions/:version") { request, context in
             let productId = try Self.productId(context)
             let (contentId, version) = try await self.resolve(request, context, productId: productId)

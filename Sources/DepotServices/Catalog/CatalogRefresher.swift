@@ -74,7 +74,8 @@ package struct CatalogRefresher: Sendable {
     /// the catalog served (see `servable`), and it is tried again later (see `refresh`).
     func fetchMissingBundles(of catalog: Catalog) async -> Set<BundleDigest> {
         let sizes = Dictionary(
-            (catalog.versions + catalog.superseded).map { ($0.digest, $0.size) } + catalog.deltas.map { ($0.digest, $0.size) },
+            (catalog.versions + catalog.superseded + catalog.limited.map(\.version)).map { ($0.digest, $0.size) }
+                + catalog.deltas.map { ($0.digest, $0.size) },
             uniquingKeysWith: { first, _ in first })
         let bundles = store
         let logger = logger
@@ -124,8 +125,9 @@ package struct CatalogRefresher: Sendable {
         }
         let versions = catalog.versions.filter(keep)
         let superseded = catalog.superseded.filter(keep)
+        let limited = catalog.limited.filter { keep($0.version) }
         let byVersion = Dictionary(
-            (versions + superseded).map { ("\($0.productId)\n\($0.contentId)\n\($0.version)", $0) },
+            (versions + superseded + limited.map(\.version)).map { ("\($0.productId)\n\($0.contentId)\n\($0.version)", $0) },
             uniquingKeysWith: { first, _ in first })
         let deltas = catalog.deltas.filter { delta in
             guard let target = byVersion["\(delta.productId)\n\(delta.contentId)\n\(delta.targetVersion)"] else { return false }
@@ -135,7 +137,9 @@ package struct CatalogRefresher: Sendable {
             return keep(version)
         }
         return (
-            Catalog(products: catalog.products, versions: versions, superseded: superseded, deltas: deltas, changedAt: catalog.changedAt),
+            Catalog(
+                products: catalog.products, versions: versions, superseded: superseded, limited: limited, deltas: deltas,
+                changedAt: catalog.changedAt),
             bundles
         )
     }

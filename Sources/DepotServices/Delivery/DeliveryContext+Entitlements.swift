@@ -4,9 +4,10 @@ import DepotLedger
 extension DeliveryContext {
     /// The contents a stored transaction entitles now, judged by the type it was redeemed under (the catalog's
     /// when none was recorded), or the refusal. `stackingWith` adds non-renewing purchases known to be the same
-    /// customer's (presented together in one restore).
+    /// customer's (presented together in one restore). `audience` picks the versions released to part of the buyers
+    /// or to test purchases (nil: the versions every buyer is offered).
     package func entitledContents(
-        _ stored: LedgerTransaction, stackingWith: [PurchaseTransaction] = []
+        _ stored: LedgerTransaction, stackingWith: [PurchaseTransaction] = [], audience: ReleaseAudience? = nil
     ) async throws(DeliveryError) -> [ContentVersion] {
         let transaction = stored.transaction
         let catalog = self.catalog
@@ -20,13 +21,33 @@ extension DeliveryContext {
         }
         let result = EntitlementRules.entitledContents(
             of: transaction, redeemedAs: stored.productType, related: related, isFinished: stored.state == .finished,
-            catalog: catalog, now: clock() * 1000)
+            catalog: catalog, now: clock() * 1000, audience: audience)
         switch result {
         case .success(let contents): return contents
         case .failure(.unknownProduct): throw .unknownProduct(productId: transaction.productId)
         case .failure(.revoked): throw .revoked
         case .failure(.consumableFinished): throw .consumableFinished
         }
+    }
+
+    /// Who asks, for the product's limited releases: the buyer is the purchase's app account token (the signed
+    /// one, else the app's), else its original transaction id; what earlier redeems offered the purchase is read
+    /// only when a rollout of the product is halted. Nil when the product has no limited release.
+    package func audience(
+        of stored: LedgerTransaction, callerAccount: AccountToken?, installed: [String: String]
+    ) async throws(DeliveryError) -> ReleaseAudience? {
+        let transaction = stored.transaction
+        let catalog = self.catalog
+        guard catalog.hasLimitedRelease(productId: transaction.productId) else { return nil }
+        var offered: Set<BundleDigest> = []
+        if catalog.hasHaltedRollout(productId: transaction.productId) {
+            offered = Set(
+                try await ledgerCall { () async throws(LedgerError) in try await ledger.offers(transactionId: transaction.id) }.map(
+                    \.digest))
+        }
+        return ReleaseAudience(
+            transaction, account: transaction.appAccountToken?.lowercased() ?? callerAccount?.value, offered: offered,
+            installed: installed)
     }
 
     /// The known transactions whose periods bear on a subscription's entitlement: an auto-renewable one's

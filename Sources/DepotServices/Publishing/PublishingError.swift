@@ -1,3 +1,4 @@
+import DepotCore
 import DepotLedger
 
 /// Why a publisher's change was refused. The server maps every case to its error code in one place.
@@ -10,6 +11,11 @@ package enum PublishingError: Error, Sendable, Equatable {
     case ambiguousVersion(productId: String, version: String, contents: [String])
     /// The version failed and cannot be published.
     case versionFailed(contentId: String, version: String)
+    /// The release asked for cannot be made (`PublishPlan.Refusal`): a rollout without a current version, not
+    /// newer than it, or lower than it was; a halt of what does not roll out.
+    case releaseRefused(contentId: String, version: String, PublishPlan.Refusal)
+    /// Only a beta version can be promoted.
+    case notBeta(contentId: String, version: String)
     /// The version was published once; published versions are kept.
     case versionWasPublished(contentId: String, version: String)
     /// The product has versions or transactions: its type and period are fixed.

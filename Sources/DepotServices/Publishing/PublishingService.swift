@@ -105,30 +105,68 @@ package struct PublishingService: Sendable {
             metadata: ["publisher": "\(publisher.name)", "product": "\(job.productId)", "version": "\(job.version)", "job": "\(job.id)"])
     }
 
-    /// Publishes a version, or rolls back to it; builds its deltas and purges what edges cache of the content.
+    /// Publishes a version with `release` (in full by default: it becomes current, or a rollback to it), raises
+    /// or halts its rollout, or promotes it from beta (`PublishPlan`); builds its deltas and, when what every
+    /// buyer is offered changed, purges what edges cache of the content.
     package func publish(
-        productId: String, contentId: String, version: String, publisher: String
+        productId: String, contentId: String, version: String, release: VersionRelease = .full, publisher: String
     ) async throws(PublishingError) -> Publication {
         let now = clock()
         let outcome = try await call { () async throws(LedgerError) in
-            try await ledger.publishVersion(productId: productId, contentId: contentId, version: version, now: now)
+            try await ledger.publishVersion(productId: productId, contentId: contentId, version: version, release: release, now: now)
         }
         switch outcome {
         case .published(let record, let rollback, let changed):
             if changed {
                 await refreshCatalog()
                 deltas.enqueue(record.content)
-                purges.submit(PurgeTags.activated(record.content, rollback: rollback))
+                if release.isFull { purges.submit(PurgeTags.activated(record.content, rollback: rollback)) }
                 logger.info(
                     rollback ? "version rolled back to" : "version published",
-                    metadata: ["publisher": "\(publisher)", "content": "\(contentId)", "version": "\(version)"])
+                    metadata: [
+                        "publisher": "\(publisher)", "content": "\(contentId)", "version": "\(version)", "release": "\(release.summary)",
+                    ])
             }
             return Publication(version: record, rollback: rollback, changed: changed)
         case .unknownVersion:
             throw .unknownVersion(contentId: contentId, version: version)
         case .failedVersion:
             throw .versionFailed(contentId: contentId, version: version)
+        case .refused(let refusal):
+            throw .releaseRefused(contentId: contentId, version: version, refusal)
         }
+    }
+
+    /// Halts a version's rollout: nobody new is offered it; buyers who got it keep it.
+    package func halt(productId: String, contentId: String, version: String, publisher: String) async throws(PublishingError) -> Publication
+    {
+        let record = try await record(productId: productId, contentId: contentId, version: version)
+        guard record.state == .published, record.release.isPartial else {
+            throw .releaseRefused(contentId: contentId, version: version, .notRollingOut)
+        }
+        var halted = record.release
+        halted.halted = true
+        return try await publish(productId: productId, contentId: contentId, version: version, release: halted, publisher: publisher)
+    }
+
+    /// Promotes a beta version to production, in full or as a rollout to `percent`.
+    package func promote(
+        productId: String, contentId: String, version: String, percent: Int, publisher: String
+    ) async throws(PublishingError) -> Publication {
+        let record = try await record(productId: productId, contentId: contentId, version: version)
+        guard record.state == .published, record.release.channel == .beta else {
+            throw .notBeta(contentId: contentId, version: version)
+        }
+        return try await publish(
+            productId: productId, contentId: contentId, version: version, release: .rollout(percent), publisher: publisher)
+    }
+
+    /// One version's record, or `unknownVersion`.
+    private func record(productId: String, contentId: String, version: String) async throws(PublishingError) -> CatalogVersion {
+        guard
+            let record = try await versions(productId).first(where: { $0.content.contentId == contentId && $0.content.version == version })
+        else { throw .unknownVersion(contentId: contentId, version: version) }
+        return record
     }
 
     /// Deletes a version that was never published.

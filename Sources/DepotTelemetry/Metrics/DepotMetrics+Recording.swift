@@ -38,6 +38,17 @@ extension DepotMetrics {
         Counter(label: Name.redeems, dimensions: [("outcome", outcome)], factory: factory).increment()
     }
 
+    /// Counts one bundle of `version` of `contentId` offered by a redeem or a restore.
+    package func versionOffered(contentId: String, version: String) {
+        Counter(label: Name.versionOffers, dimensions: [("content", contentId), ("version", version)], factory: factory).increment()
+    }
+
+    /// Counts one delivery of `version` of `contentId` an app confirmed.
+    package func versionDelivered(contentId: String, version: String) {
+        Counter(label: Name.versionDeliveries, dimensions: [("content", contentId), ("version", version)], factory: factory)
+            .increment()
+    }
+
     /// Counts one finish: `ok`, or the code of the error it was answered with.
     package func finish(outcome: String) {
         Counter(label: Name.finishes, dimensions: [("outcome", outcome)], factory: factory).increment()

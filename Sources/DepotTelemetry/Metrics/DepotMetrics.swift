@@ -49,6 +49,10 @@ package final class DepotMetrics: Sendable {
         package static let downloadsInFlight = "depot_downloads_in_flight"
         /// Redeems by outcome.
         package static let redeems = "depot_redeems_total"
+        /// Bundles offered by redeems and restores, by content and version: how far a rollout reached.
+        package static let versionOffers = "depot_version_offers_total"
+        /// Deliveries apps confirmed by finishing, by content and version: how many buyers have a version.
+        package static let versionDeliveries = "depot_version_deliveries_total"
         /// Finishes by outcome.
         package static let finishes = "depot_finishes_total"
         /// Signed data refused, by verification error code.

@@ -38,12 +38,12 @@ extension MeasuredLedger {
     }
 
     package func publishVersion(
-        productId: String, contentId: String, version: String, now: Int64
+        productId: String, contentId: String, version: String, release: VersionRelease, now: Int64
     ) async throws(LedgerError)
         -> PublishOutcome
     {
         try await timed("publishVersion") { () async throws(LedgerError) in
-            try await base.publishVersion(productId: productId, contentId: contentId, version: version, now: now)
+            try await base.publishVersion(productId: productId, contentId: contentId, version: version, release: release, now: now)
         }
     }
 
