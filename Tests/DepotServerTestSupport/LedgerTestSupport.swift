@@ -70,6 +70,7 @@ struct JSONAnswer: @unchecked Sendable {
 
     var string: String? { value as? String }
     var int: Int? { (value as? NSNumber)?.intValue }
+    var bool: Bool? { value as? Bool }
     var array: [JSONAnswer] { (value as? [Any])?.map(JSONAnswer.init(value:)) ?? [] }
 }
 
