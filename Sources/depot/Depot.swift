@@ -6,7 +6,7 @@ struct Depot: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "depot",
         abstract: "Delivers purchased in-app content: verifies transactions, serves bundles, records deliveries.",
-        subcommands: [Serve.self, Publish.self, Fetch.self, Transactions.self, Keys.self, Dev.self, UnpackArchive.self],
+        subcommands: [Serve.self, Publish.self, Versions.self, Fetch.self, Transactions.self, Keys.self, Dev.self, UnpackArchive.self],
         defaultSubcommand: Serve.self
     )
 }

@@ -8,7 +8,8 @@ import NIOHTTP1
 /// `pack.json` and `Contents/`, or without `pack.json`, or plain files that are the content itself) into a
 /// deterministic tar, uploads it with tus (resuming after a cut, and across reruns: the same folder
 /// gives the same archive, whose upload is remembered under the state directory), asks the server to make
-/// it a version, waits until it is staged, and publishes it when asked.
+/// it a version, waits until it is staged, and publishes it when asked: in full, to `--rollout` percent of the
+/// buyers, or to the beta `--channel`.
 struct Publish: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Upload a pack folder as a new version of a product, wait until it is staged, optionally publish it."
@@ -36,6 +37,12 @@ struct Publish: AsyncParsableCommand {
 
     @Flag(help: "Publish the version once it is staged.")
     var publish = false
+
+    @Option(help: "With --publish: offer the version to this percent of buyers (1-100) beside the current version.")
+    var rollout: Int?
+
+    @Option(help: "With --publish: production (the default) or beta (test purchases only).")
+    var channel: String?
 
     @Option(
         name: .customLong("state-dir"), help: "Where archives and upload addresses are kept between runs (default: ~/.cache/depot/publish)."
@@ -71,6 +78,8 @@ struct Publish: AsyncParsableCommand {
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw PublishError("\(directory) is not a folder")
         }
+        let release = try ReleaseOptions.body(rollout: rollout, channel: channel)
+        if !release.isEmpty, !publish { throw PublishError("--rollout and --channel take effect with --publish") }
         let state = PublishState(directory: stateDir ?? PublishState.defaultDirectory(environment))
         let archive = try state.archive(of: directory)
         let client = HTTPClient(
@@ -86,9 +95,8 @@ struct Publish: AsyncParsableCommand {
             if publish {
                 var path = "/v1/publisher/products/\(product)/versions/\(version)/publish"
                 if let contentId { path += "?contentId=\(contentId)" }
-                let answer = try await api.json(.POST, path, doing: "publishing \(version)")
-                let rollback = answer["rollback"] as? Bool ?? false
-                print(rollback ? "published \(product) \(version) (a rollback)" : "published \(product) \(version)")
+                let answer = try await api.json(.POST, path, release.isEmpty ? nil : release, doing: "publishing \(version)")
+                print(ReleaseOptions.line(answer, product: product, version: version))
             }
         } catch {
             try? await client.shutdown()
