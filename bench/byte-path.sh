@@ -205,15 +205,7 @@ cat >"$TMP/config/products.json" <<'EOF'
 }
 EOF
 
-port_is_free() { ! ss -Hltn "sport = :$1" | grep -q .; }
-pick_port() { # start
-    local port=$1
-    while ! port_is_free "$port" || [[ " ${USED_PORTS[*]:-} " == *" $port "* ]]; do port=$((port + 1)); done
-    USED_PORTS+=("$port")
-    echo "$port"
-}
-USED_PORTS=()
-BASE_PORT=$((20000 + RANDOM % 20000))
+BASE_PORT=$(random_base_port)
 DEPOT_PORT=$(pick_port "$BASE_PORT")
 USED_PORTS+=("$DEPOT_PORT")
 NGINX2_PORT=$(pick_port $((DEPOT_PORT + 1)))

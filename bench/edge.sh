@@ -75,16 +75,9 @@ config.setdefault("edge", {})["fillSecrets"] = [secret]
 json.dump(config, open(path, "w"), indent=2)
 EOF
 
-free_port() {
-    local port=$((20000 + RANDOM % 20000))
-    while ss -Hltn "sport = :$port" | grep -q . || [[ " ${USED[*]:-} " == *" $port "* ]]; do port=$((port + 1)); done
-    USED+=("$port")
-    echo "$port"
-}
-USED=()
-DEPOT_PORT=$(free_port)
-EDGE_PORT=$(free_port)
-NGINX_PORT=$(free_port)
+DEPOT_PORT=$(pick_port "$(random_base_port)")
+EDGE_PORT=$(pick_port $((DEPOT_PORT + 1)))
+NGINX_PORT=$(pick_port $((EDGE_PORT + 1)))
 
 log "starting depot on 127.0.0.1:$DEPOT_PORT"
 DEPOT_LOG_LEVEL=info "$DEPOT" serve --config "$TMP/config" --data-dir "$TMP/data" --content-dir "$TMP/content" \

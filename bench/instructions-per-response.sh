@@ -61,7 +61,7 @@ cat >"$TMP/config/products.json" <<'EOF'
 }
 EOF
 
-PORT=$(pick_port $((20000 + RANDOM % 20000)))
+PORT=$(pick_port "$(random_base_port)")
 # Valgrind 3.19 cannot read the DWARF 5 debug information of a Swift build: callgrind runs a copy without it
 # (the symbol table stays, so functions keep their names).
 objcopy --strip-debug "$DEPOT" "$TMP/depot"

@@ -9,14 +9,26 @@ die() {
     exit 1
 }
 
-# Whether nothing listens on TCP port $1.
-port_is_free() { ! ss -Hltn "sport = :$1" | grep -q .; }
+# Whether no TCP socket on this machine uses port $1 (listening, or one end of a connection).
+port_is_free() { ! ss -Hatn "sport = :$1" | grep -q .; }
 
-# The first free port from $1 on.
+# The first free port from $1 on, other than those in USED_PORTS. A pick made as `$(pick_port N)` runs in a
+# subshell: the caller adds the port to USED_PORTS (or starts the next pick above it) before its server listens.
+USED_PORTS=()
 pick_port() {
     local port=$1
-    while ! port_is_free "$port"; do port=$((port + 1)); done
+    while ! port_is_free "$port" || [[ " ${USED_PORTS[*]:-} " == *" $port "* ]]; do port=$((port + 1)); done
     echo "$port"
+}
+
+# A random port to start picking from, below the kernel's range of ephemeral ports: a port picked there could be
+# taken by any outgoing connection on the machine between the pick and the server's bind.
+random_base_port() {
+    local low=32768
+    read -r low _ </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || true
+    local top=$((low - 1000))
+    ((top > 11000)) || top=11000
+    echo $((10000 + RANDOM % (top - 10000)))
 }
 
 # SIGTERM to each process given, then up to 5 s for each to go, then SIGKILL.

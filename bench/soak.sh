@@ -70,7 +70,7 @@ config["metrics"] = {"tokenSHA256": [hashlib.sha256(b"soak-metrics").hexdigest()
 json.dump(config, open(path, "w"), indent=2)
 PY
 
-DEPOT_PORT=$(pick_port $((20000 + RANDOM % 20000)))
+DEPOT_PORT=$(pick_port "$(random_base_port)")
 NGINX_PORT=$(pick_port $((DEPOT_PORT + 1)))
 log "starting depot on 127.0.0.1:$DEPOT_PORT (bundles the packs first)"
 DEPOT_LOG_LEVEL=${DEPOT_LOG_LEVEL:-info} "$DEPOT" serve --config "$TMP/config" --data-dir "$TMP/data" --content-dir "$TMP/content" \

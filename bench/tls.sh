@@ -67,7 +67,7 @@ config.setdefault("server", {})["tls"] = {"certificateChainPath": tmp + "/chain.
 json.dump(config, open(path, "w"), indent=2)
 EOF
 
-BASE_PORT=$((20000 + RANDOM % 20000))
+BASE_PORT=$(random_base_port)
 PORT_DEPOT=$(pick_port "$BASE_PORT")
 PORT_DEPOT_TLS=$(pick_port $((PORT_DEPOT + 1)))
 PORT_NGINX=$(pick_port $((PORT_DEPOT_TLS + 1)))
