@@ -86,6 +86,13 @@ struct RolloutTests {
                 if version == "2.0" { reached += 1 }
             }
             #expect((60...140).contains(reached), "10% reached \(reached) of 1,000")
+            // A restore offers each buyer the same version as a redeem: ten buyers within the rollout, ten outside.
+            for buyer in buyers.filter({ Self.within(10, $0) }).prefix(10) + buyers.filter({ !Self.within(10, $0) }).prefix(10) {
+                let body = #"{"signedTransactions": [""# + buyer.jws + #""]}"#
+                let restored = try await clients[1].request(PurchaseRequests.post("/v1/restore", body))
+                #expect(restored.status == 200, "\(restored.text)")
+                #expect(try JSONAnswer(restored)["downloads.0.version"]?.string == (Self.within(10, buyer) ? "2.0" : "1.0"))
+            }
             // The same answer on the other instance, on a retry.
             for (index, buyer) in buyers.prefix(200).enumerated() {
                 #expect(try await Self.offered(clients[(index + 1) % 2], buyer) == (Self.within(10, buyer) ? "2.0" : "1.0"))
