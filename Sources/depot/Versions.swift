@@ -22,11 +22,7 @@ struct VersionTarget: ParsableArguments {
     @Option(help: "The content id, for a product with several contents at this version.")
     var contentId: String?
 
-    @Option(help: "The Depot server (default: DEPOT_SERVER, or http://127.0.0.1:8080).")
-    var server: String?
-
-    @Option(help: "The publisher key (default: DEPOT_PUBLISHER_KEY).")
-    var key: String?
+    @OptionGroup var connection: PublisherOptions
 
     /// Posts `body` to the version's `action` route and prints the version's release.
     func post(_ action: String, _ body: [String: Any]?) async throws {
@@ -39,15 +35,7 @@ struct VersionTarget: ParsableArguments {
     }
 
     private func send(_ action: String, _ body: [String: Any]?) async throws(PublishError) {
-        let environment = ProcessInfo.processInfo.environment
-        guard let key = key ?? environment["DEPOT_PUBLISHER_KEY"], !key.isEmpty else {
-            throw PublishError("no publisher key: pass --key or set DEPOT_PUBLISHER_KEY (make one with `depot keys create`)")
-        }
-        let server = (server ?? environment["DEPOT_SERVER"] ?? "http://127.0.0.1:8080")
-            .trimmingCharacters(in: CharacterSet(charactersIn: "/"))
-        guard server.hasPrefix("http://") || server.hasPrefix("https://") else {
-            throw PublishError("--server must be an http:// or https:// URL, not \(server)")
-        }
+        let (server, key) = try connection.resolved()
         let client = HTTPClient(
             eventLoopGroupProvider: .singleton, configuration: .init(timeout: .init(connect: .seconds(10), read: .seconds(60))))
         let api = PublisherAPI(client: client, server: server, key: key)

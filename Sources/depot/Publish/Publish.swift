@@ -29,11 +29,7 @@ struct Publish: AsyncParsableCommand {
     @Option(help: "The content id, for a product with several contents (a subscription's issues).")
     var contentId: String?
 
-    @Option(help: "The Depot server (default: DEPOT_SERVER, or http://127.0.0.1:8080).")
-    var server: String?
-
-    @Option(help: "The publisher key (default: DEPOT_PUBLISHER_KEY).")
-    var key: String?
+    @OptionGroup var connection: PublisherOptions
 
     @Flag(help: "Publish the version once it is staged.")
     var publish = false
@@ -66,14 +62,7 @@ struct Publish: AsyncParsableCommand {
 
     private func publishVersion() async throws(PublishError) {
         let environment = ProcessInfo.processInfo.environment
-        guard let key = key ?? environment["DEPOT_PUBLISHER_KEY"], !key.isEmpty else {
-            throw PublishError("no publisher key: pass --key or set DEPOT_PUBLISHER_KEY (make one with `depot keys create`)")
-        }
-        let server = (server ?? environment["DEPOT_SERVER"] ?? "http://127.0.0.1:8080")
-            .trimmingCharacters(in: CharacterSet(charactersIn: "/"))
-        guard server.hasPrefix("http://") || server.hasPrefix("https://") else {
-            throw PublishError("--server must be an http:// or https:// URL, not \(server)")
-        }
+        let (server, key) = try connection.resolved()
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw PublishError("\(directory) is not a folder")
