@@ -1,5 +1,7 @@
 @testable import DepotServerTestSupport
 import DepotCore
+import DepotLedger
+import DepotServer
 import DepotTestSupport
 import Foundation
 import Testing
@@ -84,6 +86,33 @@ struct GooglePlayFlowTests {
             #expect((again["downloads"] as? [[String: Any]])?.first?["digest"] as? String == digest)
             #expect((again["transaction"] as? [String: Any])?["state"] as? String == "finished")
             #expect((again["transaction"] as? [String: Any])?["store"] as? String == "google-play")
+        }
+    }
+
+    @Test(arguments: LedgerEngine.allCases)
+    func aSecondPurchaseUnderAnOrderIdIsRefusedAndTheFirstKept(engine: LedgerEngine) async throws {
+        let signer = try GooglePlayTestSigner()
+        try await Self.withServer(engine, settings: try GooglePlayFixture.settings(signer)) { server in
+            let client = try RawHTTPClient(port: server.port)
+            let orderId = "GPA.5555-6666-7777-88888"
+            let level = GooglePlayTestSigner.purchaseData(orderId: orderId, packageName: Self.packageName, productId: "level1")
+            let first = try await PurchaseSteps.post(client, "/v1/transactions", try Self.redeemBody(level, try signer.sign(level)))
+            #expect(first.status == 200, "\(first.text)")
+            // Signed, but another purchase (the coins, another token) under the same order id: refused, nothing kept.
+            let coins = GooglePlayTestSigner.purchaseData(orderId: orderId, packageName: Self.packageName, productId: "coins")
+            let second = try await PurchaseSteps.post(client, "/v1/transactions", try Self.redeemBody(coins, try signer.sign(coins)))
+            #expect(second.status == 409, "\(second.text)")
+            #expect(second.text.contains("transaction-conflict"), "\(second.text)")
+            let stored = try #require(try await server.application.ledger.transaction(id: orderId))
+            #expect(stored.transaction.productId == "com.example.level1")
+            // A restore presenting it restores nothing for it, and still answers.
+            let restored = try await PurchaseSteps.post(
+                client, "/v1/restore",
+                try Self.json(["googlePlayPurchases": [["purchaseData": coins, "signature": try signer.sign(coins)]]]))
+            #expect(restored.status == 200, "\(restored.text)")
+            #expect((try PurchaseSteps.object(restored)["downloads"] as? [Any])?.isEmpty == true, "\(restored.text)")
+            let again = try await PurchaseSteps.post(client, "/v1/transactions", try Self.redeemBody(level, try signer.sign(level)))
+            #expect(again.status == 200, "\(again.text)")
         }
     }
 

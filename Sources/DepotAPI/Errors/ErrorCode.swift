@@ -65,6 +65,7 @@ public enum ErrorCode: String, CaseIterable, Sendable {
     case unknownProduct = "unknown-product"
     case revoked = "revoked"
     case consumableFinished = "consumable-finished"
+    case transactionConflict = "transaction-conflict"
     case deliveryMismatch = "delivery-mismatch"
     case nothingDelivered = "nothing-delivered"
     case tooManyTransactions = "too-many-transactions"
@@ -202,6 +203,8 @@ public enum ErrorCode: String, CaseIterable, Sendable {
         case .unknownProduct: (404, "The product is not in the catalog.")
         case .revoked: (410, "The store refunded or revoked the purchase.")
         case .consumableFinished: (409, "The consumable was already delivered and finished.")
+        case .transactionConflict:
+            (409, "The purchase is not the one recorded under its transaction id (store, product or purchase token).")
         case .deliveryMismatch: (409, "The delivered contents or digests are not what was offered; nothing changed.")
         case .nothingDelivered: (409, "Nothing was offered for the transaction yet, so nothing can be confirmed.")
         case .tooManyTransactions: (413, "A restore carries more than 1000 transactions.")

@@ -9,6 +9,15 @@ extension LedgerError {
         LedgerError(code: "corrupt", message: message)
     }
 
+    /// A transaction presented again is not the purchase recorded under its id: another store, another product
+    /// at the App Store, another purchase token or product at Google Play. Nothing was changed.
+    package static func transactionConflict(_ message: String) -> LedgerError {
+        LedgerError(code: transactionConflictCode, message: message)
+    }
+
+    /// The code of `transactionConflict`.
+    package static let transactionConflictCode = "transaction-conflict"
+
     /// The schema could not be brought to the version this build expects.
     package static func migration(_ message: String) -> LedgerError {
         LedgerError(code: "migration", message: message)

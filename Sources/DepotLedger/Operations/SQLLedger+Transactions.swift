@@ -80,10 +80,17 @@ extension SQLLedger {
         guard
             let row = try await session.row(
                 """
-                SELECT revocation_date_ms, expires_date_ms, last_fact_signed_ms FROM transactions
+                SELECT revocation_date_ms, expires_date_ms, last_fact_signed_ms, store, product_id, store_product_id,
+                    purchase_token FROM transactions
                 WHERE id = \(t.id)\(.forUpdate)
                 """)
         else { throw LedgerError.corrupt("transaction \(t.id) vanished") }
+        if let conflict = TransactionIdentity(
+            store: try row.text(3), productId: try row.text(4), storeProductId: try row.optionalText(5),
+            purchaseToken: try row.optionalText(6)
+        ).conflict(with: t) {
+            throw LedgerError.transactionConflict("transaction \(t.id) was recorded with \(conflict)")
+        }
         let known = PresentedFacts(
             revocationDate: try row.optionalInteger(0), expiresDate: try row.optionalInteger(1),
             lastFactSignedDate: try row.optionalInteger(2))

@@ -36,6 +36,10 @@ extension DepotError {
                 retryAfterSeconds: wait)
         case .purchaseRefused(let refusal):
             self.init(refusal)
+        case .transactionConflict(let transactionId):
+            self.init(
+                .transactionConflict,
+                "transaction \(transactionId) was recorded as another purchase (store, product or purchase token); nothing was recorded")
         case .ledgerUnavailable:
             self.init(.ledgerUnavailable, "the ledger cannot be reached; try again")
         }

@@ -27,6 +27,9 @@ package enum DeliveryError: Error, Sendable, Equatable {
     case irregularActivity(retryAfterSeconds: Int64)
     /// The store's signed purchase was refused by its verifier.
     case purchaseRefused(PurchaseRefusal)
+    /// The purchase presented is not the one recorded under its transaction id (another store, product or
+    /// purchase token): nothing was recorded.
+    case transactionConflict(transactionId: String)
     /// The ledger cannot be reached.
     case ledgerUnavailable
 }

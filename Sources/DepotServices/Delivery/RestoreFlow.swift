@@ -69,8 +69,14 @@ package struct RestoreFlow: Sendable {
             guard catalog.product(id: purchase.productId) != nil,
                 let type = catalog.judgedType(productId: purchase.productId, recorded: known?.productType), type != .consumable
             else { continue }
-            let stored = try await context.recordRedemption(
-                purchase, client: client, callerAccount: callerAccount, policy: policy, now: now)
+            let stored: LedgerTransaction
+            do {
+                stored = try await context.recordRedemption(
+                    purchase, client: client, callerAccount: callerAccount, policy: policy, now: now)
+            } catch .transactionConflict {
+                // Not the purchase recorded under its id: restored as nothing, like any other refused purchase.
+                continue
+            }
             let stacking = type == .nonRenewing ? restoredTogether[purchase.productId] ?? [] : []
             let contents: [ContentVersion]
             do {
