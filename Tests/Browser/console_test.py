@@ -4,8 +4,8 @@
 
 A wrong key sees an error and nothing else; the publisher creates a product, uploads a folder of plain
 files (packed into a zip in the page), watches it stage, publishes it, finds it in /v1/products, uploads an
-archive through a cut connection and after a reload, rolls back, deletes a version never published, meets the
-type lock, and signs out; the operator reads the reports. The page's zip writer and SHA-256 are checked
+archive through a cut connection and after a reload, rolls back, drops an archive and schedules it, deletes a
+version never published, meets the type lock, and signs out; the operator reads the reports. The page's zip writer and SHA-256 are checked
 against Python's zipfile and hashlib. Prints "console test passed" at the end; any failure exits non-zero.
 """
 
@@ -104,6 +104,24 @@ def stage(driver, version, choose, schedule=None):
     driver.find_element(By.ID, "upload-start").click()
     wait_for(driver, lambda d: row_state(d, version) == "staged"
              and "staged" in (text_of(d, "upload-status") or ""), "version %s to stage" % version)
+
+
+def drop_archive(driver, name):
+    """Drops a zip made in the page onto the drop zone, with a schedule a day ahead."""
+    driver.execute_script("""
+        const schedule = new Date(Date.now() + 86400000);
+        const local = new Date(schedule.getTime() - schedule.getTimezoneOffset() * 60000);
+        document.getElementById("upload-schedule").value = local.toISOString().slice(0, 16);
+        const files = [{path: "notes.txt", file: new File(["dropped " + arguments[0]], "notes.txt")}];
+        return DepotZip.zipFolder(files, () => {}).then((blob) => {
+          const transfer = new DataTransfer();
+          transfer.items.add(new File([blob], arguments[0], {type: "application/zip", lastModified: 1700000000000}));
+          const zone = document.getElementById("drop-zone");
+          zone.dispatchEvent(new DragEvent("dragover", {dataTransfer: transfer, bubbles: true, cancelable: true}));
+          zone.dispatchEvent(new DragEvent("drop", {dataTransfer: transfer, bubbles: true, cancelable: true}));
+        });
+    """, name)
+    wait_for(driver, lambda d: ("Archive " + name) in (text_of(d, "upload-chosen") or ""), "the drop to be taken", 30)
 
 
 def make_folder():
@@ -264,6 +282,17 @@ def run(driver):
     click_in_row(driver, "1.0", "rollback")
     confirm(driver, "will get version 1.0")
     wait_for(driver, lambda d: current_versions(PRODUCT) == ["1.0"], "1.0 back in /v1/products", 30)
+
+    step("a version dropped as an archive is scheduled: published now, offered from a day ahead")
+    stage(driver, "2.1", lambda: drop_archive(driver, "level-2.1.zip"))
+    check(row_state(driver, "2.1") == "staged", "2.1 is staged")
+    click_in_row(driver, "2.1", "publish")
+    said = confirm(driver, "will get version 2.1")
+    check(" from " in said, "the confirmation names the time: %r" % said)
+    wait_for(driver, lambda d: "scheduled" in (d.execute_script(
+        "const c = document.querySelector('#versions tr[data-version=\"2.1\"] td.state'); return c && c.textContent;")
+        or ""), "2.1 to show as scheduled", 30)
+    check(current_versions(PRODUCT) == ["1.0"], "buyers still get 1.0 until the time comes")
 
     step("a version never published is deleted")
     stage(driver, "3.0", lambda: driver.find_element(By.ID, "upload-archive").send_keys(
