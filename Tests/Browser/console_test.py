@@ -315,6 +315,8 @@ def run(driver):
     check(driver.execute_script("return sessionStorage.length") == 0, "the key is forgotten")
     check(not visible(driver, "publisher"), "the products are hidden")
     check(text_of(driver, "product-view") == "", "nothing of the product is left")
+    time.sleep(2)  # longer than the page's poll of version jobs: nothing asks the API after signing out
+    check(text_of(driver, "notice") == "Signed out", "the notice says %r" % text_of(driver, "notice"))
 
     step("the operator reads the reports")
     sign_in(driver, ADMIN)

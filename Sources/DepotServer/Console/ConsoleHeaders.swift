@@ -9,8 +9,9 @@ enum ConsoleHeaders {
         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
         + "manifest-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 
-    /// Console files change only with the binary: a browser keeps them briefly and then revalidates with the
-    /// ETag, so a new release is picked up within a minute.
+    /// Console files change only with the binary: a browser may keep them but asks again on every load, with
+    /// the ETag (a 304 carries no body), so a new release is picked up at once and the page never mixes files
+    /// of two releases for long.
     static let cacheControl = "no-cache"
 
     /// The security fields, added to `fields`.

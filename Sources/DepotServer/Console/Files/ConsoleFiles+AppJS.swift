@@ -66,7 +66,8 @@ extension ConsoleFiles {
             }
 
             signOut() {
-              this.upload.pause();
+              this.upload.stop();
+              this.products.stop();
               session.clear();
               this.credential = null;
               global.DepotDom.clear(document.getElementById("product-view"));

@@ -73,7 +73,7 @@ extension ConsoleFiles {
             }
 
             async refresh() {
-              if (!this.current) return;
+              if (!this.current || this.stopped) return;
               try {
                 const product = (await api.product(this.current.id)).body.product;
                 const index = this.products.findIndex((p) => p.id === product.id);
@@ -88,8 +88,15 @@ extension ConsoleFiles {
             // Follows version jobs until none is working, without reloading the page.
             watch() {
               clearTimeout(this.timer);
+              if (this.stopped) return;
               const working = this.current && (this.current.versions || []).some((v) => WORKING.includes(v.state));
               if (working) this.timer = setTimeout(() => this.refresh(), 1000);
+            }
+
+            // Stops following version jobs (on sign out).
+            stop() {
+              this.stopped = true;
+              clearTimeout(this.timer);
             }
 
             showNew() {

@@ -32,7 +32,15 @@ extension ConsoleFiles {
             for (let i = 0; i < localStorage.length; i++) {
               const key = localStorage.key(i);
               if (!key || !key.startsWith(STORE_PREFIX)) continue;
-              try { list.push(JSON.parse(localStorage.getItem(key))); } catch (_) { /* an unreadable entry */ }
+              let record = null;
+              try { record = JSON.parse(localStorage.getItem(key)); } catch (_) { record = null; }
+              // An upload the server has expired (Upload-Expires) cannot be resumed: forget it.
+              if (!record || (record.expiresAt && Date.parse(record.expiresAt) < Date.now())) {
+                localStorage.removeItem(key);
+                i -= 1;
+                continue;
+              }
+              list.push(record);
             }
             return list;
           }
@@ -63,7 +71,7 @@ extension ConsoleFiles {
             remember() {
               const record = Object.assign({}, this.details, {
                 fingerprint: this.fingerprint, name: this.name, size: this.blob.size, url: this.url, offset: this.offset,
-                savedAt: Date.now(),
+                expiresAt: this.expiresAt, savedAt: Date.now(),
               });
               localStorage.setItem(this.storeKey, JSON.stringify(record));
             }
@@ -159,6 +167,7 @@ extension ConsoleFiles {
                 }),
               });
               if (response.status !== 201) throw await TusUpload.failure(response, "The upload could not be made");
+              this.expiresAt = response.headers.get("Upload-Expires") || undefined;
               const location = response.headers.get("Location");
               if (!location) throw new TusError("The server named no address for the upload", 201, false);
               this.url = new URL(location, window.location.href).pathname;
@@ -175,6 +184,7 @@ extension ConsoleFiles {
                 throw new TusError("the earlier upload is gone", response.status, false);
               }
               if (!response.ok) throw await TusUpload.failure(response, "The upload's offset could not be read");
+              this.expiresAt = response.headers.get("Upload-Expires") || this.expiresAt;
               const offset = Number(response.headers.get("Upload-Offset"));
               if (!Number.isSafeInteger(offset) || offset < 0 || offset > this.blob.size) {
                 throw new TusError("the server answered an offset that is not a number of bytes", response.status, false);
@@ -199,6 +209,7 @@ extension ConsoleFiles {
                 xhr.onload = () => {
                   this.request = null;
                   if (xhr.status === 204) {
+                    this.expiresAt = xhr.getResponseHeader("Upload-Expires") || this.expiresAt;
                     const offset = Number(xhr.getResponseHeader("Upload-Offset"));
                     if (Number.isSafeInteger(offset) && offset > start && offset <= this.blob.size) {
                       resolve(offset);

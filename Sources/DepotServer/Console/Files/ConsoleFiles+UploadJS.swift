@@ -125,6 +125,12 @@ extension ConsoleFiles {
               if (this.running) this.running.stop();
             }
 
+            // Stops the upload and the following of its job (on sign out).
+            stop() {
+              this.stopped = true;
+              this.pause();
+            }
+
             say(text, failed) {
               this.status.textContent = text;
               this.status.classList.toggle("error", !!failed);
@@ -181,12 +187,13 @@ extension ConsoleFiles {
             // Polls the product until the job is staged or failed, saying each state.
             async follow(productId, job, version) {
               const labels = { received: "Received", validating: "Validating the pack…", bundling: "Building the bundle…" };
-              for (;;) {
+              while (!this.stopped) {
                 let product;
                 try {
                   product = (await api.product(productId)).body.product;
                 } catch (error) {
                   this.say("The job's state cannot be read: " + error.message, true);
+                  if (error.status >= 400 && error.status < 500) return; // signed out, or the key was revoked
                   await new Promise((resolve) => setTimeout(resolve, 2000));
                   continue;
                 }
