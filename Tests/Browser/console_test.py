@@ -1,11 +1,13 @@
 """The publisher's console in headless Chromium, driven by Selenium against a running Depot.
 
-    python3 console_test.py BASE_URL PUBLISHER_KEY ADMIN_TOKEN WORK_DIR [SCREENSHOT_DIR]
+    python3 console_test.py BASE_URL PUBLISHER_KEY SCOPED_KEY ADMIN_TOKEN WORK_DIR [SCREENSHOT_DIR]
+
+PUBLISHER_KEY acts on every product; SCOPED_KEY only on com.example.console.
 
 A wrong key sees an error and nothing else; the publisher creates a product, uploads a folder of plain
 files (packed into a zip in the page), watches it stage, publishes it, finds it in /v1/products, uploads an
 archive through a cut connection and after a reload, rolls back, drops an archive and schedules it, deletes a
-version never published, meets the type lock, and signs out; the operator reads the reports. The page's zip writer and SHA-256 are checked
+version never published, meets the type lock, and signs out; a key scoped to the product sees it alone; the operator reads the reports. The page's zip writer and SHA-256 are checked
 against Python's zipfile and hashlib. Prints "console test passed" at the end; any failure exits non-zero.
 """
 
@@ -26,8 +28,8 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-BASE, KEY, ADMIN, WORK = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
-SHOTS = sys.argv[5] if len(sys.argv) > 5 else WORK
+BASE, KEY, SCOPED, ADMIN, WORK = sys.argv[1:6]
+SHOTS = sys.argv[6] if len(sys.argv) > 6 else WORK
 PRODUCT = "com.example.console"
 
 
@@ -317,6 +319,17 @@ def run(driver):
     check(text_of(driver, "product-view") == "", "nothing of the product is left")
     time.sleep(2)  # longer than the page's poll of version jobs: nothing asks the API after signing out
     check(text_of(driver, "notice") == "Signed out", "the notice says %r" % text_of(driver, "notice"))
+
+    step("a key scoped to the product sees that product alone")
+    sign_in(driver, SCOPED)
+    wait_for(driver, lambda d: visible(d, "publisher"), "the publisher's page", 30)
+    wait_for(driver, lambda d: text_of(d, "product-title") == "Level 3: The <Frozen> Lake", "the product", 30)
+    listed = driver.execute_script(
+        "return Array.from(document.querySelectorAll('#product-list button[data-product]'), (b) => b.dataset.product);")
+    check(listed == [PRODUCT], "the scoped key lists %r" % listed)
+    check(len(catalog()) > 1, "the catalog has other products the key does not see")
+    driver.find_element(By.ID, "sign-out").click()
+    wait_for(driver, lambda d: visible(d, "sign-in"), "the sign-in form", 30)
 
     step("the operator reads the reports")
     sign_in(driver, ADMIN)
