@@ -177,6 +177,7 @@ struct ConfigurationFile: Decodable {
     var edge: Edge?
     var uploads: Uploads?
     var googlePlay: GooglePlay?
+    var console: Console?
 
     struct GooglePlay: Decodable {
         var packageName: String?

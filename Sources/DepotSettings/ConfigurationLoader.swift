@@ -79,6 +79,7 @@ package enum ConfigurationLoader {
         configuration.edge = try edgeSettings(file.edge, in: mainFile)
         configuration.tls = try tlsSettings(file.server?.tls, directory: directory, in: mainFile)
         configuration.logFormat = try logFormat(file.log, in: mainFile)
+        configuration.console = consoleSettings(file.console)
         configuration.metricsTokenDigests = try tokenDigests(file.metrics?.tokenSHA256, setting: "metrics.tokenSHA256", in: mainFile)
         configuration.googlePlay = try googlePlaySettings(
             file.googlePlay, deployment: deployment, directory: directory, in: mainFile)

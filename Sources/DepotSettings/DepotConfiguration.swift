@@ -59,6 +59,8 @@ package struct DepotConfiguration: Sendable {
     package var logFormat: LogFormat = .text
     /// SHA-256 digests (lowercase hex) of the bearer tokens that open `/metrics` besides the admin tokens.
     package var metricsTokenDigests: [String] = []
+    /// The publisher's console at `/console` (`console.enabled`).
+    package var console: ConsoleSettings = .defaults
 }
 
 /// How often the ledger's catalog revision is polled, and how many earlier versions get deltas.

@@ -424,6 +424,7 @@ package struct DepotApplication: Sendable {
             origin: RequestOrigin(tls: configuration.tls != nil, trustedProxies: configuration.http.trustedProxies),
             publisher: { _, context in context.publisher?.name ?? "unknown" }
         ).register(on: uploadGroup)
+        ConsoleRoutes(settings: configuration.console).register(on: router)
         router.get("/healthz") { _, _ in "ok\n" }
         var readiness = ReadinessRoute(
             readLedger: { [ledger] () async throws(LedgerError) in _ = try await ledger.catalogRevision() },

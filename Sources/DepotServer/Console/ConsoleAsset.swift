@@ -1,0 +1,30 @@
+import Crypto
+
+/// One file of the publisher's console, built into the binary: its name under `/console/`, its media type and
+/// its bytes, with a strong validator made from the bytes.
+struct ConsoleAsset: Sendable {
+    /// The file's name under `/console/` (`app.js`); the page itself is `index.html`.
+    let name: String
+    /// The `Content-Type` it is served with.
+    let contentType: String
+    /// The file's bytes.
+    let bytes: [UInt8]
+    /// A strong ETag: the first 16 bytes of the SHA-256 of `bytes`, in hex and quoted.
+    let etag: String
+
+    /// An asset of `text`, encoded as UTF-8.
+    init(name: String, contentType: String, text: String) {
+        self.name = name
+        self.contentType = contentType
+        self.bytes = Array(text.utf8)
+        let digest = SHA256.hash(data: bytes).prefix(16)
+        self.etag = "\"" + digest.map { byte in String(byte, radix: 16).leftPadded(to: 2) }.joined() + "\""
+    }
+}
+
+extension String {
+    /// The string with zeros in front up to `width` characters.
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}
