@@ -79,6 +79,20 @@ def row_state(driver, version):
         "return r ? r.dataset.state : null;", version)
 
 
+def state_text(driver, version):
+    return driver.execute_script(
+        "const c = document.querySelector('#versions tr[data-version=\"' + arguments[0] + '\"] td.state');"
+        "return c ? c.textContent : null;", version)
+
+
+def release(product_id, version):
+    request = urllib.request.Request(BASE + "/v1/publisher/products/" + product_id + "/versions",
+                                     headers={"Authorization": "Bearer " + KEY})
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        versions = json.load(answer)["versions"]
+    return next((v.get("release") for v in versions if v["version"] == version), None)
+
+
 def click_in_row(driver, version, action):
     driver.find_element(By.CSS_SELECTOR, '#versions tr[data-version="%s"] button.%s' % (version, action)).click()
 
@@ -303,6 +317,37 @@ def run(driver):
     confirm(driver, "never published")
     wait_for(driver, lambda d: row_state(d, "3.0") is None, "3.0 to be gone", 30)
     check(current_versions(PRODUCT) == ["1.0"], "buyers still get 1.0")
+
+    step("a version rolled out to 10%, halted, then rolled back; another published to beta and promoted")
+    driver.execute_script("document.getElementById('upload-schedule').value = '';")
+    stage(driver, "2.5", lambda: driver.find_element(By.ID, "upload-archive").send_keys(
+        make_archive("level-2.5.zip", 1, 13)))
+    field = driver.find_element(By.CSS_SELECTOR, '#versions tr[data-version="2.5"] input.percent')
+    field.clear()
+    field.send_keys("10")
+    click_in_row(driver, "2.5", "rollout")
+    confirm(driver, "10% of the buyers")
+    wait_for(driver, lambda d: "rollout 10%" in (state_text(d, "2.5") or ""), "2.5 to show its rollout", 30)
+    check(release(PRODUCT, "2.5") == {"channel": "production", "rollout": 10, "halted": False},
+          "the API holds the rollout: %r" % release(PRODUCT, "2.5"))
+    check(current_versions(PRODUCT) == ["1.0"], "the list still shows what everyone gets")
+    click_in_row(driver, "2.5", "halt")
+    confirm(driver, "Nobody new gets version 2.5")
+    wait_for(driver, lambda d: "halted" in (state_text(d, "2.5") or ""), "2.5 to show as halted", 30)
+    check(release(PRODUCT, "2.5")["halted"] is True, "the API holds the halt")
+    click_in_row(driver, "2.5", "rollback")
+    confirm(driver, "instead of 2.5")
+    wait_for(driver, lambda d: row_state(d, "2.5") == "superseded", "2.5 to be rolled back", 30)
+    check(current_versions(PRODUCT) == ["1.0"], "buyers get 1.0")
+    stage(driver, "2.6", lambda: driver.find_element(By.ID, "upload-archive").send_keys(
+        make_archive("level-2.6.zip", 1, 14)))
+    click_in_row(driver, "2.6", "beta")
+    confirm(driver, "Test purchases")
+    wait_for(driver, lambda d: "beta" in (state_text(d, "2.6") or ""), "2.6 to show as beta", 30)
+    check(current_versions(PRODUCT) == ["1.0"], "production buyers keep 1.0")
+    click_in_row(driver, "2.6", "promote")
+    confirm(driver, "Every buyer")
+    wait_for(driver, lambda d: current_versions(PRODUCT) == ["2.6"], "2.6 promoted in /v1/products", 30)
 
     step("the type of a product with versions is locked")
     driver.find_element(By.CSS_SELECTOR, "#product-view details summary").click()

@@ -82,6 +82,10 @@ extension ConsoleFiles {
             createVersion: (id, fields) => call("POST", "/v1/publisher/products/" + enc(id) + "/versions", { json: fields }),
             publish: (id, version, contentId) =>
               call("POST", "/v1/publisher/products/" + enc(id) + "/versions/" + enc(version) + "/publish" + content(contentId)),
+            // A release route (`publish`, `rollout`, `halt`, `promote`) with its JSON body, if any.
+            release: (id, version, contentId, action, fields) =>
+              call("POST", "/v1/publisher/products/" + enc(id) + "/versions/" + enc(version) + "/" + action + content(contentId),
+                fields === undefined ? {} : { json: fields }),
             remove: (id, version, contentId) =>
               call("DELETE", "/v1/publisher/products/" + enc(id) + "/versions/" + enc(version) + content(contentId)),
             update: (id, from, contentId) =>

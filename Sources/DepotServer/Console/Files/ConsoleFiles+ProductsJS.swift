@@ -177,6 +177,13 @@ extension ConsoleFiles {
               const current = currents.find((c) => (c.contentId || product.id) === contentId);
               const future = v.publishedAt && new Date(v.publishedAt) > new Date();
               let state = v.state + (v.current ? " · current" : "");
+              // Offered to part of the buyers or to test purchases only (a full release is current, or scheduled).
+              const limited = v.state === "published" && !!v.release
+                && (v.release.channel === "beta" || v.release.rollout < 100 || v.release.halted);
+              if (limited) {
+                state = v.release.channel === "beta" ? "beta (test purchases)"
+                  : "rollout " + v.release.rollout + "%" + (v.release.halted ? " · halted" : "");
+              }
               if (v.state === "published" && future) state = "scheduled";
               const delta = el("td", { className: "delta" }, "—");
               if (current && !v.current && (v.state === "published" || v.state === "superseded") && !future) {
@@ -189,8 +196,24 @@ extension ConsoleFiles {
               const actions = el("td", { className: "actions" });
               if (v.state === "staged") {
                 actions.appendChild(this.button("Publish", "publish", () => this.publish(product, v, current)));
+                if (current) {
+                  const percent = this.percentField(10);
+                  actions.appendChild(percent);
+                  actions.appendChild(this.button("Roll out", "rollout", () => this.rollout(product, v, current, percent, "publish")));
+                }
+                actions.appendChild(this.button("Beta", "beta", () => this.beta(product, v, current)));
               }
-              if (!v.current && !future && (v.state === "superseded" || v.state === "published")) {
+              if (limited && v.release.channel === "production") {
+                const percent = this.percentField(Math.min(100, v.release.rollout * 2));
+                actions.appendChild(percent);
+                actions.appendChild(this.button("Raise", "raise", () => this.rollout(product, v, current, percent, "rollout")));
+                if (!v.release.halted) actions.appendChild(this.button("Halt", "halt", () => this.halt(product, v)));
+                if (current) actions.appendChild(this.button("Stop and roll back", "rollback", () => this.rollback(product, current, v)));
+              }
+              if (limited && v.release.channel === "beta") {
+                actions.appendChild(this.button("Promote", "promote", () => this.promote(product, v, current)));
+              }
+              if (!limited && !v.current && !future && (v.state === "superseded" || v.state === "published")) {
                 actions.appendChild(this.button("Roll back to this", "rollback", () => this.rollback(product, v, current)));
               }
               if ((v.state === "staged" || v.state === "failed") && !v.job) {
@@ -219,6 +242,49 @@ extension ConsoleFiles {
                 (current ? " Buyers who hold " + current.version + " are offered the update; what they downloaded stays theirs."
                   : " It is the first version buyers can download."), "Publish");
               if (ok) await this.act(() => api.publish(product.id, v.version, v.contentId), "Version " + v.version + " published");
+            }
+
+            percentField(value) {
+              return el("input", { type: "number", min: "1", max: "100", value: String(value), className: "percent",
+                "aria-label": "percent of buyers" });
+            }
+
+            async rollout(product, v, current, field, action) {
+              const percent = Number(field.value);
+              if (!Number.isInteger(percent) || percent < 1 || percent > 100) {
+                this.app.notice("A rollout is a whole percent from 1 to 100.", true);
+                return;
+              }
+              const ok = await this.app.confirm("Roll version " + v.version + " out to " + percent + "%?",
+                percent === 100 ? "Every buyer of " + product.title + " will get version " + v.version + "."
+                  : percent + "% of the buyers of " + product.title + ", picked by a stable hash of who they are, will get version " +
+                    v.version + "; the others keep " + (current ? current.version : "the current version") +
+                    ". A rollout only grows; halt it or roll back to stop it.", "Roll out");
+              const fields = action === "publish" ? { rollout: percent } : { percent: percent };
+              if (ok) await this.act(() => api.release(product.id, v.version, v.contentId, action, fields),
+                "Version " + v.version + " rolls out to " + percent + "%");
+            }
+
+            async halt(product, v) {
+              const ok = await this.app.confirm("Halt the rollout of " + v.version + "?",
+                "Nobody new gets version " + v.version + "; buyers who already got it keep it.", "Halt");
+              if (ok) await this.act(() => api.release(product.id, v.version, v.contentId, "halt"), "Rollout of " + v.version + " halted");
+            }
+
+            async beta(product, v, current) {
+              const ok = await this.app.confirm("Publish version " + v.version + " to beta?",
+                "Test purchases (Sandbox, TestFlight, Xcode, Google Play testers) will get version " + v.version +
+                "; production buyers keep " + (current ? current.version : "what they get now") + ".", "Publish to beta");
+              if (ok) await this.act(() => api.release(product.id, v.version, v.contentId, "publish", { channel: "beta" }),
+                "Version " + v.version + " published to beta");
+            }
+
+            async promote(product, v, current) {
+              const ok = await this.app.confirm("Promote version " + v.version + " to production?",
+                "Every buyer of " + product.title + " will get version " + v.version +
+                (current ? " instead of " + current.version : "") + ".", "Promote");
+              if (ok) await this.act(() => api.release(product.id, v.version, v.contentId, "promote"),
+                "Version " + v.version + " promoted");
             }
 
             async rollback(product, v, current) {

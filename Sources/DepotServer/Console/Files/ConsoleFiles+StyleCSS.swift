@@ -34,6 +34,7 @@ extension ConsoleFiles {
         table { border-collapse: collapse; width: 100%; margin: 1rem 0; font-size: 0.9rem; }
         th, td { border-bottom: 1px solid var(--line); padding: 0.4rem; text-align: left; vertical-align: top; }
         td.actions button { margin: 0 0.3rem 0.3rem 0; }
+        td.actions input.percent { width: 4.5em; margin: 0 0.3rem 0.3rem 0; }
         .state-published { color: var(--good); font-weight: 600; }
         .state-failed { color: var(--bad); }
         .row { display: flex; gap: 0.8rem; flex-wrap: wrap; align-items: flex-end; }
