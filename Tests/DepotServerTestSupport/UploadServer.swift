@@ -122,6 +122,14 @@ struct UploadServer {
     /// The file holding an upload's bytes.
     func file(_ id: String) -> String { application.uploadStore.path(id) }
 
+    /// Creates a non-consumable product through the publisher API, expecting 201.
+    func createProduct(_ id: String, title: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let put = try await request(
+            "PUT", "/v1/publisher/products/\(id)", headers: ["Content-Type: application/json"],
+            body: Array(#"{"type": "nonConsumable", "title": "\#(title)"}"#.utf8))
+        #expect(put.status == 201, "\(put.text)", sourceLocation: sourceLocation)
+    }
+
     /// One request on a new connection: `method path` with the tus headers, `headers`, and `body`.
     func request(
         _ method: String, _ path: String, headers: [String] = [], body: [UInt8] = [], tus: Bool = true

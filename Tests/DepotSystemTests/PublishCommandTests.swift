@@ -63,10 +63,7 @@ struct PublishCommandTests {
         guard let python = ExternalTool.require("python3") else { return }
         let binary = DepotProcess.debugBinary(filePath: #filePath)
         try await UploadServer.with(engine: .sqlite) { server in
-            let put = try await server.request(
-                "PUT", "/v1/publisher/products/\(Self.product)", headers: ["Content-Type: application/json"],
-                body: Array(#"{"type": "nonConsumable", "title": "Mission"}"#.utf8))
-            #expect(put.status == 201, "\(put.text)")
+            try await server.createProduct(Self.product, title: "Mission")
             try server.scratch.write("proxy.py", Self.proxy)
             let state = server.scratch.path + "/state"
 

@@ -18,10 +18,7 @@ struct PublishPlainFolderTests {
     @Test func aFolderOfPlainFilesIsPublishedAsTheProductsContent() async throws {
         let binary = DepotProcess.debugBinary(filePath: #filePath)
         try await UploadServer.with(engine: .sqlite) { server in
-            let put = try await server.request(
-                "PUT", "/v1/publisher/products/\(Self.product)", headers: ["Content-Type: application/json"],
-                body: Array(#"{"type": "nonConsumable", "title": "Atlas of the North"}"#.utf8))
-            #expect(put.status == 201, "\(put.text)")
+            try await server.createProduct(Self.product, title: "Atlas of the North")
             func publish(_ folder: String, _ version: String) async throws -> RunningProcess {
                 let run = try RunningProcess(
                     binary,

@@ -33,10 +33,7 @@ struct UploadVersionTests {
     }
 
     static func createProduct(_ server: UploadServer) async throws {
-        let put = try await server.request(
-            "PUT", "/v1/publisher/products/\(product)",
-            headers: ["Content-Type: application/json"], body: Array(#"{"type": "nonConsumable", "title": "Mission"}"#.utf8))
-        #expect(put.status == 201, "\(put.text)")
+        try await server.createProduct(product, title: "Mission")
     }
 
     static func postVersion(_ server: UploadServer, _ json: String, product: String = product) async throws -> RawHTTPClient.Response {

@@ -16,10 +16,7 @@ struct VersionsCommandTests {
     @Test func aVersionIsRolledOutHaltedCompletedAndABetaOnePromoted() async throws {
         let binary = DepotProcess.debugBinary(filePath: #filePath)
         try await UploadServer.with(engine: .sqlite) { server in
-            let put = try await server.request(
-                "PUT", "/v1/publisher/products/\(Self.product)", headers: ["Content-Type: application/json"],
-                body: Array(#"{"type": "nonConsumable", "title": "Atlas of the North"}"#.utf8))
-            #expect(put.status == 201, "\(put.text)")
+            try await server.createProduct(Self.product, title: "Atlas of the North")
             let common = ["--server", "http://127.0.0.1:\(server.port)", "--key", UploadServer.token]
             func depot(_ arguments: [String]) async throws -> (status: Int32, text: String) {
                 let run = try RunningProcess(binary, arguments)
