@@ -56,6 +56,10 @@ package protocol Ledger: CatalogLedger, PublisherKeyLedger, UploadLedger, Versio
     /// what a finish is judged against.
     func offers(transactionId: String) async throws(LedgerError) -> [PlannedDelivery]
 
+    /// How far each version of a product's contents reached: the purchases it was offered to, and those whose app
+    /// confirmed its delivery, from the delivery records.
+    func versionReach(productId: String) async throws(LedgerError) -> [VersionReach]
+
     /// Records bytes served at the origin for a transaction's bundle; ranges merge into the coverage.
     func recordServed(
         transactionId: String, digest: BundleDigest, range: Range<Int64>, client: String, now: Int64)

@@ -86,6 +86,14 @@ struct RolloutTests {
                 if version == "2.0" { reached += 1 }
             }
             #expect((60...140).contains(reached), "10% reached \(reached) of 1,000")
+            // The publisher sees how far each version reached, from the delivery records.
+            let listed = try JSONAnswer(
+                try await publisherA.request(PublisherRequests.request("GET", "/v1/publisher/products/\(Self.level1)/versions", key: key)))
+            let rows = listed["versions"]?.array ?? []
+            let reach = Dictionary(rows.compactMap { row in row["version"]?.string.map { ($0, row["offered"]?.int ?? -1) } }) { first, _ in
+                first
+            }
+            #expect(reach["2.0"] == reached && reach["1.0"] == 1_000 - reached, "\(reach)")
             // A restore offers each buyer the same version as a redeem: ten buyers within the rollout, ten outside.
             for buyer in buyers.filter({ Self.within(10, $0) }).prefix(10) + buyers.filter({ !Self.within(10, $0) }).prefix(10) {
                 let body = #"{"signedTransactions": [""# + buyer.jws + #""]}"#

@@ -38,11 +38,13 @@ enum CatalogRows {
     }
 
     /// The columns that record a version's release (SQLite `v12-version-releases`, PostgreSQL 12): a version
-    /// recorded before releases existed is a full production one.
+    /// recorded before releases existed is a full production one. And the index that counts each version's reach.
     static let releaseSchema: [String] = [
         "ALTER TABLE catalog_versions ADD COLUMN channel TEXT NOT NULL DEFAULT 'production' CHECK (channel IN ('production', 'beta'))",
         "ALTER TABLE catalog_versions ADD COLUMN rollout_percent INTEGER NOT NULL DEFAULT 100 CHECK (rollout_percent BETWEEN 1 AND 100)",
         "ALTER TABLE catalog_versions ADD COLUMN rollout_halted INTEGER NOT NULL DEFAULT 0 CHECK (rollout_halted IN (0, 1))",
+        // How far each version reached (`versionReach`) is read by content and version.
+        "CREATE INDEX deliveries_by_content_version ON deliveries(content_id, version)",
     ]
 
     /// A product record from its columns in `productColumns` order.

@@ -215,3 +215,23 @@ package struct DeliveryKey: Sendable, Equatable, Codable {
         self.version = version
     }
 }
+
+/// How far one version of a content reached, from the delivery records.
+package struct VersionReach: Sendable, Equatable {
+    /// The content.
+    package var contentId: String
+    /// The version.
+    package var version: String
+    /// The purchases a redeem or restore offered it to.
+    package var offered: Int64
+    /// The purchases whose app confirmed its delivery (a finish).
+    package var delivered: Int64
+
+    /// A version's reach.
+    package init(contentId: String, version: String, offered: Int64, delivered: Int64) {
+        self.contentId = contentId
+        self.version = version
+        self.offered = offered
+        self.delivered = delivered
+    }
+}

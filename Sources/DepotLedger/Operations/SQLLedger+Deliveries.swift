@@ -134,6 +134,21 @@ extension SQLLedger {
         }
     }
 
+    package func versionReach(productId: String) async throws(LedgerError) -> [VersionReach] {
+        try await transaction(.read, "reading the reach of the versions of \(productId)") { session in
+            try await session.rows(
+                """
+                SELECT content_id, version, COUNT(*), SUM(CASE WHEN confirmed_at IS NULL THEN 0 ELSE 1 END) FROM deliveries
+                WHERE content_id IN (SELECT DISTINCT content_id FROM catalog_versions WHERE product_id = \(productId))
+                GROUP BY content_id, version ORDER BY content_id, version
+                """
+            ).map { row in
+                VersionReach(
+                    contentId: try row.text(0), version: try row.text(1), offered: try row.integer(2), delivered: try row.integer(3))
+            }
+        }
+    }
+
     package func unfinished(before: Int64, after: DeliveryKey?, limit: Int) async throws(LedgerError) -> [DeliveryStatus] {
         let start = after ?? DeliveryKey(transactionId: "", contentId: "", version: "")
         return try await transaction(.read, "listing unfinished deliveries") { session in

@@ -37,12 +37,17 @@ struct PublisherVersionBody: Encodable {
     var activatedAt: String?
     var failureReason: String?
     var release: ReleaseBody?
+    /// Purchases a redeem or restore offered this version to.
+    var offered: Int64?
+    /// Purchases whose app confirmed its delivery.
+    var delivered: Int64?
     var job: String?
     var upload: String?
     var updatedAt: String?
 
-    /// The bodies of one product's versions; `current` per content as `Catalog.currentContents` decides it.
-    static func list(_ versions: [CatalogVersion], now: Int64) -> [PublisherVersionBody] {
+    /// The bodies of one product's versions; `current` per content as `Catalog.currentContents` decides it; `reach`
+    /// (`PublishingService.reach`) gives each published version's counts.
+    static func list(_ versions: [CatalogVersion], now: Int64, reach: [String: VersionReach] = [:]) -> [PublisherVersionBody] {
         let published = versions.filter { $0.state == .published && $0.release.isFull }.map(\.content)
         let offered = Catalog(products: [], versions: published)
         let current = Set(
@@ -56,7 +61,9 @@ struct PublisherVersionBody: Encodable {
                 digest: content.digest.hex, size: content.size, unpackedSize: content.unpackedSize,
                 publishedAt: UTCTimestamp.format(content.publishedAt), stagedAt: UTCTimestamp.format(record.stagedAt),
                 activatedAt: record.activatedAt.map(UTCTimestamp.format), failureReason: record.failureReason,
-                release: record.state.wasPublished ? ReleaseBody(record.release) : nil)
+                release: record.state.wasPublished ? ReleaseBody(record.release) : nil,
+                offered: record.state.wasPublished ? reach["\(content.contentId)\n\(content.version)"]?.offered ?? 0 : nil,
+                delivered: record.state.wasPublished ? reach["\(content.contentId)\n\(content.version)"]?.delivered ?? 0 : nil)
         }
     }
 }

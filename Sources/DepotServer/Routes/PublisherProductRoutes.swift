@@ -87,6 +87,8 @@ struct PublisherProductRoutes: Sendable {
         let jobs = try await publishing.pendingJobs(productId).map(PublisherVersionBody.init(job:))
         return PublisherProductBody(
             id: product.id, type: product.type.rawValue, title: product.title, periodDays: product.periodDays,
-            versions: jobs + PublisherVersionBody.list(try await publishing.versions(productId), now: publishing.clock()))
+            versions: jobs
+                + PublisherVersionBody.list(
+                    try await publishing.versions(productId), now: publishing.clock(), reach: try await publishing.reach(productId)))
     }
 }

@@ -72,6 +72,12 @@ package struct PublishingService: Sendable {
         try await call { () async throws(LedgerError) in try await ledger.catalogVersions(productId: productId) }
     }
 
+    /// How far each version of the product reached (offered, delivered), by content id and version.
+    package func reach(_ productId: String) async throws(PublishingError) -> [String: VersionReach] {
+        let rows = try await call { () async throws(LedgerError) in try await ledger.versionReach(productId: productId) }
+        return Dictionary(rows.map { ("\($0.contentId)\n\($0.version)", $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// The product's version jobs not yet staged (on their way from an upload, or failed), newest first.
     package func pendingJobs(_ productId: String) async throws(PublishingError) -> [VersionJob] {
         try await call { () async throws(LedgerError) in try await ledger.versionJobs(productId: productId) }

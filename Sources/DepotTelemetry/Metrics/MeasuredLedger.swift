@@ -85,6 +85,10 @@ package struct MeasuredLedger: Ledger {
         try await timed("offers") { () async throws(LedgerError) in try await base.offers(transactionId: transactionId) }
     }
 
+    package func versionReach(productId: String) async throws(LedgerError) -> [VersionReach] {
+        try await timed("versionReach") { () async throws(LedgerError) in try await base.versionReach(productId: productId) }
+    }
+
     package func recordServed(
         transactionId: String, digest: BundleDigest, range: Range<Int64>, client: String, now: Int64
     )

@@ -168,7 +168,7 @@ extension ConsoleFiles {
               const rows = versions.map((v) => this.versionRow(product, v, current));
               return el("table", { className: "versions", id: "versions" },
                 el("thead", {}, el("tr", {}, ["Version", "Content", "State", "Offered from", "Bundle", "Unpacked",
-                  "Update to current", "", ""].map((h) => el("th", {}, h)))),
+                  "Update to current", "Buyers", ""].map((h) => el("th", {}, h)))),
                 el("tbody", {}, rows));
             }
 
@@ -228,6 +228,8 @@ extension ConsoleFiles {
                 el("td", {}, bytes(v.size)),
                 el("td", {}, bytes(v.unpackedSize)),
                 delta,
+                el("td", { className: "reach" }, v.offered === undefined ? "—"
+                  : v.offered + " offered · " + v.delivered + " delivered"),
                 actions);
             }
 
