@@ -70,7 +70,10 @@ enum ClientTestSupport {
 
     /// The proxy's log entries for bundle requests.
     static func bundleRequests(_ proxy: PythonService) throws -> [[String: Any]] {
+        // The proxy logs a request once its answer is relayed, so it numbers them as they arrive: a short answer
+        // whose upstream closes late would otherwise be logged after a later request.
         try proxy.log().filter { ($0["path"] as? String)?.hasPrefix("/v1/bundles/") == true }
+            .sorted { ($0["seq"] as? Int ?? 0) < ($1["seq"] as? Int ?? 0) }
     }
 
     /// The offset of a `Range: bytes=N-` field.

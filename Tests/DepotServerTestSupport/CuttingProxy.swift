@@ -3,7 +3,7 @@ import Foundation
 /// An HTTP/1.1 proxy in front of a server that spoils the first bundle answer it forwards: `cut` closes
 /// the connection after `limit` bytes; `stall` stops forwarding after `limit` bytes and holds the
 /// connection open until the client leaves; `pass` spoils nothing. Each request it forwarded is logged
-/// with its `Range`, `If-Range` and the answer's status.
+/// with its `Range`, `If-Range`, the answer's status and `seq`, its number in the order requests arrived.
 enum CuttingProxy {
     enum Mode: String {
         case pass, cut, stall
@@ -55,8 +55,10 @@ enum CuttingProxy {
                         trip = state["armed"] and path.startswith("/v1/bundles/")
                         if trip:
                             state["armed"] = False
+                        state["seq"] = state.get("seq", 0) + 1
+                        seq = state["seq"]
                     entry = {"method": method, "path": path.split("?")[0], "range": headers.get("range"),
-                             "ifRange": headers.get("if-range"), "status": None}
+                             "ifRange": headers.get("if-range"), "status": None, "seq": seq}
                     sent, first = 0, b""
                     while True:
                         chunk = up.recv(65536)
