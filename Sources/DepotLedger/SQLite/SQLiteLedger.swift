@@ -102,31 +102,27 @@ package final class SQLiteLedger: SQLLedger {
     /// Runs `body` in one transaction: a write begins `IMMEDIATE` (the file's write lock from the start), a read
     /// or a snapshot reads the last commit through a reader connection.
     ///
-    /// The GRDB access serves the statements `body` sends through the channel until `body` returns (commit)
-    /// or throws (rollback); an access that fails to begin fails the statements sent.
+    /// `body` runs on the transaction's thread, inside GRDB's access, under the transaction's executor preference
+    /// (`SQLiteTransaction`): off the concurrency pool, because the transaction's lock is held until `body` ends,
+    /// and with no thread hand-off per statement. The transaction commits when `body` returns and rolls back
+    /// when it throws; an access that fails to begin fails the statements sent.
     @discardableResult
     package func transaction<T: Sendable>(
         _ kind: SQLTransactionKind, _ what: String, _ body: (any SQLSession) async throws -> T
     ) async throws(LedgerError) -> T {
-        let channel = SQLiteStatementChannel()
-        async let access: Void = Self.serve(channel, on: pool, kind)
-        let result: Result<T, any Error>
-        do {
-            // Off the concurrency pool: the transaction's lock is held until its operation ends.
-            result = .success(
-                try await withTaskExecutorPreference(SQLiteOperationExecutor.shared) {
-                    try await body(SQLiteSession(channel: channel))
-                })
-        } catch {
-            result = .failure(error)
+        let transaction = SQLiteTransaction(kind == .write ? .write : .read)
+        transaction.start(on: pool)
+        let result: Result<T, any Error> = await withTaskExecutorPreference(transaction) {
+            do {
+                return .success(try await body(SQLiteSession(transaction: transaction)))
+            } catch {
+                return .failure(error)
+            }
         }
-        if case .success = result {
-            channel.finish(commit: true)
-        } else {
-            channel.finish(commit: false)
-        }
+        let succeeded: Bool
+        if case .success = result { succeeded = true } else { succeeded = false }
         do {
-            try await access
+            try await transaction.end(commit: succeeded)
         } catch {
             // The commit failed (or the access never began, and `body` saw the same error).
             if case .success = result { throw Self.ledgerError(error, while: what) }
@@ -136,24 +132,6 @@ package final class SQLiteLedger: SQLLedger {
         } catch {
             throw Self.ledgerError(error, while: what)
         }
-    }
-
-    /// One GRDB access serving `channel` until the operation ends.
-    private static func serve(_ channel: SQLiteStatementChannel, on pool: DatabasePool, _ kind: SQLTransactionKind) async throws {
-        do {
-            switch kind {
-            case .write:
-                try await pool.writeWithoutTransaction { db in
-                    try db.inTransaction(.immediate) { channel.serve(db) ? .commit : .rollback }
-                }
-            case .read, .snapshot:
-                try await pool.read { db in _ = channel.serve(db) }
-            }
-        } catch {
-            channel.close(error)
-            throw error
-        }
-        channel.close(LedgerError.unavailable("the ledger transaction is over"))
     }
 
     static func ledgerError(_ error: any Error, while what: String) -> LedgerError {

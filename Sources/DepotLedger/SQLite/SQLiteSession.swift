@@ -1,120 +1,38 @@
-import Dispatch
 import GRDB
-import Synchronization
 
-/// A session on the SQLite connection GRDB lends one database access to.
-///
-/// GRDB runs an access as a synchronous closure on its own dispatch queue, while the ledger's operations are
-/// async. The access closure therefore serves the statements the operation's task sends it, one at a time,
-/// until the operation ends (`SQLiteStatementChannel`): the connection is used only on GRDB's queue, inside
-/// the transaction GRDB began, and the task waits for each answer without blocking a thread of Swift's pool.
+/// A session on the connection of one SQLite transaction: each statement runs on the transaction's thread, at once
+/// when the operation's task runs there (as it does under the transaction's executor preference).
 struct SQLiteSession: SQLSession {
-    let channel: SQLiteStatementChannel
+    let transaction: SQLiteTransaction
 
     var dialect: any SQLDialect { SQLiteDialect() }
 
     @discardableResult
     func execute(_ sql: SQL) async throws -> Int {
-        switch try await channel.send(sql, wantsRows: false) {
-        case .changes(let count): count
-        case .rows: 0
+        try await transaction.withDatabase { db in
+            let (statement, arguments) = try Self.prepared(sql, in: db)
+            try statement.execute(arguments: arguments)
+            return db.changesCount
         }
     }
 
     func rows(_ sql: SQL) async throws -> [SQLRow] {
-        switch try await channel.send(sql, wantsRows: true) {
-        case .rows(let rows): rows
-        case .changes: []
-        }
-    }
-}
-
-/// Carries statements from an operation's task to the GRDB access serving them, and their answers back.
-final class SQLiteStatementChannel: Sendable {
-    /// What a statement produced.
-    enum Answer: Sendable {
-        case changes(Int)
-        case rows([SQLRow])
-    }
-
-    private struct Request {
-        var sql: SQL
-        var wantsRows: Bool
-        var continuation: CheckedContinuation<Answer, any Error>
-    }
-
-    private struct State {
-        var requests: [Request] = []
-        /// Set when the operation ended: whether to commit.
-        var commit: Bool?
-        /// Set when the access ended (or never began); later statements fail with it.
-        var closed: (any Error)?
-    }
-
-    private let state = Mutex(State())
-    /// Signalled once per request and once when the operation ends.
-    private let signal = DispatchSemaphore(value: 0)
-
-    /// Sends a statement and waits for its answer.
-    func send(_ sql: SQL, wantsRows: Bool) async throws -> Answer {
-        try await withCheckedThrowingContinuation { continuation in
-            let refusal: (any Error)? = state.withLock { state in
-                if let closed = state.closed { return closed }
-                state.requests.append(Request(sql: sql, wantsRows: wantsRows, continuation: continuation))
-                return nil
-            }
-            if let refusal {
-                continuation.resume(throwing: refusal)
-            } else {
-                signal.signal()
-            }
+        try await transaction.withDatabase { db in
+            let (statement, arguments) = try Self.prepared(sql, in: db)
+            return try Row.fetchAll(statement, arguments: arguments).map(Self.sqlRow)
         }
     }
 
-    /// Ends the operation: the access stops serving and commits (or rolls back).
-    func finish(commit: Bool) {
-        state.withLock { $0.commit = commit }
-        signal.signal()
-    }
-
-    /// Fails the statements waiting and those sent later: the access failed or is over.
-    func close(_ error: any Error) {
-        let waiting = state.withLock { state in
-            if state.closed == nil { state.closed = error }
-            defer { state.requests.removeAll() }
-            return state.requests
-        }
-        for request in waiting { request.continuation.resume(throwing: error) }
-    }
-
-    /// Runs the statements sent, in order, on `db` until the operation ends; answers whether to commit.
-    /// Blocks GRDB's queue meanwhile, as a synchronous access does.
-    func serve(_ db: Database) -> Bool {
-        while true {
-            signal.wait()
-            let next: Request? = state.withLock { state in
-                state.requests.isEmpty ? nil : state.requests.removeFirst()
-            }
-            guard let request = next else {
-                if let commit = state.withLock({ $0.commit }) { return commit }
-                continue
-            }
-            do {
-                request.continuation.resume(returning: try Self.run(request, on: db))
-            } catch {
-                request.continuation.resume(throwing: error)
-            }
-        }
-    }
-
-    private static func run(_ request: Request, on db: Database) throws -> Answer {
-        let (text, binds) = SQLiteDialect().render(request.sql)
+    /// The compiled statement and its arguments. A statement whose text is fixed (no list expanded into
+    /// placeholders) is compiled once per connection and kept (GRDB's statement cache): the ledger's few dozen
+    /// statements, each compiled once instead of at every call. One with a list is compiled for the call.
+    private static func prepared(_ sql: SQL, in db: Database) throws -> (Statement, StatementArguments) {
+        let (text, binds) = SQLiteDialect().render(sql)
         let arguments = StatementArguments(binds.map(databaseValue))
-        guard request.wantsRows else {
-            try db.execute(sql: text, arguments: arguments)
-            return .changes(db.changesCount)
+        let hasList = sql.pieces.contains { piece in
+            if case .membership = piece { true } else { false }
         }
-        return .rows(try Row.fetchAll(db, sql: text, arguments: arguments).map(sqlRow))
+        return (hasList ? try db.makeStatement(sql: text) : try db.cachedStatement(sql: text), arguments)
     }
 
     private static func databaseValue(_ value: SQLValue) -> DatabaseValue {
