@@ -23,7 +23,7 @@ import urllib.request
 import zipfile
 
 from selenium import webdriver
-from selenium.common.exceptions import TimeoutException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -93,8 +93,21 @@ def release(product_id, version):
     return next((v.get("release") for v in versions if v["version"] == version), None)
 
 
+def click(driver, by, selector, timeout=30):
+    """Clicks the element found now. The console draws a product's view anew after each change it makes, so an element
+    found a moment before may be gone by the click: it is then found again."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return driver.find_element(by, selector).click()
+        except StaleElementReferenceException:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+
+
 def click_in_row(driver, version, action):
-    driver.find_element(By.CSS_SELECTOR, '#versions tr[data-version="%s"] button.%s' % (version, action)).click()
+    click(driver, By.CSS_SELECTOR, '#versions tr[data-version="%s"] button.%s' % (version, action))
 
 
 def confirm(driver, expect):
@@ -348,9 +361,11 @@ def run(driver):
     click_in_row(driver, "2.6", "promote")
     confirm(driver, "Every buyer")
     wait_for(driver, lambda d: current_versions(PRODUCT) == ["2.6"], "2.6 promoted in /v1/products", 30)
+    # The console draws the product anew once the promotion is answered: wait for that before using the view.
+    wait_for(driver, lambda d: "beta" not in (state_text(d, "2.6") or "beta"), "the console to show 2.6 promoted", 30)
 
     step("the type of a product with versions is locked")
-    driver.find_element(By.CSS_SELECTOR, "#product-view details summary").click()
+    click(driver, By.CSS_SELECTOR, "#product-view details summary")
     Select(driver.find_element(By.ID, "product-type")).select_by_value("consumable")
     driver.find_element(By.ID, "product-save").click()
     wait_for(driver, lambda d: "product-type-locked" in (text_of(d, "product-error") or ""), "the lock's error", 30)
