@@ -22,7 +22,7 @@ set -uo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
-ALL="byte-path edge tls instructions-per-response ledger soak tus-upload publish-staging bundling"
+ALL="byte-path byte-matrix edge tls instructions-per-response ledger soak tus-upload publish-staging bundling"
 SCRIPTS=${SMOKE_SCRIPTS:-$ALL}
 TIMEOUT=${SMOKE_TIMEOUT:-240}
 
@@ -59,6 +59,7 @@ settings_of() {
     case $1 in
         byte-path) echo BENCH_DURATION=1 BENCH_WARMUP=1 BENCH_ROUNDS=1 BENCH_LARGE_BYTES=$((4 * MIB)) BENCH_QUIET_WAIT=0 \
             BENCH_RETRIES=0 BENCH_TIME_LIMIT=$((TIMEOUT - 10)) ;;
+        byte-matrix) echo "MATRIX_CASES=16k range" "MATRIX_CONNS=1 4" MATRIX_DURATION=1 MATRIX_WARMUP=1 ;;
         edge) echo BENCH_DURATION=1 BENCH_WARMUP=1 BENCH_MEDIUM_BYTES=$((2 * MIB)) BENCH_TIME_LIMIT=$((TIMEOUT - 10)) ;;
         tls) echo BENCH_DURATION=1 BENCH_WARMUP=1 BENCH_LARGE_BYTES=$((4 * MIB)) ;;
         instructions-per-response) echo IPR_COUNT=20 IPR_WARMUP=5 IPR_LARGE_BYTES=$MIB ;;
