@@ -40,6 +40,27 @@ struct NotificationOrderTests {
         }
     }
 
+    /// A notification whose transaction is not the purchase recorded under its id is acknowledged (Apple does not
+    /// send it again) and changes nothing.
+    @Test func aNotificationCarryingAnotherPurchaseUnderARecordedIdIsAcknowledgedAndChangesNothing() async throws {
+        try await LiveServer.with { server in
+            let client = try RawHTTPClient(port: server.port)
+            let (jws, id) = try PurchaseSteps.sign(server, product: "com.example.level1", type: "Non-Consumable")
+            let url = try #require(try JSONAnswer(try await client.request(PurchaseRequests.redeem(jws)))["downloads.0.url"]?.string)
+            let signedDate = Int64(Date().timeIntervalSince1970 * 1000) - 1000
+            let uuid = UUID().uuidString
+            for _ in 0..<2 {
+                #expect(
+                    try await PurchaseSteps.notify(
+                        client, server, type: "REFUND", id: id, signedDate: signedDate, uuid: uuid, product: "com.example.premium")
+                        == "transaction-conflict")
+            }
+            // The purchase recorded is untouched: its grant still opens the bundle, and it redeems.
+            #expect(try await client.request(RawHTTPClient.get(url)).status == 200)
+            #expect(try await client.request(PurchaseRequests.redeem(jws)).status == 200)
+        }
+    }
+
     @Test func aRevocationSeenAtRedeemStopsGrantsAtOnce() async throws {
         try await LiveServer.with { server in
             let client = try RawHTTPClient(port: server.port)

@@ -48,16 +48,18 @@ enum PurchaseSteps {
         try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
     }
 
-    /// Posts a notification of `type` for transaction `id`, signed with the server's development root; returns its effect.
+    /// Posts a notification of `type` for transaction `id` of `product`, signed with the server's development root;
+    /// returns its effect.
     static func notify(
-        _ client: RawHTTPClient, _ server: LiveServer, type: String, id: String, signedDate: Int64, uuid: String
+        _ client: RawHTTPClient, _ server: LiveServer, type: String, id: String, signedDate: Int64, uuid: String,
+        product: String = "com.example.level1"
     ) async throws -> String {
         let authority = try DevelopmentCertificateAuthority.loadOrCreate(
             directory: TrustSetup.developmentDirectory(server.application.configuration))
         var notification = DevelopmentNotificationBuilder(notificationType: type, bundleId: server.application.configuration.appBundleId)
         notification.notificationUUID = uuid
         notification.signedDate = signedDate
-        notification.signedTransactionInfo = try Self.sign(server, product: "com.example.level1", type: "Non-Consumable") {
+        notification.signedTransactionInfo = try Self.sign(server, product: product, type: "Non-Consumable") {
             $0.transactionId = id
             if type != "REFUND_REVERSED" { $0.revocationDate = signedDate - 1000 }
         }.jws

@@ -58,58 +58,83 @@ package struct AppStoreNotificationHandler: Sendable {
         let record = NotificationRecord(
             uuid: notification.notificationUUID, type: notification.notificationType, subtype: notification.subtype,
             transactionId: transaction?.id)
-        var effect = "recorded"
-        var deliveryStatus: String?
-        var enqueueConsumption = false
+        var applied = Applied(effect: "recorded")
         if let transaction {
-            switch notification.notificationType {
-            case "REFUND", "REVOKE", "REFUND_REVERSED":
-                effect = try await applyRevocation(notification, transaction, productType: productType, now: now)
-            case "CONSUMPTION_REQUEST":
-                // Apple asks whether the content was delivered before deciding a refund. With the App Store
-                // Server API configured, recording the notification enqueues Send Consumption Information
-                // (when the customer consented); the answer also carries the evidence for the operator.
-                _ = try await context.ledgerCall { () async throws(LedgerError) in
-                    try await ledger.recordTransaction(transaction, productType: productType, now: now)
-                }
-                guard let (_, evidence) = try await context.evidence(transactionId: transaction.id) else {
-                    throw .unknownTransaction
-                }
-                effect = "consumption-evidence \(evidence.deliveryStatus) (\(evidence.rawValue))"
-                deliveryStatus = evidence.deliveryStatus
-                if appStoreServerAPI?.sends(environment: transaction.environment) == true {
-                    enqueueConsumption = true
-                    let consented = try await context.ledgerCall { () async throws(LedgerError) in
-                        try await ledger.consumptionConsentedAt(transactionId: transaction.id)
-                    }
-                    effect += consented == nil ? "; not sent: no customer consent recorded" : "; sent to the App Store"
-                }
-            case "REFUND_DECLINED":
-                // Apple kept the purchase: nothing to revoke; the transaction as signed now is recorded.
-                _ = try await context.ledgerCall { () async throws(LedgerError) in
-                    try await ledger.recordTransaction(transaction, productType: productType, now: now)
-                }
-                effect = "refund-declined"
-            default:
-                // ONE_TIME_CHARGE, RENEWAL_EXTENDED, DID_RENEW, EXPIRED, GRACE_PERIOD_EXPIRED, SUBSCRIBED, ...: the signed
-                // transaction carries the period; recording it updates the subscription's periods.
-                _ = try await context.ledgerCall { () async throws(LedgerError) in
-                    try await ledger.recordTransaction(transaction, productType: productType, now: now)
-                }
-                effect = "transaction-updated"
+            do {
+                applied = try await apply(notification, transaction, productType: productType, now: now)
+            } catch .transactionConflict {
+                // Not the purchase recorded under its id (the warning is logged): nothing is applied, and the
+                // notification is recorded, so that Apple does not send it again.
+                applied = Applied(effect: "transaction-conflict")
             }
         }
         let isNew = try await context.ledgerCall { () async throws(LedgerError) in
-            try await ledger.recordNotification(record, enqueueConsumption: enqueueConsumption, now: now)
+            try await ledger.recordNotification(record, enqueueConsumption: applied.enqueueConsumption, now: now)
         }
         context.logger.info(
             "notification",
             metadata: [
                 "type": "\(notification.notificationType)", "uuid": "\(notification.notificationUUID)",
-                "effect": "\(effect)", "new": "\(isNew)",
+                "effect": "\(applied.effect)", "new": "\(isNew)",
             ])
         return Outcome(
-            notificationUUID: notification.notificationUUID, duplicate: !isNew, effect: effect, deliveryStatus: deliveryStatus)
+            notificationUUID: notification.notificationUUID, duplicate: !isNew, effect: applied.effect,
+            deliveryStatus: applied.deliveryStatus)
+    }
+
+    /// What applying a notification's transaction did.
+    private struct Applied {
+        /// For people: `revoked`, `reinstated`, `transaction-updated`, ...
+        var effect: String
+        /// For a CONSUMPTION_REQUEST: `DELIVERED` or an `UNDELIVERED_...` reason.
+        var deliveryStatus: String? = nil
+        /// Whether recording the notification enqueues Send Consumption Information.
+        var enqueueConsumption = false
+    }
+
+    /// Applies the transaction a notification carries, by the notification's type.
+    private func apply(
+        _ notification: SignedNotification, _ transaction: PurchaseTransaction, productType: ProductType?, now: Int64
+    ) async throws(DeliveryError) -> Applied {
+        let ledger = context.ledger
+        var applied = Applied(effect: "recorded")
+        switch notification.notificationType {
+        case "REFUND", "REVOKE", "REFUND_REVERSED":
+            applied.effect = try await applyRevocation(notification, transaction, productType: productType, now: now)
+        case "CONSUMPTION_REQUEST":
+            // Apple asks whether the content was delivered before deciding a refund. With the App Store
+            // Server API configured, recording the notification enqueues Send Consumption Information
+            // (when the customer consented); the answer also carries the evidence for the operator.
+            _ = try await context.ledgerCall(recording: transaction.id) { () async throws(LedgerError) in
+                try await ledger.recordTransaction(transaction, productType: productType, now: now)
+            }
+            guard let (_, evidence) = try await context.evidence(transactionId: transaction.id) else {
+                throw .unknownTransaction
+            }
+            applied.effect = "consumption-evidence \(evidence.deliveryStatus) (\(evidence.rawValue))"
+            applied.deliveryStatus = evidence.deliveryStatus
+            if appStoreServerAPI?.sends(environment: transaction.environment) == true {
+                applied.enqueueConsumption = true
+                let consented = try await context.ledgerCall { () async throws(LedgerError) in
+                    try await ledger.consumptionConsentedAt(transactionId: transaction.id)
+                }
+                applied.effect += consented == nil ? "; not sent: no customer consent recorded" : "; sent to the App Store"
+            }
+        case "REFUND_DECLINED":
+            // Apple kept the purchase: nothing to revoke; the transaction as signed now is recorded.
+            _ = try await context.ledgerCall(recording: transaction.id) { () async throws(LedgerError) in
+                try await ledger.recordTransaction(transaction, productType: productType, now: now)
+            }
+            applied.effect = "refund-declined"
+        default:
+            // ONE_TIME_CHARGE, RENEWAL_EXTENDED, DID_RENEW, EXPIRED, GRACE_PERIOD_EXPIRED, SUBSCRIBED, ...: the signed
+            // transaction carries the period; recording it updates the subscription's periods.
+            _ = try await context.ledgerCall(recording: transaction.id) { () async throws(LedgerError) in
+                try await ledger.recordTransaction(transaction, productType: productType, now: now)
+            }
+            applied.effect = "transaction-updated"
+        }
+        return applied
     }
 
     /// A REFUND, REVOKE or REFUND_REVERSED: the revocation fact, ordered by signedDate; returns the effect.
@@ -123,7 +148,7 @@ package struct AppStoreNotificationHandler: Sendable {
         // decides it.
         var unrevoked = transaction
         unrevoked.revocationDate = nil
-        let stored = try await context.ledgerCall { () async throws(LedgerError) in
+        let stored = try await context.ledgerCall(recording: transaction.id) { () async throws(LedgerError) in
             _ = try await ledger.recordTransaction(unrevoked, productType: productType, now: now)
             _ = try await ledger.setRevocation(
                 transactionId: transaction.id, revokedAt: revokedAt, reason: notification.notificationType,

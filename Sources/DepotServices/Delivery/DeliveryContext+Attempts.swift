@@ -15,17 +15,11 @@ extension DeliveryContext {
         let account = callerAccount?.value ?? transaction.appAccountToken?.lowercased()
         // First seen, the transaction keeps the type it is redeemed under now.
         let type = catalog.product(id: transaction.productId)?.type
-        let recorded: RecordedRedemption
-        do {
-            recorded = try await ledger.recordRedemption(
+        let ledger = ledger
+        let recorded = try await ledgerCall(recording: transaction.id) { () async throws(LedgerError) in
+            try await ledger.recordRedemption(
                 transaction, productType: type, appAccountToken: account, client: client,
                 activitySince: now - policy.windowSeconds, now: now)
-        } catch  where error.code == LedgerError.transactionConflictCode {
-            logger.warning("transaction conflict", metadata: ["transaction": "\(transaction.id)", "error": "\(error.message)"])
-            throw .transactionConflict(transactionId: transaction.id)
-        } catch {
-            logger.error("ledger failure", metadata: ["error": "\(error)"])
-            throw .ledgerUnavailable
         }
         let stored = recorded.transaction
         if stored.transaction.isRevoked, !revocations.isRevoked(transactionId: stored.transaction.id) {

@@ -41,11 +41,19 @@ package struct DeliveryContext: Sendable {
     /// The catalog served now.
     package var catalog: Catalog { catalogs.current }
 
-    /// Runs ledger work; a ledger failure is logged and becomes `ledgerUnavailable`.
-    package func ledgerCall<T>(_ body: () async throws(LedgerError) -> T) async throws(DeliveryError) -> T {
+    /// Runs ledger work; a ledger failure is logged and becomes `ledgerUnavailable`. With `recording`, the id of a
+    /// transaction the work records, a conflict (the ledger holds another purchase under that id) is logged as a
+    /// warning and becomes `transactionConflict`.
+    package func ledgerCall<T>(
+        recording transactionId: String? = nil, _ body: () async throws(LedgerError) -> T
+    ) async throws(DeliveryError) -> T {
         do {
             return try await body()
         } catch {
+            if let transactionId, error.code == LedgerError.transactionConflictCode {
+                logger.warning("transaction conflict", metadata: ["transaction": "\(transactionId)", "error": "\(error.message)"])
+                throw .transactionConflict(transactionId: transactionId)
+            }
             logger.error("ledger failure", metadata: ["error": "\(error)"])
             throw .ledgerUnavailable
         }
