@@ -55,6 +55,7 @@ struct MetricsTests {
             let url = try #require(download["url"] as? String)
             let digest = try #require(download["digest"] as? String)
             let size = try #require(download["size"] as? Int)
+            let version = try #require(download["version"] as? String)
 
             // The bundle downloaded whole, then a range of it, under the purchase's grant.
             #expect(try await client.request(RawHTTPClient.get(url)).status == 200)
@@ -72,6 +73,10 @@ struct MetricsTests {
             let finished = try await PurchaseSteps.post(
                 client, "/v1/transactions/\(id)/finish", "{\"finishToken\": \"\(token)\", \"delivered\": \(delivered)}")
             #expect(finished.status == 200, "\(finished.text)")
+            // The app finishes again (its answer was lost): answered the same, and no second delivery is counted.
+            let again = try await PurchaseSteps.post(
+                client, "/v1/transactions/\(id)/finish", "{\"finishToken\": \"\(token)\", \"delivered\": \(delivered)}")
+            #expect(again.status == 200, "\(again.text)")
 
             let bytes = Double(size + 1024)
             let grant = ["via": "grant"]
@@ -89,14 +94,17 @@ struct MetricsTests {
                     "depot_http_requests_total", ["route": "/v1/transactions", "method": "POST", "status": String(refused.status)]) == 1)
             let finishRoute = "/v1/transactions/{id}/finish"
             #expect(metrics.value("depot_http_requests_total", ["route": finishRoute, "method": "POST", "status": "404"]) == 1)
-            #expect(metrics.value("depot_http_requests_total", ["route": finishRoute, "method": "POST", "status": "200"]) == 1)
+            #expect(metrics.value("depot_http_requests_total", ["route": finishRoute, "method": "POST", "status": "200"]) == 2)
             #expect(metrics.value("depot_http_request_duration_seconds_count", ["route": "/v1/products", "method": "GET"]) == 3)
 
             #expect(metrics.value("depot_redeems_total", ["outcome": "ok"]) == 1)
             #expect(metrics.value("depot_redeems_total", ["outcome": refusedCode]) == 1)
             #expect(metrics.value("depot_verification_failures_total", ["code": refusedCode]) == 1)
             #expect(metrics.samples("depot_verification_failures_total").count == 1)
-            #expect(metrics.value("depot_finishes_total", ["outcome": "ok"]) == 1)
+            #expect(metrics.value("depot_finishes_total", ["outcome": "ok"]) == 2)
+            let level = ["content": "com.example.level1", "version": version]
+            #expect(metrics.value("depot_version_offers_total", level) == 1)
+            #expect(metrics.value("depot_version_deliveries_total", level) == 1)
             #expect(metrics.value("depot_finishes_total", ["outcome": "unknown-transaction"]) == 1)
 
             #expect(metrics.value("depot_bundle_responses_total", grant) == 2)
@@ -105,7 +113,8 @@ struct MetricsTests {
             #expect(metrics.value("depot_bundle_bytes_total", ["via": "edge"]) == Double(size))
             #expect(metrics.value("depot_downloads_in_flight") == 0)
 
-            // Both standard packs were built at start; each finish that reached the ledger was timed once.
+            // Both standard packs were built at start; each finish that reached the ledger was timed once (the repeated
+            // one found the transaction finished before).
             #expect(metrics.value("depot_bundle_build_duration_seconds_count", ["kind": "full"]) == 2)
             #expect(metrics.value("depot_ledger_operation_duration_seconds_count", ["operation": "finish"]) == 1)
             #expect((metrics.value("depot_ledger_operation_duration_seconds_count", ["operation": "recordRedemption"]) ?? 0) >= 1)

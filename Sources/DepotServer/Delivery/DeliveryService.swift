@@ -22,6 +22,8 @@ struct DeliveryService: Sendable {
     let notifications: AppStoreNotificationHandler
     /// How Depot calls the App Store Server API; nil when it does not.
     let appStoreServerAPI: AppStoreServerAPISettings?
+    /// Where the versions offered and confirmed delivered are counted; nil counts nothing.
+    let metrics: DepotMetrics?
 
     init(
         verifier: AppStoreVerifier, googlePlay: GooglePlayVerifier? = nil, context: DeliveryContext,
@@ -47,6 +49,7 @@ struct DeliveryService: Sendable {
         notifications = AppStoreNotificationHandler(
             verifier: verifier, context: context, appStoreServerAPI: appStoreServerAPI, refused: refused)
         self.appStoreServerAPI = appStoreServerAPI
+        self.metrics = metrics
     }
 
     var ledger: any Ledger { context.ledger }
@@ -71,6 +74,7 @@ struct DeliveryService: Sendable {
             let purchase = try await verification.verify(signed)
             let result = try await redemption.redeem(
                 .init(purchase: purchase, installed: installed, callerAccount: account, client: client))
+            countOffers(result.downloads)
             return Redemption(
                 transaction: Self.body(result.transaction, finishToken: result.finishToken),
                 downloads: result.downloads.map(Self.body))
@@ -90,6 +94,12 @@ struct DeliveryService: Sendable {
         do {
             let result = try await finishing.finish(
                 .init(transactionId: transactionId, finishToken: request.finishToken, delivered: delivered))
+            if let metrics {
+                for delivery in result.confirmed {
+                    guard let version = catalog.version(digest: delivery.digest) else { continue }
+                    metrics.versionDelivered(contentId: version.contentId, version: version.version)
+                }
+            }
             let store = result.transaction.transaction.store
             let detail = result.storeFinish.detail(for: store)
             return FinishConfirmation(
@@ -114,6 +124,7 @@ struct DeliveryService: Sendable {
                 callerAccount: request.appAccountToken, client: client)
             let purchases = try await verification.verifyDistinct(signed)
             let result = try await restoring.restore(purchases, callerAccount: caller, client: client)
+            countOffers(result.downloads)
             return Restoration(
                 transactions: result.transactions.map { Self.body($0.transaction, finishToken: $0.finishToken) },
                 downloads: result.downloads.map(Self.body))
@@ -123,6 +134,12 @@ struct DeliveryService: Sendable {
     }
 
     // MARK: pieces
+
+    /// Counts the version of each download offered.
+    private func countOffers(_ downloads: [GrantedDownload]) {
+        guard let metrics else { return }
+        for download in downloads { metrics.versionOffered(contentId: download.contentId, version: download.version) }
+    }
 
     /// The purchase a redeem presents: exactly one of `signedTransaction` (App Store) and `googlePlay`.
     static func signedPurchase(_ request: RedeemRequest) throws(DepotError) -> SignedPurchase {

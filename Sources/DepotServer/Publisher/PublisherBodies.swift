@@ -47,23 +47,24 @@ struct PublisherVersionBody: Encodable {
 
     /// The bodies of one product's versions; `current` per content as `Catalog.currentContents` decides it; `reach`
     /// (`PublishingService.reach`) gives each published version's counts.
-    static func list(_ versions: [CatalogVersion], now: Int64, reach: [String: VersionReach] = [:]) -> [PublisherVersionBody] {
+    static func list(_ versions: [CatalogVersion], now: Int64, reach: [ContentAtVersion: VersionReach] = [:]) -> [PublisherVersionBody] {
         let published = versions.filter { $0.state == .published && $0.release.isFull }.map(\.content)
         let offered = Catalog(products: [], versions: published)
         let current = Set(
             Set(published.map(\.productId)).flatMap { offered.currentContents(of: $0, at: now) }
-                .map { "\($0.contentId)\n\($0.version)" })
+                .map(ContentAtVersion.init))
         return versions.map { record in
             let content = record.content
+            let key = ContentAtVersion(content)
             return PublisherVersionBody(
                 productId: content.productId, contentId: content.contentId, version: content.version,
-                state: record.state.rawValue, current: current.contains("\(content.contentId)\n\(content.version)"),
+                state: record.state.rawValue, current: current.contains(key),
                 digest: content.digest.hex, size: content.size, unpackedSize: content.unpackedSize,
                 publishedAt: UTCTimestamp.format(content.publishedAt), stagedAt: UTCTimestamp.format(record.stagedAt),
                 activatedAt: record.activatedAt.map(UTCTimestamp.format), failureReason: record.failureReason,
                 release: record.state.wasPublished ? ReleaseBody(record.release) : nil,
-                offered: record.state.wasPublished ? reach["\(content.contentId)\n\(content.version)"]?.offered ?? 0 : nil,
-                delivered: record.state.wasPublished ? reach["\(content.contentId)\n\(content.version)"]?.delivered ?? 0 : nil)
+                offered: record.state.wasPublished ? reach[key]?.offered ?? 0 : nil,
+                delivered: record.state.wasPublished ? reach[key]?.delivered ?? 0 : nil)
         }
     }
 }

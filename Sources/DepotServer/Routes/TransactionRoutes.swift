@@ -20,26 +20,14 @@ struct TransactionRoutes: Sendable {
         router.post("/v1/transactions") { request, context in
             try await Self.counting({ self.metrics?.redeem(outcome: $0) }) {
                 let body = try await Self.decode(RedeemRequest.self, from: request, context: context)
-                let redemption = try await self.service.redeem(body, client: self.client(request, context))
-                for download in redemption.downloads {
-                    self.metrics?.versionOffered(contentId: download.contentId, version: download.version)
-                }
-                return try Self.json(redemption)
+                return try Self.json(try await self.service.redeem(body, client: self.client(request, context)))
             }
         }
         router.post("/v1/transactions/:id/finish") { request, context in
             try await Self.counting({ self.metrics?.finish(outcome: $0) }) {
                 let id = try context.transactionIdParameter()
                 let body = try await Self.decode(FinishRequest.self, from: request, context: context)
-                let confirmation = try await self.service.finish(transactionId: id, body)
-                if let metrics = self.metrics {
-                    let catalog = self.service.catalog
-                    for item in body.delivered {
-                        guard let digest = BundleDigest(hex: item.digest), let version = catalog.version(digest: digest) else { continue }
-                        metrics.versionDelivered(contentId: version.contentId, version: version.version)
-                    }
-                }
-                return try Self.json(confirmation)
+                return try Self.json(try await self.service.finish(transactionId: id, body))
             }
         }
         router.post("/v1/transactions/:id/consent") { request, context in
@@ -49,11 +37,7 @@ struct TransactionRoutes: Sendable {
         }
         router.post("/v1/restore") { request, context in
             let body = try await Self.decode(RestoreRequest.self, from: request, context: context)
-            let restored = try await self.service.restore(body, client: self.client(request, context))
-            for download in restored.downloads {
-                self.metrics?.versionOffered(contentId: download.contentId, version: download.version)
-            }
-            return try Self.json(restored)
+            return try Self.json(try await self.service.restore(body, client: self.client(request, context)))
         }
         router.post("/v1/notifications/appstore") { request, context in
             let body = try await Self.decode(NotificationRequest.self, from: request, context: context)

@@ -36,12 +36,15 @@ package struct FinishFlow: Sendable {
         }
     }
 
-    /// The finished transaction, and who finishes it at its store.
+    /// The finished transaction, who finishes it at its store, and the deliveries this finish confirmed.
     package struct Result: Sendable {
         /// The transaction, now finished.
         package var transaction: LedgerTransaction
         /// Who finishes it at its store.
         package var storeFinish: StoreFinishMode
+        /// The bundles whose delivery this finish confirmed: the command's, when it finished the transaction;
+        /// none when the transaction was finished before (a repeated finish confirms nothing new).
+        package var confirmed: [ConfirmedDelivery] = []
     }
 
     /// Confirms delivery: judged against every bundle the redeems of this transaction offered
@@ -77,7 +80,7 @@ package struct FinishFlow: Sendable {
                 enqueueAppleFinish: mode == .server, now: now)
         }
         switch outcome {
-        case .finished:
+        case .finished(let firstTime):
             var finished = stored
             finished.state = .finished
             // A consumable's grants work until its transaction is finished.
@@ -85,7 +88,7 @@ package struct FinishFlow: Sendable {
             context.logger.info(
                 "transaction finished",
                 metadata: ["transaction": "\(id)", "storeFinish": "\(mode.rawValue)", "delivered": "\(command.delivered.count)"])
-            return Result(transaction: finished, storeFinish: mode)
+            return Result(transaction: finished, storeFinish: mode, confirmed: firstTime ? command.delivered : [])
         case .mismatch(let missing, let wrongDigest):
             throw .deliveryMismatch(missing: missing, wrongDigest: wrongDigest)
         case .unknownTransaction:

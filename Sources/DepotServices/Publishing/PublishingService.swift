@@ -73,9 +73,10 @@ package struct PublishingService: Sendable {
     }
 
     /// How far each version of the product reached (offered, delivered), by content id and version.
-    package func reach(_ productId: String) async throws(PublishingError) -> [String: VersionReach] {
+    package func reach(_ productId: String) async throws(PublishingError) -> [ContentAtVersion: VersionReach] {
         let rows = try await call { () async throws(LedgerError) in try await ledger.versionReach(productId: productId) }
-        return Dictionary(rows.map { ("\($0.contentId)\n\($0.version)", $0) }, uniquingKeysWith: { first, _ in first })
+        return Dictionary(
+            rows.map { (ContentAtVersion(contentId: $0.contentId, version: $0.version), $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The product's version jobs not yet staged (on their way from an upload, or failed), newest first.
