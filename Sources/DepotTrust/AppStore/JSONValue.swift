@@ -8,7 +8,7 @@ package enum JSONValue: Sendable, Hashable {
     case null
     /// `true` or `false`.
     case bool(Bool)
-    /// A number with no fraction or exponent that fits in `Int64`.
+    /// A whole number that fits in `Int64`.
     case integer(Int64)
     /// Any other number.
     case number(Double)
@@ -59,9 +59,7 @@ extension JSONValue: Codable {
 extension JSONValue {
     /// Parses bytes holding a JSON object; nil for anything else.
     package static func parseObject(_ bytes: [UInt8]) -> [String: JSONValue]? {
-        guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)) else {
-            return nil
-        }
+        guard case .object(let object)? = JSONReader.value(of: bytes) else { return nil }
         return object
     }
 
