@@ -233,10 +233,12 @@ for case in $CASES; do
             errors=$(($(field status_errors "$line") + $(field connect_errors "$line") + $(field read_errors "$line") + $(field timeouts "$line")))
             ((errors == 0)) || die "$server: $errors errors in $case at $conns connections: $line"
             ((requests > 0)) || die "$server answered nothing in $case at $conns connections"
-            # Headers are a few hundred bytes; anything else (an error body, a whole bundle for a range) is not.
-            per=$((bytes / requests))
+            # Each response is its body and a few hundred bytes of header; wrk also counts the bytes of the responses
+            # still arriving when the run ended (at most one body per connection). Anything else (an error body, a
+            # whole bundle for a range) is not.
             body=$(body_of "$case")
-            ((per >= body && per < body + 1024)) || die "$server sent $per bytes per response in $case (body $body)"
+            ((bytes >= requests * body && bytes <= requests * (body + 1024) + conns * body)) ||
+                die "$server sent $bytes bytes for $requests responses in $case (body $body, $conns connections)"
             duration_us=$(field duration_us "$line")
             read -r rate mib p99 cpu < <(python3 -c "
 r, b, d, p, t, k = $requests, $bytes, $duration_us, $(field p99_us "$line"), $((after - before)), $TICKS
