@@ -91,16 +91,7 @@ USED_PORTS+=("$NGINX_PORT")
 TUNED_PORT=$(pick_port $((NGINX_PORT + 1)))
 
 log "starting depot on 127.0.0.1:$DEPOT_PORT (builds the bundles first)"
-DEPOT_LOG_LEVEL=info "$DEPOT" serve --config "$TMP/config" --data-dir "$TMP/data" --content-dir "$TMP/content" \
-    --host 127.0.0.1 --port "$DEPOT_PORT" >"$TMP/depot.out" 2>"$TMP/depot.log" &
-DEPOT_PID=$!
-PIDS+=("$DEPOT_PID")
-for ((i = 0; i < 1800; i++)); do
-    kill -0 "$DEPOT_PID" 2>/dev/null || { cat "$TMP/depot.log" >&2; die "depot exited during start"; }
-    grep -q 'listening' "$TMP/depot.log" && break
-    sleep 0.1
-done
-grep -q 'listening' "$TMP/depot.log" || die "depot did not start listening within 180 s"
+start_depot_serve "$DEPOT_PORT" 180
 
 declare -A DIGEST FILE SIZE GRANT
 for pack in $PACKS; do

@@ -219,16 +219,7 @@ fi
 # ---------------------------------------------------------------------------------------------------
 # Depot: imports the packs (builds the bundles into $TMP/data/bundles), then listens.
 log "starting depot on 127.0.0.1:$DEPOT_PORT (imports the packs first)"
-DEPOT_LOG_LEVEL=info "$DEPOT" serve --config "$TMP/config" --data-dir "$TMP/data" --content-dir "$TMP/content" \
-    --host 127.0.0.1 --port "$DEPOT_PORT" >"$TMP/depot.out" 2>"$TMP/depot.log" &
-DEPOT_PID=$!
-PIDS+=("$DEPOT_PID")
-for ((i = 0; i < 1200; i++)); do
-    kill -0 "$DEPOT_PID" 2>/dev/null || { cat "$TMP/depot.log" >&2; die "depot exited during start"; }
-    grep -q 'listening' "$TMP/depot.log" && break
-    sleep 0.1
-done
-grep -q 'listening' "$TMP/depot.log" || die "depot did not start listening within 120 s"
+start_depot_serve "$DEPOT_PORT" 120
 
 size_of() { grep " bundle" "$TMP/depot.log" | grep "content=$1 " | grep -o 'size=[0-9]*' | head -n1 | cut -d= -f2; }
 LARGE_DIGEST=$(logged_digest "$TMP/depot.log" bench.large)

@@ -80,16 +80,7 @@ EDGE_PORT=$(pick_port $((DEPOT_PORT + 1)))
 NGINX_PORT=$(pick_port $((EDGE_PORT + 1)))
 
 log "starting depot on 127.0.0.1:$DEPOT_PORT"
-DEPOT_LOG_LEVEL=info "$DEPOT" serve --config "$TMP/config" --data-dir "$TMP/data" --content-dir "$TMP/content" \
-    --host 127.0.0.1 --port "$DEPOT_PORT" >"$TMP/depot.out" 2>"$TMP/depot.log" &
-DEPOT_PID=$!
-PIDS+=("$DEPOT_PID")
-for ((i = 0; i < 1200; i++)); do
-    kill -0 "$DEPOT_PID" 2>/dev/null || die "depot exited during start: $(cat "$TMP/depot.log")"
-    grep -q 'listening' "$TMP/depot.log" && break
-    sleep 0.1
-done
-grep -q 'listening' "$TMP/depot.log" || die "depot did not start listening"
+start_depot_serve "$DEPOT_PORT" 120
 SMALL_DIGEST=$(logged_digest "$TMP/depot.log" bench.small)
 MEDIUM_DIGEST=$(logged_digest "$TMP/depot.log" bench.medium)
 [[ -n $SMALL_DIGEST && -n $MEDIUM_DIGEST ]] || die "depot did not log both bundles"

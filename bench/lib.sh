@@ -144,6 +144,27 @@ make_pack() {
     keystream "$3" "$4" "$1/Contents/payload.bin"
 }
 
+# Waits until process $1 writes `listening` to its log $2, at most $3 seconds; $4 names it in the messages.
+wait_for_listening() {
+    local pid=$1 file=$2 seconds=$3 name=${4:-depot} i
+    for ((i = 0; i < seconds * 10; i++)); do
+        kill -0 "$pid" 2>/dev/null || { cat "$file" >&2; die "$name exited during start"; }
+        grep -q 'listening' "$file" && return 0
+        sleep 0.1
+    done
+    die "$name did not start listening within $seconds s"
+}
+
+# Starts `$DEPOT serve` over $TMP/config, $TMP/data and $TMP/content on 127.0.0.1 port $1, its log in $TMP/depot.log,
+# and waits up to $2 seconds for it to listen (it builds the packs' bundles first). DEPOT_PID is its pid, also in PIDS.
+start_depot_serve() {
+    DEPOT_LOG_LEVEL=info "$DEPOT" serve --config "$TMP/config" --data-dir "$TMP/data" --content-dir "$TMP/content" \
+        --host 127.0.0.1 --port "$1" >"$TMP/depot.out" 2>"$TMP/depot.log" &
+    DEPOT_PID=$!
+    PIDS+=("$DEPOT_PID")
+    wait_for_listening "$DEPOT_PID" "$TMP/depot.log" "$2"
+}
+
 # A scratch directory in TMP (named after $1) that goes, with every process recorded in PIDS, when the script
 # ends or is interrupted.
 start_scratch() {
