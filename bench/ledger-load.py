@@ -123,16 +123,18 @@ def fail(message, samples=()):
 
 def table(lines):
     """A Markdown table from lines `ENGINE {json}` (what bench/ledger.sh collects)."""
-    print("| engine | phase | requests | connections | per second | p50 ms | p99 ms | server CPU s | errors |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| engine | phase | requests | connections | per second | p50 ms | p99 ms | server CPU s | CPU ms / request | errors |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for line in lines:
         if not line.strip():
             continue
         engine, text = line.split(" ", 1)
         r = json.loads(text)
         errors = ", ".join(f"{k}: {v}" for k, v in r["errors"].items()) or "none"
+        cpu = r.get("server_cpu_seconds")
+        per_request = f"{cpu * 1000 / r['requests']:.2f}" if isinstance(cpu, (int, float)) and r["requests"] else "-"
         cells = [engine, r["phase"], r["requests"], r["concurrency"], r["rate"], r["p50_ms"], r["p99_ms"],
-                 r.get("server_cpu_seconds", "-"), errors]
+                 "-" if cpu is None else cpu, per_request, errors]
         print("| " + " | ".join(str(c) for c in cells) + " |")
 
 

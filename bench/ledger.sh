@@ -4,6 +4,7 @@
 #
 #   bash bench/ledger.sh        # 4000 transactions; 1, 16 and 64 connections; both engines
 #   LEDGER_BENCH_N=2000 LEDGER_BENCH_C="4 32" LEDGER_BENCH_ENGINES=sqlite bash bench/ledger.sh
+#   LEDGER_BENCH_BASE=/path/to/older/depot bash bench/ledger.sh   # A/B: that build and this one, alternating
 #
 # - Builds `swift build -c release --product depot` (SKIP_BUILD=1 uses the existing binary; DEPOT_BIN=path runs
 #   that depot binary, any build, and builds nothing: bench/smoke.sh runs the debug one).
@@ -15,6 +16,9 @@
 #   redeemed once, then every one finished once with the digests the redemption answered, over C keep-alive
 #   connections. Every redeem and finish must be answered 200: anything else stops the run with a message
 #   and a nonzero exit.
+# - LEDGER_BENCH_BASE=path: an A/B in one run. Each engine and connection count is measured with that binary and with
+#   this one, on a fresh ledger each, the order alternating; the table names each row's build (`base` or `this`).
+#   Only such a comparison holds across days on a shared machine, whose speed moves by a factor of two.
 # - Prints one JSON line per phase and a Markdown table for BENCHMARKS.md. The load client runs on the same
 #   machine and takes CPU from the server; the server's own CPU seconds per phase are shown beside the rate.
 set -euo pipefail
@@ -79,11 +83,26 @@ echo "ledger.sh: $signed transactions signed in $(( ($(date +%s%N) - signing_sta
 
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
+builds=(this)
+if [[ -n "${LEDGER_BENCH_BASE:-}" ]]; then
+    base_bin="$(realpath "$LEDGER_BENCH_BASE")"
+    [[ -x "$base_bin" && -f "$base_bin" ]] || { echo "ledger.sh: LEDGER_BENCH_BASE=$LEDGER_BENCH_BASE is not an executable file" >&2; exit 1; }
+    builds=(base this)
+fi
+binary_of() { if [[ "$1" == base ]]; then echo "$base_bin"; else echo "$bin"; fi; }
+
 results=()
 run=0
+cell=0
 for engine in $engines; do
   for concurrency in $concurrencies; do
+   cell=$((cell + 1))
+   order=("${builds[@]}")
+   if (( ${#builds[@]} == 2 && cell % 2 == 0 )); then order=(this base); fi
+   for build in "${order[@]}"; do
     run=$((run + 1))
+    label="$engine"
+    (( ${#builds[@]} == 2 )) && label="$engine[$build]"
     case "$engine" in
     sqlite)
         ledger_url="sqlite:$work/ledger-$run.sqlite"
@@ -99,23 +118,23 @@ for engine in $engines; do
     esac
     port="$(free_port)"
     DEPOT_LOG_LEVEL=warning DEPOT_DATABASE_URL="$ledger_url" \
-        "$bin" serve "${common[@]}" --content-dir "$work/content" --port "$port" 2>"$work/serve-$run.log" &
+        "$(binary_of "$build")" serve "${common[@]}" --content-dir "$work/content" --port "$port" 2>"$work/serve-$run.log" &
     server_pid=$!
     for _ in $(seq 1 300); do
         curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
         sleep 0.1
     done
     curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null || { cat "$work/serve-$run.log" >&2; exit 1; }
-    echo "ledger.sh: $engine: $count redemptions then $count finishes over $concurrency connections" >&2
+    echo "ledger.sh: $label: $count redemptions then $count finishes over $concurrency connections" >&2
     output="$(python3 bench/ledger-load.py --port "$port" --transactions "$work/transactions.txt" \
         --concurrency "$concurrency" --server-pid "$server_pid")" || {
         echo "$output"
-        echo "ledger.sh: FAIL: $engine, $concurrency connections: not every request was answered 200 (above); the server's log:" >&2
+        echo "ledger.sh: FAIL: $label, $concurrency connections: not every request was answered 200 (above); the server's log:" >&2
         tail -n 40 "$work/serve-$run.log" >&2
         exit 1
     }
-    echo "$output" | sed "s/^/$engine /"
-    while read -r line; do results+=("$engine $line"); done <<<"$output"
+    echo "$output" | sed "s/^/$label /"
+    while read -r line; do results+=("$label $line"); done <<<"$output"
     kill -TERM "$server_pid"
     wait "$server_pid" || true
     server_pid=""
@@ -123,6 +142,7 @@ for engine in $engines; do
         psql -q "$pg_admin_url" -c "DROP DATABASE IF EXISTS $pg_database WITH (FORCE)" >/dev/null
         pg_database=""
     fi
+   done
   done
 done
 
