@@ -140,7 +140,8 @@ struct JSONReader {
                 scalarValue = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
             }
             guard let scalar = Unicode.Scalar(scalarValue) else { return false }
-            utf8.append(contentsOf: String(Character(scalar)).utf8)
+            // A scalar always encodes; its UTF-8 bytes go straight into the buffer.
+            if let encoded = UTF8.encode(scalar) { utf8.append(contentsOf: encoded) }
         default: return false
         }
         return true
