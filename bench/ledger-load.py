@@ -125,17 +125,58 @@ def table(lines):
     """A Markdown table from lines `ENGINE {json}` (what bench/ledger.sh collects)."""
     print("| engine | phase | requests | connections | per second | p50 ms | p99 ms | server CPU s | CPU ms / request | errors |")
     print("|---|---|---|---|---|---|---|---|---|---|")
-    for line in lines:
-        if not line.strip():
-            continue
-        engine, text = line.split(" ", 1)
-        r = json.loads(text)
+    for engine, r in parse_lines(lines):
         errors = ", ".join(f"{k}: {v}" for k, v in r["errors"].items()) or "none"
         cpu = r.get("server_cpu_seconds")
         per_request = f"{cpu * 1000 / r['requests']:.2f}" if isinstance(cpu, (int, float)) and r["requests"] else "-"
         cells = [engine, r["phase"], r["requests"], r["concurrency"], r["rate"], r["p50_ms"], r["p99_ms"],
                  "-" if cpu is None else cpu, per_request, errors]
         print("| " + " | ".join(str(c) for c in cells) + " |")
+
+
+def parse_lines(lines):
+    """(label, result) pairs from lines `ENGINE {json}`."""
+    return [(line.split(" ", 1)[0], json.loads(line.split(" ", 1)[1])) for line in lines if line.strip()]
+
+
+def write_csv(lines, path):
+    """One row per engine (or build), phase and connection count: the figures the picture is drawn from."""
+    with open(path, "w") as f:
+        f.write("engine,phase,connections,requests,per_second,p50_ms,p99_ms,cpu_ms_per_request\n")
+        for label, r in parse_lines(lines):
+            cpu = r.get("server_cpu_seconds")
+            per_request = f"{cpu * 1000 / r['requests']:.3f}" if isinstance(cpu, (int, float)) and r["requests"] else ""
+            f.write(f"{label},{r['phase']},{r['concurrency']},{r['requests']},{r['rate']},{r['p50_ms']},{r['p99_ms']},"
+                    f"{per_request}\n")
+
+
+def gnuplot_script(csv_path, png_path, title):
+    """A gnuplot script drawing rate and CPU per request against connections, one line per engine, per phase."""
+    import csv
+    rows = list(csv.DictReader(open(csv_path)))
+    labels = list(dict.fromkeys(r["engine"] for r in rows))
+    phases = [p for p in ("redeem", "finish") if any(r["phase"] == p for r in rows)]
+    connections = sorted({int(r["connections"]) for r in rows})
+    blocks = []  # gnuplot inline data: one block per (phase, label), index = position in this list
+    for phase in phases:
+        for label in labels:
+            points = sorted((int(r["connections"]), r["per_second"], r["cpu_ms_per_request"] or "NaN")
+                            for r in rows if r["engine"] == label and r["phase"] == phase)
+            blocks.append((phase, label, points))
+    data = "$data << EOD\n" + "\n\n\n".join("\n".join(f"{c} {rate} {cpu}" for c, rate, cpu in points)
+                                           for _, _, points in blocks) + "\nEOD\n"
+    xtics = ", ".join(f'"{c}" {c}' for c in connections)
+    script = [data, 'set terminal pngcairo size 1300,800 font "sans,11" noenhanced', f'set output "{png_path}"',
+              f'set multiplot layout 2,{len(phases)} title "{title}"', "set logscale x 2",
+              f"set xrange [{connections[0] / 1.5}:{connections[-1] * 1.5}]", f"set xtics ({xtics})",
+              'set xlabel "connections"', "set key outside right top", "set grid", "set yrange [0:*]"]
+    for column, ylabel, what in ((2, "per second", "answered per second"), (3, "server CPU ms", "server CPU ms per request")):
+        for phase in phases:
+            plots = [f'$data index {i} using 1:{column} with linespoints lw 2 pt 7 title "{label}"'
+                     for i, (p, label, _) in enumerate(blocks) if p == phase]
+            script += [f'set ylabel "{ylabel}"', f'set title "{phase}: {what}"', "plot " + ", ".join(plots)]
+    script.append("unset multiplot")
+    return "\n".join(script) + "\n"
 
 
 def main():
@@ -145,9 +186,18 @@ def main():
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--server-pid", type=int, default=0)
     parser.add_argument("--table", action="store_true", help="read `ENGINE {json}` lines on stdin, print Markdown")
+    parser.add_argument("--csv", metavar="PATH", help="with --table: also write the figures as CSV to PATH")
+    parser.add_argument("--plot", nargs=3, metavar=("CSV", "PNG", "TITLE"),
+                        help="print a gnuplot script drawing the CSV of --csv into PNG")
     arguments = parser.parse_args()
+    if arguments.plot:
+        print(gnuplot_script(*arguments.plot), end="")
+        return
     if arguments.table:
-        table(sys.stdin)
+        lines = list(sys.stdin)
+        table(lines)
+        if arguments.csv:
+            write_csv(lines, arguments.csv)
         return
     if not arguments.port or not arguments.transactions:
         parser.error("--port and --transactions are required")

@@ -21,6 +21,9 @@
 #   Only such a comparison holds across days on a shared machine, whose speed moves by a factor of two.
 # - Prints one JSON line per phase and a Markdown table for BENCHMARKS.md. The load client runs on the same
 #   machine and takes CPU from the server; the server's own CPU seconds per phase are shown beside the rate.
+# - Writes the report (bench/results/ledger-STAMP.md, or BENCH_RESULTS_DIR), its figures as CSV and, with gnuplot
+#   on the PATH (LEDGER_PLOT=0 skips it), a picture beside them: per phase, requests per second and server CPU
+#   ms per request against connections, one line per engine (or build).
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -28,6 +31,10 @@ cd "$root"
 count="${LEDGER_BENCH_N:-4000}"
 concurrencies="${LEDGER_BENCH_C:-1 16 64}"
 engines="${LEDGER_BENCH_ENGINES:-sqlite postgres}"
+plot="${LEDGER_PLOT:-1}"
+results_dir="${BENCH_RESULTS_DIR:-$root/bench/results}"
+[[ "$plot" == 0 ]] || command -v gnuplot >/dev/null ||
+    { echo "ledger.sh: gnuplot is not installed (apt-get install gnuplot-nox), or set LEDGER_PLOT=0" >&2; exit 1; }
 
 if [[ -n "${DEPOT_BIN:-}" ]]; then
     bin="$(realpath "$DEPOT_BIN")"
@@ -146,5 +153,27 @@ for engine in $engines; do
   done
 done
 
+stamp=$(date -u +%Y-%m-%d-%H%M%S)
+mkdir -p "$results_dir"
+report="$results_dir/ledger-$stamp.md"
+csv="$results_dir/ledger-$stamp.csv"
+commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+dirty=$(git -C "$root" status --porcelain -- Sources 2>/dev/null | head -c1)
+{
+    echo "# Ledger benchmark, $stamp UTC"
+    echo
+    echo "Commit $commit${dirty:+ (with uncommitted changes to Sources/)}; depot \`$bin\`${LEDGER_BENCH_BASE:+; base \`$base_bin\`};"
+    echo "$count distinct transactions redeemed, then finished, per row; connections: $concurrencies; engines: $engines."
+    echo "The load client runs on the same machine. CPU: the server's user + system time in the phase."
+    echo
+    printf '%s\n' "${results[@]}" | python3 bench/ledger-load.py --table --csv "$csv"
+} >"$report"
+if [[ "$plot" != 0 ]]; then
+    png="$results_dir/ledger-$stamp.png"
+    python3 bench/ledger-load.py --plot "$csv" "$png" "Ledger benchmark, $stamp UTC, $commit: $count transactions per row" |
+        gnuplot || { echo "ledger.sh: gnuplot failed" >&2; exit 1; }
+    printf '\n![requests per second and CPU per request against connections](%s)\n' "$(basename "$png")" >>"$report"
+fi
 echo
-printf '%s\n' "${results[@]}" | python3 bench/ledger-load.py --table
+cat "$report"
+echo "ledger.sh: report: $report" >&2
