@@ -40,6 +40,9 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        .systemLibrary(
+            name: "CLibdeflate", path: "Sources/CLibdeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]
+        ),
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         .target(name: "DepotCore", swiftSettings: swiftSettings),
         .target(name: "DepotAPI", swiftSettings: swiftSettings),
@@ -47,7 +50,7 @@ let package = Package(
         .target(
             name: "DepotBundles",
             dependencies: [
-                "DepotCore", "DepotSystem", "CZlib",
+                "DepotCore", "DepotSystem", "CZlib", "CLibdeflate",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings

@@ -190,7 +190,8 @@ echo "Pack: $files files, $bytes bytes ($(awk "BEGIN {printf \"%.1f\", $bytes / 
 echo "Machine: $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), load $load_before before, $load_after after;"
 echo "$busy_runs of $((2 * runs)) timed runs started without the CPUs 90% idle (QUIET_WAIT=$quiet_wait s)."
 zlib=$(dpkg-query -W -f='${Version}' zlib1g 2>/dev/null || echo unknown)
-echo "System zlib $zlib; Info-ZIP $(zip -v | sed -n 2p | awk '{print $3, $4}')."
+libdeflate=$(dpkg-query -W -f='${Version}' libdeflate0 2>/dev/null || echo unknown)
+echo "System libdeflate $libdeflate (Depot) and zlib $zlib; Info-ZIP $(zip -v | sed -n 2p | awk '{print $3, $4}')."
 echo
 echo "| tool | wall s (median) | wall s (best) | CPU s (user+sys, median) | output bytes | peak RSS MiB |"
 echo "|---|---|---|---|---|---|"

@@ -1,7 +1,8 @@
 // swift-tools-version: 6.2
-// The bundling benchmark's executable: Depot's DepotBundles, DepotCore and DepotSystem sources (symlinked from the
-// repository's Sources/, so nothing is copied) with a small command-line front end. Kept apart from the root
-// package so the benchmark builds in seconds without the server's dependencies. See bench/bundling.sh.
+// The bundling benchmark's executable: Depot's DepotBundles, DepotCore and DepotSystem sources and the CZlib and
+// CLibdeflate module maps (symlinked from the repository's Sources/, so nothing is copied) with a small command-line
+// front end. Kept apart from the root package so the benchmark builds in seconds without the server's dependencies.
+// See bench/bundling.sh.
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
@@ -18,11 +19,12 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        .systemLibrary(name: "CLibdeflate", path: "Sources/CLibdeflate", pkgConfig: "libdeflate"),
         .target(name: "DepotCore", path: "Sources/DepotCore", swiftSettings: swiftSettings),
         .target(name: "DepotSystem", path: "Sources/DepotSystem", swiftSettings: swiftSettings),
         .target(
             name: "DepotBundles",
-            dependencies: ["DepotCore", "DepotSystem", "CZlib", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["DepotCore", "DepotSystem", "CZlib", "CLibdeflate", .product(name: "Crypto", package: "swift-crypto")],
             path: "Sources/DepotBundles",
             swiftSettings: swiftSettings
         ),

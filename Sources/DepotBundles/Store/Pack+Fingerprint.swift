@@ -2,7 +2,7 @@ import Crypto
 
 extension Pack {
     /// A key for the build cache: SHA-256 (lowercase hex) over what the bundle's bytes depend on, as far
-    /// as can be told without reading the files: the bundle format version, the zlib version, the level,
+    /// as can be told without reading the files: the bundle format version, the libdeflate version, the level,
     /// the manifest fields the bundle carries, and each file's path, size and modification time (ns).
     ///
     /// Equal fingerprints mean the same bundle can be reused; different ones only mean "build again",
@@ -17,7 +17,7 @@ extension Pack {
         }
         field("depot-bundle-fingerprint")
         field(String(BundleWriter.formatVersion))
-        field(Deflater.zlibVersionString)
+        field(BlockDeflater.versionString)
         field(String(BundleWriter(compressionLevel: compressionLevel).compressionLevel))
         field(manifest.productId)
         field(manifest.contentId)

@@ -31,44 +31,38 @@ struct ChunkOutput: Sendable {
     let bytes: [UInt8]
 }
 
-/// Compresses chunks of entries, one worker thread each (the zlib stream and buffers are not shared).
+/// Compresses chunks of entries, one worker thread each (the compressor and buffers are not shared).
 ///
 /// An entry larger than one chunk is cut into `chunkSize` pieces deflated independently, the way pigz
-/// does: each piece's stream is primed with the 32 KiB that precede it (a preset dictionary, so little
-/// compression is lost), and ends with a sync flush (an empty stored block, byte-aligned) except the last,
-/// which ends the deflate stream. Laid end to end the pieces are one valid deflate stream. The bytes are
-/// a function of the entry's bytes, the level and the policy only: chunk boundaries are fixed offsets,
-/// the dictionary is input, and no chunk depends on another's output, so neither the thread count nor
-/// timing can change them. An entry of one chunk (up to 1 MiB) is deflated exactly as a single stream,
-/// as format 1 did.
+/// does: each piece is deflated whole by libdeflate, and every piece but the last is then opened
+/// (`DeflateStreamOpener`: its final bit cleared, an empty stored block appended), so that laid end to end the
+/// pieces are one valid deflate stream. The bytes are a function of the entry's bytes, the level and the policy
+/// only: chunk boundaries are fixed offsets and no chunk depends on another, so neither the thread count nor
+/// timing can change them. An entry of one chunk (up to 1 MiB) is one libdeflate stream.
 final class ChunkCompressor {
     /// The size of the pieces entries are cut into. Part of the format: changing it changes the bytes.
     static let chunkSize = 1 << 20
-    /// The deflate window: how much preceding input primes a chunk's stream.
-    static let dictionarySize = 32 << 10
 
     private let level: Int
     private let policy: CompressionPolicy
     private let arrays: ByteArrayPool
-    private var deflater: Deflater?
+    private var deflater: BlockDeflater?
+    private var opener: DeflateStreamOpener?
     /// The probe's output when it is not the entry's.
     private var probe: [UInt8] = []
-    /// `dictionarySize` bytes of preceding input, then up to `chunkSize` bytes of the chunk.
+    /// Up to `chunkSize` bytes of the chunk.
     private let input: UnsafeMutableRawBufferPointer
-    private let scratch: UnsafeMutableRawBufferPointer
 
-    /// A compressor at zlib `level` (0 stores everything) taking output arrays from `arrays`.
+    /// A compressor at the bundle level `level` (0 stores everything) taking output arrays from `arrays`.
     init(level: Int, policy: CompressionPolicy, arrays: ByteArrayPool) {
         self.level = level
         self.policy = policy
         self.arrays = arrays
-        input = .allocate(byteCount: Self.dictionarySize + Self.chunkSize, alignment: 16)
-        scratch = .allocate(byteCount: 256 << 10, alignment: 16)
+        input = .allocate(byteCount: Self.chunkSize, alignment: 16)
     }
 
     deinit {
         input.deallocate()
-        scratch.deallocate()
     }
 
     /// The chunk's bytes as they go into the archive.
@@ -79,42 +73,42 @@ final class ChunkCompressor {
     private func run(_ job: ChunkJob) throws -> ChunkOutput {
         let source = job.source
         guard level > 0, source.size > 0 else { return try stored(job) }
-        let deflater = try self.deflater ?? Deflater(level: Int32(level))
+        let deflater = try self.deflater ?? BlockDeflater(level: level, maximumInput: Self.chunkSize)
         self.deflater = deflater
 
         if source.size <= Int64(policy.probeSize) {
             // The probe is the whole entry: its output is kept when it is worth it.
-            let chunk = UnsafeMutableRawBufferPointer(rebasing: input[0..<job.count])
-            try source.read(at: 0, into: chunk)
+            let chunk = UnsafeRawBufferPointer(rebasing: input[0..<job.count])
+            try source.read(at: 0, into: UnsafeMutableRawBufferPointer(mutating: chunk))
             var bytes = arrays.take()
-            deflateWhole(UnsafeRawBufferPointer(chunk), into: &bytes, with: deflater)
-            let crc = Deflater.crc32(0, UnsafeRawBufferPointer(chunk))
+            try deflater.deflate(chunk, appendingTo: &bytes)
+            let crc = CRC32.update(0, chunk)
             if worthDeflating(bytes.count, of: job.count), bytes.count < job.count {
                 return ChunkOutput(crc32: crc, length: job.count, method: .deflated, bytes: bytes)
             }
             bytes.removeAll(keepingCapacity: true)
-            bytes.append(contentsOf: UnsafeRawBufferPointer(chunk))
+            bytes.append(contentsOf: chunk)
             return ChunkOutput(crc32: crc, length: job.count, method: .stored, bytes: bytes)
         }
 
-        let deflate = try source.shouldDeflate { () throws(PackError) -> Bool in
-            let probeInput = UnsafeMutableRawBufferPointer(rebasing: input[0..<policy.probeSize])
-            try source.read(at: 0, into: probeInput)
-            deflateWhole(UnsafeRawBufferPointer(probeInput), into: &probe, with: deflater)
+        let deflate = try source.shouldDeflate { () throws -> Bool in
+            let probeInput = UnsafeRawBufferPointer(rebasing: input[0..<policy.probeSize])
+            try source.read(at: 0, into: UnsafeMutableRawBufferPointer(mutating: probeInput))
+            probe.removeAll(keepingCapacity: true)
+            try deflater.deflate(probeInput, appendingTo: &probe)
             return worthDeflating(probe.count, of: policy.probeSize)
         }
         guard deflate else { return try stored(job) }
 
-        let dictionaryCount = Int(min(job.offset, Int64(Self.dictionarySize)))
-        let region = UnsafeMutableRawBufferPointer(rebasing: input[0..<dictionaryCount + job.count])
-        try source.read(at: job.offset - Int64(dictionaryCount), into: region)
-        let chunk = UnsafeRawBufferPointer(rebasing: region[dictionaryCount...])
-        let crc = Deflater.crc32(0, chunk)
-        deflater.reset()
-        deflater.setDictionary(UnsafeRawBufferPointer(rebasing: region[0..<dictionaryCount]))
+        let chunk = UnsafeRawBufferPointer(rebasing: input[0..<job.count])
+        try source.read(at: job.offset, into: UnsafeMutableRawBufferPointer(mutating: chunk))
+        let crc = CRC32.update(0, chunk)
         var bytes = arrays.take()
-        deflater.deflate(chunk, flush: job.isLast ? .finish : .sync, scratch: scratch) {
-            bytes.append(contentsOf: $0)
+        try deflater.deflate(chunk, appendingTo: &bytes)
+        if !job.isLast {
+            let opener = try self.opener ?? DeflateStreamOpener()
+            self.opener = opener
+            try opener.open(&bytes)
         }
         return ChunkOutput(crc32: crc, length: job.count, method: .deflated, bytes: bytes)
     }
@@ -127,14 +121,8 @@ final class ChunkCompressor {
         if job.count > 0 { try job.source.read(at: job.offset, into: chunk) }
         var bytes = arrays.take()
         bytes.append(contentsOf: UnsafeRawBufferPointer(chunk))
-        let crc = Deflater.crc32(0, UnsafeRawBufferPointer(chunk))
+        let crc = CRC32.update(0, UnsafeRawBufferPointer(chunk))
         return ChunkOutput(crc32: crc, length: job.count, method: .stored, bytes: bytes)
-    }
-
-    private func deflateWhole(_ input: UnsafeRawBufferPointer, into out: inout [UInt8], with deflater: Deflater) {
-        out.removeAll(keepingCapacity: true)
-        deflater.reset()
-        deflater.deflate(input, flush: .finish, scratch: scratch) { out.append(contentsOf: $0) }
     }
 
     private func worthDeflating(_ compressed: Int, of original: Int) -> Bool {

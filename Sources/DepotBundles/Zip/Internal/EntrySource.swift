@@ -71,8 +71,8 @@ final class EntrySource: Sendable {
 
     /// Whether the entry is deflated: the decision taken once by `decide` (which sees no other caller
     /// until it returns), then reused. It depends only on the entry's bytes, never on which job asks.
-    func shouldDeflate(_ decide: () throws(PackError) -> Bool) throws(PackError) -> Bool {
-        try deflateDecision.withLock { (decision) throws(PackError) -> Bool in
+    func shouldDeflate<E: Error>(_ decide: () throws(E) -> Bool) throws(E) -> Bool {
+        try deflateDecision.withLock { (decision) throws(E) -> Bool in
             if let decision { return decision }
             let decided = try decide()
             decision = decided

@@ -44,7 +44,7 @@ final class ZipStreamWriter {
         entry.method = output.method
         entry.crc =
             entry.length == 0
-            ? output.crc32 : Deflater.crc32Combine(entry.crc, output.crc32, secondLength: Int64(output.length))
+            ? output.crc32 : CRC32.combine(entry.crc, output.crc32, secondLength: Int64(output.length))
         entry.length += Int64(output.length)
         entry.written += UInt64(output.bytes.count)
         try out.append(output.bytes)
@@ -97,7 +97,7 @@ final class ZipStreamWriter {
             let count = Int(min(source.size - offset, Int64(buffer.count)))
             let chunk = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count])
             try source.read(at: offset, into: chunk)
-            crc = Deflater.crc32(crc, UnsafeRawBufferPointer(chunk))
+            crc = CRC32.update(crc, UnsafeRawBufferPointer(chunk))
             try out.append(UnsafeRawBufferPointer(chunk))
             offset += Int64(count)
         }
