@@ -26,6 +26,9 @@
 #   MATRIX_PLOT=1        draw the heat maps (gnuplot)              BENCH_RESULTS_DIR=bench/results
 #   DEPOT_BIN=path       run that depot (any build; nothing is built); BENCH_SKIP_BUILD=1: the release build as is
 #   MATRIX_TIME_LIMIT    seconds for everything after the build (default: from the number of cells)
+#   MATRIX_SYSCALLS=0    1: after each measured run, one more run of MATRIX_SYSCALL_SECONDS (3) under `strace -c -f`
+#                        counts each server's system calls; the report adds, per cell, the calls per response of each
+#                        server side by side (strace slows the servers: these runs' rates are not reported)
 #
 # Before measuring, every case is fetched from each server with curl and checked (status, length, sha256 of the
 # bundle or of the range's bytes); during the runs any non-2xx answer, connect error, or a body size per response
@@ -42,6 +45,8 @@ CONNS=${MATRIX_CONNS:-1 4 64 256}
 DURATION=${MATRIX_DURATION:-5}
 WARMUP=${MATRIX_WARMUP:-2}
 PLOT=${MATRIX_PLOT:-1}
+SYSCALLS=${MATRIX_SYSCALLS:-0}
+SYSCALL_SECONDS=${MATRIX_SYSCALL_SECONDS:-3}
 RESULTS_DIR=${BENCH_RESULTS_DIR:-$BENCH_DIR/results}
 SERVERS=(depot nginx nginx-tuned)
 RANGE_BYTES=65536
@@ -50,6 +55,7 @@ CORES=$(nproc)
 
 for tool in wrk nginx curl openssl sha256sum; do command -v "$tool" >/dev/null || die "$tool is not installed"; done
 [[ $PLOT == 0 ]] || command -v gnuplot >/dev/null || die "gnuplot is not installed (apt-get install gnuplot-nox), or set MATRIX_PLOT=0"
+[[ $SYSCALLS == 0 ]] || command -v strace >/dev/null || die "strace is not installed (apt-get install strace), or set MATRIX_SYSCALLS=0"
 for case in $CASES; do
     case $case in 16k | 1m | 4m | 64m | range) ;; *) die "unknown case '$case' in MATRIX_CASES (16k 1m 4m 64m range)" ;; esac
 done
@@ -58,7 +64,9 @@ for conns in $CONNS; do [[ $conns =~ ^[1-9][0-9]*$ ]] || die "MATRIX_CONNS holds
 build_depot_release "$ROOT"
 cells=$(($(wc -w <<<"$CASES") * $(wc -w <<<"$CONNS")))
 start_scratch depot-byte-matrix
-start_watchdog "${MATRIX_TIME_LIMIT:-$((cells * ${#SERVERS[@]} * (DURATION + WARMUP + 4) + 240))}"
+per_run=$((DURATION + WARMUP + 4))
+[[ $SYSCALLS == 0 ]] || per_run=$((per_run + SYSCALL_SECONDS + 6))
+start_watchdog "${MATRIX_TIME_LIMIT:-$((cells * ${#SERVERS[@]} * per_run + 240))}"
 mkdir -p "$RESULTS_DIR"
 
 # The payload of each case's pack: the bundle adds a few hundred bytes of ZIP records. `range` reads the 64m bundle.
@@ -202,9 +210,39 @@ run_wrk() {
 }
 field() { grep -o "$1=[0-9]*" <<<"$2" | cut -d= -f2; }
 
+# System calls per response of one server in one cell: a run of SYSCALL_SECONDS under `strace -c -f` (every thread
+# of every process of the server), appended to $SYSCALL_CSV as case,connections,server,syscall,calls_per_response.
+count_syscalls() {
+    local case=$1 conns=$2 server=$3 pid targets=() child strace_pid line responses
+    pid=$(pid_of "$server")
+    for child in $pid $(pgrep -P "$pid" || true); do targets+=(-p "$child"); done
+    strace -c -f -q -o "$TMP/strace.txt" "${targets[@]}" 2>"$TMP/strace.err" &
+    strace_pid=$!
+    sleep 1 # strace attaches to every thread before the run starts
+    kill -0 "$strace_pid" 2>/dev/null || die "strace could not attach to $server: $(cat "$TMP/strace.err")"
+    run_wrk "$case" "$conns" "$server" "$SYSCALL_SECONDS" "$TMP/wrk-strace.txt" || die "wrk under strace failed: $(cat "$TMP/wrk-strace.txt")"
+    kill -INT "$strace_pid"
+    wait "$strace_pid" || true
+    line=$(grep '^BENCH ' "$TMP/wrk-strace.txt") || die "wrk under strace printed no summary"
+    responses=$(field requests "$line")
+    ((responses > 0)) || die "$server answered nothing under strace in $case at $conns connections"
+    python3 - "$TMP/strace.txt" "$responses" "$case,$conns,$server" >>"$SYSCALL_CSV" <<'EOF_PY'
+import sys
+path, responses, prefix = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+for line in open(path):
+    parts = line.split()
+    # "% time  seconds  usecs/call  calls  [errors]  syscall"; the header, rulers and the total are skipped.
+    if len(parts) < 5 or not parts[3].isdigit() or parts[-1] == "total":
+        continue
+    print(f"{prefix},{parts[-1]},{int(parts[3]) / responses:.3f}")
+EOF_PY
+}
+
 STAMP=$(date -u +%Y-%m-%d-%H%M%S)
 CSV=$RESULTS_DIR/byte-matrix-$STAMP.csv
 echo "case,connections,server,responses_per_s,mib_per_s,p99_ms,cpu_us_per_response" >"$CSV"
+SYSCALL_CSV=$RESULTS_DIR/byte-matrix-$STAMP-syscalls.csv
+[[ $SYSCALLS == 0 ]] || echo "case,connections,server,syscall,calls_per_response" >"$SYSCALL_CSV"
 declare -A RATE
 rotation=0
 for case in $CASES; do
@@ -236,6 +274,7 @@ r, b, d, p, t, k = $requests, $bytes, $duration_us, $(field p99_us "$line"), $((
 print(f'{r / (d / 1e6):.1f} {b / (d / 1e6) / 1048576:.1f} {p / 1000:.2f} {t / k * 1e6 / r:.1f}')")
             RATE[$case,$conns,$server]=$rate
             echo "$case,$conns,$server,$rate,$mib,$p99,$cpu" >>"$CSV"
+            [[ $SYSCALLS == 0 ]] || count_syscalls "$case" "$conns" "$server"
         done
     done
 done
@@ -244,10 +283,13 @@ done
 REPORT=$RESULTS_DIR/byte-matrix-$STAMP.md
 commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
 dirty=$(git -C "$ROOT" status --porcelain -- Sources 2>/dev/null | head -c1)
-python3 - "$CSV" "$REPORT" "$STAMP" "$commit${dirty:+ (with uncommitted changes to Sources/)}" "$DEPOT" "$DURATION" "$WARMUP" <<'EOF_PY'
+syscall_csv=""
+[[ $SYSCALLS == 0 ]] || syscall_csv=$SYSCALL_CSV
+python3 - "$CSV" "$REPORT" "$STAMP" "$commit${dirty:+ (with uncommitted changes to Sources/)}" "$DEPOT" "$DURATION" "$WARMUP" \
+    "$syscall_csv" "$SYSCALL_SECONDS" <<'EOF_PY'
 import csv, sys
 from collections import defaultdict
-path, report, stamp, commit, depot, duration, warmup = sys.argv[1:]
+path, report, stamp, commit, depot, duration, warmup, syscall_path, syscall_seconds = sys.argv[1:]
 rows = list(csv.DictReader(open(path)))
 cell = defaultdict(dict)
 for r in rows:
@@ -281,6 +323,25 @@ for case in cases:
                    f"| {d['cpu_us_per_response']} / {n['cpu_us_per_response']} / {t['cpu_us_per_response']} |")
     out.append("")
 out += ["## Cells below 1.0", ""] + (below or ["None."]) + [""]
+if syscall_path:
+    calls = defaultdict(lambda: defaultdict(dict))  # (case, connections) -> syscall -> server -> calls per response
+    for r in csv.DictReader(open(syscall_path)):
+        calls[(r["case"], int(r["connections"]))][r["syscall"]][r["server"]] = float(r["calls_per_response"])
+    out += ["## System calls per response", "",
+            f"From one more run of {syscall_seconds} s per cell and server under `strace -c -f` (all threads and processes).",
+            "Every system call made at least 0.05 times per response by one of the servers.", ""]
+    for case in cases:
+        for c in conns:
+            table = calls.get((case, c))
+            if not table:
+                continue
+            out += [f"### {title.get(case, case)}, {c} connections", "",
+                    "| system call | depot | nginx | nginx-tuned |", "|---|---|---|---|"]
+            totals = {name: sum(t.get(name, 0) for t in table.values()) for name in ("depot", "nginx", "nginx-tuned")}
+            for name, servers in sorted(table.items(), key=lambda kv: -max(kv[1].values())):
+                if max(servers.values()) >= 0.05:
+                    out.append(f"| {name} | " + " | ".join(f"{servers.get(s, 0):.2f}" for s in ("depot", "nginx", "nginx-tuned")) + " |")
+            out += ["| **all** | " + " | ".join(f"**{totals[s]:.2f}**" for s in ("depot", "nginx", "nginx-tuned")) + " |", ""]
 open(report, "w").write("\n".join(out))
 # The heat map's data: one block per nginx, rows = cases, columns = connection counts.
 with open(path.replace(".csv", ".dat"), "w") as f:
