@@ -92,8 +92,7 @@ extension BundleChannelHandler {
             return
         }
         // Corked, the head waits in the kernel for the file's first bytes and both leave in one segment, as nginx's
-        // `tcp_nopush` sends them; uncorking after the flush sends what is left at once. An answer of more than
-        // `corkedBytesLimit` file bytes is not corked: one segment more is nothing to it.
+        // `tcp_nopush` sends them; uncorking after the flush sends what is left at once.
         let corked = Self.shouldCork(body) && setCork(true)
         defer { if corked { _ = setCork(false) } }
         // The last part is written with the flush, and tells when the answer went out.

@@ -4,17 +4,13 @@ import NIOCore
 import Glibc
 #endif
 
-/// `TCP_CORK` around an answer with a little file data: its head waits in the kernel for the file's first bytes, and
-/// both leave in one segment, as nginx's `tcp_nopush` sends them.
+/// `TCP_CORK` around an answer with file data: its head waits in the kernel for the file's first bytes, and both leave
+/// in one segment, as nginx's `tcp_nopush` sends them. Whatever the body's size: a head sent alone costs the client a
+/// wake-up and a read of its own for every answer, and on a shared machine the client's CPU is the server's.
 extension BundleChannelHandler {
-    /// The most file bytes an answer may have to be corked.
-    static let corkedBytesLimit: Int64 = 1 << 20
-
-    /// Whether an answer with this body is worth corking: it has file parts, of `corkedBytesLimit` bytes at most.
+    /// Whether an answer with this body is corked: it has file parts (a body of buffers goes out in one write anyway).
     static func shouldCork(_ body: [BundleResponseWriter.BodyPart]) -> Bool {
-        var fileBytes: Int64 = 0
-        for case .file(_, _, let length) in body { fileBytes += length }
-        return fileBytes > 0 && fileBytes <= corkedBytesLimit
+        body.contains(where: \.isFile)
     }
 
     /// Sets `TCP_CORK` on the connection's socket; whether it was set (never, off Linux).
