@@ -62,22 +62,7 @@ cat >"$TMP/config/products.json" <<'EOF'
 EOF
 
 PORT=$(pick_port "$(random_base_port)")
-# Valgrind 3.19 cannot read the DWARF 5 debug information of a Swift build: callgrind runs a copy without it
-# (the symbol table stays, so functions keep their names).
-objcopy --strip-debug "$DEPOT" "$TMP/depot"
-# Valgrind 3.19's sigsuspend writes into the mask it is given, and libdispatch's signal thread (started by an
-# async main) passes a mask in read-only memory: Valgrind then faults. A preloaded sigsuspend passes a copy.
-cat >"$TMP/sigsuspend-copy.c" <<'EOF_C'
-#define _GNU_SOURCE
-#include <signal.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-int sigsuspend(const sigset_t *mask) {
-    sigset_t copy = *mask;
-    return (int)syscall(SYS_rt_sigsuspend, &copy, (size_t)8);
-}
-EOF_C
-cc -shared -fPIC -O2 -o "$TMP/sigsuspend-copy.so" "$TMP/sigsuspend-copy.c" || die "cannot build the sigsuspend shim"
+callgrind_ready_copy "$DEPOT" "$TMP/depot"
 serve_depot() { # log-file [valgrind args...]: starts depot (under the given command), waits until it listens
     local out=$1
     shift
@@ -137,7 +122,7 @@ for server in $SERVERS; do
     case $server in
         depot)
             log "depot under callgrind (a start takes a while)"
-            serve_depot "$TMP/depot.log" env LD_PRELOAD="$TMP/sigsuspend-copy.so" "${VALGRIND[@]}" \
+            serve_depot "$TMP/depot.log" env LD_PRELOAD="$CALLGRIND_SHIM" "${VALGRIND[@]}" \
                 --callgrind-out-file="$TMP/cg-depot.%p"
             pid=$DEPOT_PID
             large_path=/v1/bundles/$LARGE_DIGEST

@@ -19,6 +19,7 @@ import argparse
 import http.client
 import json
 import os
+import subprocess
 import sys
 import threading
 import time
@@ -185,6 +186,8 @@ def main():
     parser.add_argument("--transactions", help="file with one signed transaction (JWS) per line")
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--server-pid", type=int, default=0)
+    parser.add_argument("--between-phases", metavar="COMMAND",
+                        help="a shell command run after the redemptions and before the finishes (it must succeed)")
     parser.add_argument("--table", action="store_true", help="read `ENGINE {json}` lines on stdin, print Markdown")
     parser.add_argument("--csv", metavar="PATH", help="with --table: also write the figures as CSV to PATH")
     parser.add_argument("--plot", nargs=3, metavar=("CSV", "PNG", "TITLE"),
@@ -232,6 +235,8 @@ def main():
     if result["ok"] != len(signed):
         fail(f"{len(signed) - result['ok']} of {len(signed)} redeems were not answered 200: {result['errors']}", samples)
 
+    if arguments.between_phases:
+        subprocess.run(arguments.between_phases, shell=True, check=True)
     unusable = sum(1 for r in redeemed if r is None)
     if unusable:
         fail(f"{unusable} redeem answers lacked transaction.id, transaction.finishToken or downloads")

@@ -28,6 +28,8 @@ set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
+# shellcheck source=bench/lib.sh
+source "$root/bench/lib.sh"
 count="${LEDGER_BENCH_N:-4000}"
 concurrencies="${LEDGER_BENCH_C:-1 16 64}"
 engines="${LEDGER_BENCH_ENGINES:-sqlite postgres}"
@@ -60,33 +62,13 @@ cleanup() {
 trap cleanup EXIT
 
 # Configuration: one non-consumable with a small pack, development trust, a grant key.
-mkdir -p "$work/Config" "$work/content/level1/Contents" "$work/data"
-cat >"$work/Config/depot.json" <<'EOF'
-{"environment": "development", "app": {"bundleId": "com.example.depot.bench"},
- "appStore": {"trustDevelopmentRoot": true},
- "grants": {"activeKeyId": "bench", "lifetimeSeconds": 3600,
-            "keys": [{"id": "bench", "secret": "YmVuY2gtbGVkZ2VyLWdyYW50LWtleS0zMi1ieXRlcyE="}]},
- "irregularActivity": {"maxClientAddresses": 1000, "maxAccountTokens": 1000}}
-EOF
-cat >"$work/Config/products.json" <<'EOF'
-{"products": [{"id": "com.example.level1", "type": "nonConsumable", "title": "Level 1"}]}
-EOF
-echo '{"productId": "com.example.level1", "version": "1.0", "publishedAt": "2026-03-01T09:00:00Z"}' \
-    >"$work/content/level1/pack.json"
-head -c 65536 /dev/urandom >"$work/content/level1/Contents/tiles.bin"
+ledger_bench_setup "$work"
 common=(--config "$work/Config" --data-dir "$work/data")
 
 echo "ledger.sh: signing $count transactions" >&2
-"$bin" dev init "${common[@]}" >/dev/null
-mkdir -p "$work/signed"
 signing_started=$(date +%s%N)
-seq 1 "$count" | xargs -P "$(nproc)" -I{} sh -c \
-    '"$0" dev sign-transaction "$@" --product com.example.level1 --transaction-id "$(printf "3%015d" {})" | tail -1 >"'"$work"'/signed/{}.jws"' \
-    "$bin" "${common[@]}"
-cat "$work"/signed/*.jws >"$work/transactions.txt"
-signed=$(grep -c . "$work/transactions.txt")
-echo "ledger.sh: $signed transactions signed in $(( ($(date +%s%N) - signing_started) / 1000000 )) ms" >&2
-[[ "$signed" -eq "$count" ]] || { echo "ledger.sh: expected $count signed transactions" >&2; exit 1; }
+sign_bench_transactions "$bin" "$work" 1 "$count" "$work/transactions.txt"
+echo "ledger.sh: $count transactions signed in $(( ($(date +%s%N) - signing_started) / 1000000 )) ms" >&2
 
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 

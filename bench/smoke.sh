@@ -22,7 +22,7 @@ set -uo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
-ALL="byte-path byte-matrix edge tls instructions-per-response ledger soak tus-upload publish-staging bundling"
+ALL="byte-path byte-matrix edge tls instructions-per-response ledger-instructions ledger soak tus-upload publish-staging bundling"
 SCRIPTS=${SMOKE_SCRIPTS:-$ALL}
 TIMEOUT=${SMOKE_TIMEOUT:-240}
 
@@ -63,6 +63,7 @@ settings_of() {
         edge) echo BENCH_DURATION=1 BENCH_WARMUP=1 BENCH_MEDIUM_BYTES=$((2 * MIB)) BENCH_TIME_LIMIT=$((TIMEOUT - 10)) ;;
         tls) echo BENCH_DURATION=1 BENCH_WARMUP=1 BENCH_LARGE_BYTES=$((4 * MIB)) ;;
         instructions-per-response) echo IPR_COUNT=20 IPR_WARMUP=5 IPR_LARGE_BYTES=$MIB ;;
+        ledger-instructions) echo LI_COUNT=4 LI_WARMUP=2 "LI_BASE=$DEPOT_BIN" ;;
         ledger) echo LEDGER_BENCH_N=50 "LEDGER_BENCH_C=1 4" "LEDGER_BENCH_ENGINES=$ENGINES" "LEDGER_BENCH_BASE=$DEPOT_BIN" ;;
         soak) echo SOAK_SECONDS=2 SOAK_WORKERS=2 SOAK_TRANSACTIONS=4 READERS=20 READ_SECONDS=1 BIG_MIB=2 ;;
         tus-upload) echo BENCH_ROUNDS=2 BENCH_SIZE_MIB=4 ;;
