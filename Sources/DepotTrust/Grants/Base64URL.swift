@@ -28,34 +28,63 @@ package enum Base64URL {
 
     /// Decodes unpadded base64url; nil for any other character or an impossible length.
     package static func decode(_ text: some StringProtocol) -> [UInt8]? {
-        var out: [UInt8] = []
-        out.reserveCapacity(text.utf8.count * 3 / 4)
-        var buffer: UInt32 = 0
-        var bits = 0
-        for byte in text.utf8 {
-            guard let value = sextet(byte) else { return nil }
-            buffer = buffer << 6 | UInt32(value)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                out.append(UInt8(truncatingIfNeeded: buffer >> UInt32(bits)))
-            }
-        }
-        // A single leftover sextet cannot encode a byte.
-        guard bits < 6 else { return nil }
-        // Unused trailing bits must be zero, so each byte string has exactly one encoding.
-        guard buffer & ((1 << UInt32(bits)) - 1) == 0 else { return nil }
-        return out
+        if let decoded = text.utf8.withContiguousStorageIfAvailable({ decode(bytes: $0) }) { return decoded }
+        var copy = String(text)
+        return copy.withUTF8 { decode(bytes: $0) }
     }
 
-    private static func sextet(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 0x41...0x5A: byte - 0x41
-        case 0x61...0x7A: byte - 0x61 + 26
-        case 0x30...0x39: byte - 0x30 + 52
-        case 0x2D: 62
-        case 0x5F: 63
-        default: nil
+    /// Decodes unpadded base64url from its ASCII bytes; nil for any other byte, an impossible length, or unused
+    /// trailing bits that are not zero (so each byte string has exactly one encoding).
+    package static func decode(bytes input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        let count = input.count
+        let rest = count % 4
+        // A single leftover sextet cannot encode a byte.
+        guard rest != 1 else { return nil }
+        let outputCount = count / 4 * 3 + (rest == 0 ? 0 : rest - 1)
+        var invalid: UInt8 = 0
+        let output = sextets.withUnsafeBufferPointer { table in
+            [UInt8](unsafeUninitializedCapacity: outputCount) { out, initialized in
+                var index = 0
+                var written = 0
+                while index + 4 <= count {
+                    let a = table[Int(input[index])]
+                    let b = table[Int(input[index + 1])]
+                    let c = table[Int(input[index + 2])]
+                    let d = table[Int(input[index + 3])]
+                    invalid |= a | b | c | d
+                    let value = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                    out[written] = UInt8(truncatingIfNeeded: value >> 16)
+                    out[written + 1] = UInt8(truncatingIfNeeded: value >> 8)
+                    out[written + 2] = UInt8(truncatingIfNeeded: value)
+                    index += 4
+                    written += 3
+                }
+                if rest >= 2 {
+                    let a = table[Int(input[index])]
+                    let b = table[Int(input[index + 1])]
+                    let c = rest == 3 ? table[Int(input[index + 2])] : 0
+                    invalid |= a | b | c
+                    let value = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6
+                    out[written] = UInt8(truncatingIfNeeded: value >> 16)
+                    written += 1
+                    if rest == 3 {
+                        out[written] = UInt8(truncatingIfNeeded: value >> 8)
+                        written += 1
+                    }
+                    // The bits below the last whole byte must be zero: 4 of them after two sextets, 2 after three.
+                    if value & (rest == 2 ? 0xF000 : 0xC0) != 0 { invalid |= 0x80 }
+                }
+                initialized = written
+            }
         }
+        // Every valid sextet is below 64; the table gives 0xFF for any other byte.
+        return invalid & 0xC0 == 0 ? output : nil
     }
+
+    /// Each byte's sextet, 0xFF for a byte outside the alphabet.
+    private static let sextets: [UInt8] = {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for (value, character) in alphabet.enumerated() { table[Int(character)] = UInt8(value) }
+        return table
+    }()
 }

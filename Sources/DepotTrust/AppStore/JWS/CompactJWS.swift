@@ -22,13 +22,25 @@ struct CompactJWS {
         guard token.utf8.count <= Self.maximumLength else {
             throw AppStoreVerificationError(.jwsMalformed, "the signed data is too long")
         }
-        let parts = token.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard parts.count == 3 else {
+        var token = token
+        let parts = token.withUTF8 { bytes -> Result<CompactJWS, AppStoreVerificationError> in
+            Result { () throws(AppStoreVerificationError) in try CompactJWS(bytes: bytes) }
+        }
+        self = try parts.get()
+    }
+
+    /// Splits and decodes a token's bytes: two dots, three base64url parts, the first a JSON object.
+    private init(bytes: UnsafeBufferPointer<UInt8>) throws(AppStoreVerificationError) {
+        let dot = UInt8(ascii: ".")
+        guard let first = bytes.firstIndex(of: dot),
+            let second = bytes[(first + 1)...].firstIndex(of: dot),
+            !bytes[(second + 1)...].contains(dot)
+        else {
             throw AppStoreVerificationError(.jwsMalformed, "the signed data is not a JWS in compact serialization")
         }
-        guard let headerBytes = Base64URL.decode(Substring(parts[0])),
-            let payload = Base64URL.decode(Substring(parts[1])),
-            let signature = Base64URL.decode(Substring(parts[2]))
+        guard let headerBytes = Base64URL.decode(bytes: UnsafeBufferPointer(rebasing: bytes[..<first])),
+            let payload = Base64URL.decode(bytes: UnsafeBufferPointer(rebasing: bytes[(first + 1)..<second])),
+            let signature = Base64URL.decode(bytes: UnsafeBufferPointer(rebasing: bytes[(second + 1)...]))
         else {
             throw AppStoreVerificationError(.jwsMalformed, "a part of the JWS is not base64url")
         }
@@ -38,7 +50,7 @@ struct CompactJWS {
         self.header = header
         self.payload = payload
         self.signature = signature
-        self.signingInput = Array(token.utf8[..<parts[1].endIndex])
+        self.signingInput = Array(UnsafeBufferPointer(rebasing: bytes[..<second]))
     }
 
     /// Makes an ES256 token: the header and payload as compact JSON, signed as RFC 7518 §3.4 says (raw r||s).
