@@ -5,6 +5,9 @@ package struct GrantKey: Sendable {
     /// The key id: 1 to 64 characters of `A-Z a-z 0-9 _ -`.
     package let id: String
     let key: SymmetricKey
+    /// The keys `TransactionSeal` derives from this one (its synthetic IV's and its keystream's), derived once here
+    /// rather than at every seal and open.
+    let sealKeys: TransactionSeal.Keys
 
     /// Creates a key from its id and secret bytes (at least 32 bytes).
     package init(id: String, secret: [UInt8]) throws(GrantError) {
@@ -16,5 +19,6 @@ package struct GrantKey: Sendable {
         }
         self.id = id
         self.key = SymmetricKey(data: secret)
+        self.sealKeys = TransactionSeal.Keys(deriving: key)
     }
 }

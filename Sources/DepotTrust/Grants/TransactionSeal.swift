@@ -14,6 +14,24 @@ enum TransactionSeal {
     /// Longest transaction id a grant can carry (its sealed field stays within `GrantToken`'s limit).
     static let maximumIdLength = 64
 
+    /// k₁ and k₂, derived from a grant key with labels of their own.
+    struct Keys: Sendable {
+        /// k₁: the synthetic IV's key.
+        let iv: SymmetricKey
+        /// k₂: the keystream's key.
+        let stream: SymmetricKey
+
+        /// The seal keys of the grant key `key`.
+        init(deriving key: SymmetricKey) {
+            iv = Self.derived(key, label: "depot-transaction-seal-iv")
+            stream = Self.derived(key, label: "depot-transaction-seal-stream")
+        }
+
+        private static func derived(_ key: SymmetricKey, label: String) -> SymmetricKey {
+            SymmetricKey(data: Array(HMAC<SHA256>.authenticationCode(for: Array(label.utf8), using: key)))
+        }
+    }
+
     /// The sealed field for `id` under `key`; empty for an empty id (grants made by `depot dev grant`).
     static func seal(_ id: String, key: GrantKey) -> String {
         guard !id.isEmpty else { return "" }
@@ -33,12 +51,12 @@ enum TransactionSeal {
     }
 
     private static func syntheticIV(_ plain: [UInt8], key: GrantKey) -> [UInt8] {
-        let mac = HMAC<SHA256>.authenticationCode(for: plain, using: derived(key, label: "depot-transaction-seal-iv"))
+        let mac = HMAC<SHA256>.authenticationCode(for: plain, using: key.sealKeys.iv)
         return Array(mac.prefix(ivLength))
     }
 
     private static func xor(_ bytes: [UInt8], iv: [UInt8], key: GrantKey) -> [UInt8] {
-        let streamKey = derived(key, label: "depot-transaction-seal-stream")
+        let streamKey = key.sealKeys.stream
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var counter: UInt8 = 0
@@ -50,9 +68,5 @@ enum TransactionSeal {
             counter &+= 1
         }
         return out
-    }
-
-    private static func derived(_ key: GrantKey, label: String) -> SymmetricKey {
-        SymmetricKey(data: Array(HMAC<SHA256>.authenticationCode(for: Array(label.utf8), using: key.key)))
     }
 }
