@@ -188,7 +188,11 @@ bytes=$(du -sb "$pack" | cut -f1)
 echo
 echo "Pack: $files files, $bytes bytes ($(awk "BEGIN {printf \"%.1f\", $bytes / 1048576}") MiB); $runs runs each, alternating."
 echo "Machine: $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), load $load_before before, $load_after after;"
-echo "$busy_runs of $((2 * runs)) timed runs started without the CPUs 90% idle (QUIET_WAIT=$quiet_wait s)."
+if ((quiet_wait > 0)); then
+    echo "$busy_runs of $((2 * runs)) timed runs started without the CPUs 90% idle (QUIET_WAIT=$quiet_wait s)."
+else
+    echo "QUIET_WAIT=0: runs started without waiting for idle CPUs; compare the CPU column, not the wall times."
+fi
 zlib=$(dpkg-query -W -f='${Version}' zlib1g 2>/dev/null || echo unknown)
 libdeflate=$(dpkg-query -W -f='${Version}' libdeflate0 2>/dev/null || echo unknown)
 echo "System libdeflate $libdeflate (Depot) and zlib $zlib; Info-ZIP $(zip -v | sed -n 2p | awk '{print $3, $4}')."
