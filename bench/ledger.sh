@@ -70,8 +70,6 @@ signing_started=$(date +%s%N)
 sign_bench_transactions "$bin" "$work" 1 "$count" "$work/transactions.txt"
 echo "ledger.sh: $count transactions signed in $(( ($(date +%s%N) - signing_started) / 1000000 )) ms" >&2
 
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-
 builds=(this)
 if [[ -n "${LEDGER_BENCH_BASE:-}" ]]; then
     base_bin="$(realpath "$LEDGER_BENCH_BASE")"
@@ -105,7 +103,7 @@ for engine in $engines; do
         ;;
     *) echo "ledger.sh: unknown engine $engine" >&2; exit 1 ;;
     esac
-    port="$(free_port)"
+    port="$(pick_port "$(random_base_port)")"
     DEPOT_LOG_LEVEL=warning DEPOT_DATABASE_URL="$ledger_url" \
         "$(binary_of "$build")" serve "${common[@]}" --content-dir "$work/content" --port "$port" 2>"$work/serve-$run.log" &
     server_pid=$!
