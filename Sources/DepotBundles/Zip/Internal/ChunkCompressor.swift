@@ -78,8 +78,7 @@ final class ChunkCompressor {
 
         if source.size <= Int64(policy.probeSize) {
             // The probe is the whole entry: its output is kept when it is worth it.
-            let chunk = UnsafeRawBufferPointer(rebasing: input[0..<job.count])
-            try source.read(at: 0, into: UnsafeMutableRawBufferPointer(mutating: chunk))
+            let chunk = try read(job.count, at: 0, of: source)
             var bytes = arrays.take()
             try deflater.deflate(chunk, appendingTo: &bytes)
             let crc = CRC32.update(0, chunk)
@@ -92,16 +91,14 @@ final class ChunkCompressor {
         }
 
         let deflate = try source.shouldDeflate { () throws -> Bool in
-            let probeInput = UnsafeRawBufferPointer(rebasing: input[0..<policy.probeSize])
-            try source.read(at: 0, into: UnsafeMutableRawBufferPointer(mutating: probeInput))
+            let probeInput = try read(policy.probeSize, at: 0, of: source)
             probe.removeAll(keepingCapacity: true)
             try deflater.deflate(probeInput, appendingTo: &probe)
             return worthDeflating(probe.count, of: policy.probeSize)
         }
         guard deflate else { return try stored(job) }
 
-        let chunk = UnsafeRawBufferPointer(rebasing: input[0..<job.count])
-        try source.read(at: job.offset, into: UnsafeMutableRawBufferPointer(mutating: chunk))
+        let chunk = try read(job.count, at: job.offset, of: source)
         let crc = CRC32.update(0, chunk)
         var bytes = arrays.take()
         try deflater.deflate(chunk, appendingTo: &bytes)
@@ -123,6 +120,13 @@ final class ChunkCompressor {
         bytes.append(contentsOf: UnsafeRawBufferPointer(chunk))
         let crc = CRC32.update(0, UnsafeRawBufferPointer(chunk))
         return ChunkOutput(crc32: crc, length: job.count, method: .stored, bytes: bytes)
+    }
+
+    /// Reads `count` bytes (at most `chunkSize`) at `offset` of `source` into the compressor's input buffer.
+    private func read(_ count: Int, at offset: Int64, of source: EntrySource) throws(PackError) -> UnsafeRawBufferPointer {
+        let region = UnsafeMutableRawBufferPointer(rebasing: input[0..<count])
+        try source.read(at: offset, into: region)
+        return UnsafeRawBufferPointer(region)
     }
 
     private func worthDeflating(_ compressed: Int, of original: Int) -> Bool {
