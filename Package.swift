@@ -203,10 +203,19 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "DepotConsole",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "DepotServer",
             dependencies: [
                 "DepotCore", "DepotHTTP", "DepotBundles", "DepotTrust", "DepotLedger", "DepotArchives", "DepotAppStore",
                 "DepotGooglePlay", "DepotAPI", "DepotServices", "DepotOrigin", "DepotObjectStore", "DepotSettings", "DepotTelemetry",
+                "DepotConsole",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -344,7 +353,7 @@ let package = Package(
             dependencies: [
                 "DepotAPI", "DepotServices", "DepotOrigin", "DepotSettings", "DepotTelemetry",
                 "DepotServer", "DepotTrust", "DepotHTTP", "DepotCore", "DepotAppStore",
-                "DepotLedger", "DepotTestSupport", "DepotServerTestSupport",
+                "DepotLedger", "DepotTestSupport", "DepotServerTestSupport", "DepotConsole",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

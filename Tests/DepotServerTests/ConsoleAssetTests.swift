@@ -1,3 +1,4 @@
+import DepotConsole
 import Testing
 
 @testable import DepotServer

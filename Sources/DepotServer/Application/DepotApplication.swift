@@ -331,7 +331,7 @@ package struct DepotApplication: Sendable {
             if settings.notificationHistory.intervalSeconds > 0, !environments.isEmpty {
                 services.append(
                     NotificationBackfill(
-                        ledger: ledger, client: appStoreClient.retrying(AppStoreAPIRetryPolicy()), service: service,
+                        ledger: ledger, client: appStoreClient.retrying(AppStoreAPIRetryPolicy()), notifications: service.notifications,
                         environments: environments, settings: settings.notificationHistory, clock: Self.systemClock,
                         logger: logger))
             }

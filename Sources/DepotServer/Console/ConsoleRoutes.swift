@@ -1,4 +1,5 @@
 import DepotAPI
+import DepotConsole
 import DepotSettings
 import Foundation
 import Hummingbird

@@ -5,21 +5,6 @@ import DepotCore
 import DepotLedger
 import DepotTrust
 
-/// `POST /v1/transactions/{id}/consent` body: the customer's choice, in the app, to let Depot share
-/// consumption data with the App Store when they ask for a refund.
-struct ConsentRequest: Decodable {
-    /// The redeem answer's `transaction.finishToken`: proof that the caller is the one that redeemed.
-    var finishToken: String?
-    /// True to consent, false to withdraw.
-    var customerConsented: Bool
-}
-
-/// The answer to a consent.
-struct ConsentBody: Encodable, Sendable {
-    var transaction: RedeemedTransaction
-    var customerConsented: Bool
-}
-
 extension DeliveryService {
     /// Records or withdraws the customer's consent to send consumption information for a transaction. The
     /// finish token proves the caller redeemed; a wrong one is answered like an unknown transaction.

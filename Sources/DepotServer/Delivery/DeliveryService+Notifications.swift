@@ -15,12 +15,3 @@ extension DeliveryService {
         }
     }
 }
-
-/// The answer to a notification: 200 with what was done, so Apple stops retrying.
-struct NotificationOutcome: Encodable, Sendable {
-    var notificationUUID: String
-    var duplicate: Bool
-    var effect: String
-    /// For a CONSUMPTION_REQUEST: `DELIVERED` or an `UNDELIVERED_...` reason.
-    var deliveryStatus: String?
-}

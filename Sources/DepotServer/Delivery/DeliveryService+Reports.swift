@@ -4,61 +4,6 @@ import DepotLedger
 import DepotServices
 import DepotTrust
 
-/// One delivery as operator reports show it.
-struct DeliveryReportBody: Encodable, Sendable {
-    var transactionId: String
-    var contentId: String
-    var version: String
-    var digest: String
-    var size: Int64?
-    var grantsIssued: Int
-    var bytesServed: Int64
-    var confirmedAt: String?
-    var lastActivityAt: String
-    /// For a Google Play purchase, when Google refunds it unless it is acknowledged.
-    var storeDeadline: String?
-}
-
-/// What is known of one transaction.
-struct TransactionReportBody: Encodable, Sendable {
-    struct Audit: Encodable, Sendable {
-        var at: String
-        var event: String
-        var detail: String
-    }
-    var transaction: RedeemedTransaction
-    var revoked: Bool
-    var deliveries: [DeliveryReportBody]
-    var evidence: String
-    var deliveryStatus: String
-    var audit: [Audit]
-    /// The App Store Server API calls made or to be made for it (Finish Transaction), oldest first.
-    var appleJobs: [AppleJobBody]
-    /// Continues the audit trail (`?cursor=`), when it is longer than this page.
-    var nextCursor: String?
-}
-
-/// Stuck deliveries.
-struct UnfinishedBody: Encodable, Sendable {
-    var deliveries: [DeliveryReportBody]
-    /// The next page (`?cursor=`), when there is one.
-    var nextCursor: String?
-}
-
-/// Transactions flagged for irregular activity.
-struct IrregularBody: Encodable, Sendable {
-    struct Entry: Encodable, Sendable {
-        var transactionId: String
-        var appAccountTokens: Int
-        var clientAddresses: Int
-        var lastAttemptAt: String
-    }
-    var windowSeconds: Int64
-    var transactions: [Entry]
-    /// The next page (`?cursor=`), when there is one.
-    var nextCursor: String?
-}
-
 extension DeliveryService {
     /// Transactions over the irregular-activity thresholds within the configured window, one page.
     func irregular(_ page: PageRequest<Int>) async throws(DepotError) -> IrregularBody {

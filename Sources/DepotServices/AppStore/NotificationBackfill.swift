@@ -1,5 +1,3 @@
-import DepotServices
-import DepotAPI
 import DepotAppStore
 import DepotLedger
 import Logging
@@ -11,15 +9,32 @@ import ServiceLifecycle
 /// through the same handler as `POST /v1/notifications/appstore`. The handler is idempotent per
 /// notificationUUID and orders revocation facts by signedDate, so overlapping windows, several instances
 /// backfilling at once and notifications that did arrive change nothing twice.
-struct NotificationBackfill: Service {
+package struct NotificationBackfill: Service {
     let ledger: any Ledger
     let client: AppStoreServerAPIClient
-    let service: DeliveryService
+    /// The handler `POST /v1/notifications/appstore` feeds.
+    let notifications: AppStoreNotificationHandler
     /// The environments asked about (those with an App Store server and a base URL, and accepted here).
     let environments: [String]
     let settings: NotificationHistorySettings
     let clock: @Sendable () -> Int64
     let logger: Logger
+
+    /// A backfill asking `client` for the history of `environments` and feeding each notification to
+    /// `notifications`.
+    package init(
+        ledger: any Ledger, client: AppStoreServerAPIClient, notifications: AppStoreNotificationHandler,
+        environments: [String], settings: NotificationHistorySettings, clock: @escaping @Sendable () -> Int64,
+        logger: Logger
+    ) {
+        self.ledger = ledger
+        self.client = client
+        self.notifications = notifications
+        self.environments = environments
+        self.settings = settings
+        self.clock = clock
+        self.logger = logger
+    }
 
     /// The App Store keeps notification history this long, per environment (Apple: 180 days in production,
     /// 30 in the sandbox); a window is never asked to start earlier.
@@ -27,7 +42,8 @@ struct NotificationBackfill: Service {
         environment == "Production" ? 180 * 86_400 : 30 * 86_400
     }
 
-    func run() async throws {
+    /// Backfills on start, then every `settings.intervalSeconds`, until the service group shuts down.
+    package func run() async throws {
         var since: Int64?
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             let started = clock()
@@ -56,7 +72,7 @@ struct NotificationBackfill: Service {
                     startDate: start * 1000, endDate: (to + 1) * 1000, paginationToken: token, environment: environment)
                 for payload in page.signedPayloads {
                     do {
-                        let outcome = try await service.handleNotification(NotificationRequest(signedPayload: payload))
+                        let outcome = try await notifications.handle(signedPayload: payload)
                         if !outcome.duplicate { applied += 1 }
                     } catch {
                         // One notification Depot cannot use (another app's, an untrusted signature) does not stop

@@ -2,18 +2,18 @@ import Crypto
 
 /// One file of the publisher's console, built into the binary: its name under `/console/`, its media type and
 /// its bytes, with a strong validator made from the bytes.
-struct ConsoleAsset: Sendable {
+package struct ConsoleAsset: Sendable {
     /// The file's name under `/console/` (`app.js`); the page itself is `index.html`.
-    let name: String
+    package let name: String
     /// The `Content-Type` it is served with.
-    let contentType: String
+    package let contentType: String
     /// The file's bytes.
-    let bytes: [UInt8]
+    package let bytes: [UInt8]
     /// A strong ETag: the first 16 bytes of the SHA-256 of `bytes`, in hex and quoted.
-    let etag: String
+    package let etag: String
 
     /// An asset of `text`, encoded as UTF-8.
-    init(name: String, contentType: String, text: String) {
+    package init(name: String, contentType: String, text: String) {
         self.name = name
         self.contentType = contentType
         self.bytes = Array(text.utf8)

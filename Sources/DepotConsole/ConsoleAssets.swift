@@ -1,8 +1,8 @@
 /// Every file of the publisher's console, by name. The page loads its style sheet and scripts from `/console/`
 /// with no inline script or style, so the strict Content-Security-Policy of `ConsoleHeaders` holds.
-enum ConsoleAssets {
+package enum ConsoleAssets {
     /// The files, keyed by their name under `/console/`.
-    static let byName: [String: ConsoleAsset] = {
+    package static let byName: [String: ConsoleAsset] = {
         let assets = [
             ConsoleAsset(name: "index.html", contentType: "text/html; charset=utf-8", text: ConsoleFiles.indexHTML),
             ConsoleAsset(name: "console.css", contentType: "text/css; charset=utf-8", text: ConsoleFiles.styleCSS),
