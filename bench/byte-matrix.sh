@@ -282,10 +282,9 @@ done
 # The report: one table per case, the ratios, and the cells below 1.0.
 REPORT=$RESULTS_DIR/byte-matrix-$STAMP.md
 commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
-dirty=$(git -C "$ROOT" status --porcelain -- Sources 2>/dev/null | head -c1)
 syscall_csv=""
 [[ $SYSCALLS == 0 ]] || syscall_csv=$SYSCALL_CSV
-python3 - "$CSV" "$REPORT" "$STAMP" "$commit${dirty:+ (with uncommitted changes to Sources/)}" "$DEPOT" "$DURATION" "$WARMUP" \
+python3 - "$CSV" "$REPORT" "$STAMP" "$(depot_provenance "$DEPOT" "$ROOT")" "$DEPOT" "$DURATION" "$WARMUP" \
     "$syscall_csv" "$SYSCALL_SECONDS" <<'EOF_PY'
 import csv, sys
 from collections import defaultdict
@@ -299,7 +298,7 @@ conns = sorted({int(r["connections"]) for r in rows})
 title = {"16k": "16 KiB bundle", "1m": "1 MiB bundle", "4m": "4 MiB bundle", "64m": "64 MiB bundle",
          "range": "64 KiB ranges of the 64 MiB bundle"}
 out = [f"# Byte path matrix, {stamp} UTC", "",
-       f"Commit {commit}; depot `{depot}`; {duration} s measured per cell and server after {warmup} s of warm-up;",
+       f"{commit[0].upper() + commit[1:]}; {duration} s measured per cell and server after {warmup} s of warm-up;",
        "servers measured one after the other in each cell, the order rotating. Ratio: Depot's responses/s over nginx's.",
        "CPU: the server's user + system time per response (all its processes).", ""]
 below = []

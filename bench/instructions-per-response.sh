@@ -174,7 +174,7 @@ done
 
 echo
 echo "Instructions (user space, callgrind) and system calls per response, $COUNT responses each after $WARMUP warm-up,"
-echo "one keep-alive connection; HEAD $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+echo "one keep-alive connection; $(depot_provenance "$DEPOT" "$ROOT")"
 echo
 echo "| scenario | server | Ir / response | syscalls / response | without clock reads |"
 echo "|---|---|---:|---:|---:|"

@@ -105,11 +105,12 @@ done
 
 echo
 echo "Instructions (user space, all threads, callgrind) per request on a fresh SQLite ledger, one keep-alive connection,"
-echo "$COUNT new transactions after $WARMUP warm-up; HEAD $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+echo "$COUNT new transactions after $WARMUP warm-up; $(depot_provenance "$DEPOT" "$ROOT")"
 echo
 echo "| build | binary | Ir / redemption | Ir / finish |"
 echo "|---|---|---:|---:|"
 for build in "${BUILDS[@]}"; do
     read -r redeem finish <<<"${RESULT[$build]}"
-    printf '| %s | `%s` | %s | %s |\n' "$build" "${BINARY[$build]}" "$(thousands "$redeem")" "$(thousands "$finish")"
+    printf '| %s | %s | %s | %s |\n' "$build" "$(binary_identity "${BINARY[$build]}")" "$(thousands "$redeem")" \
+        "$(thousands "$finish")"
 done

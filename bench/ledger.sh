@@ -137,12 +137,10 @@ stamp=$(date -u +%Y-%m-%d-%H%M%S)
 mkdir -p "$results_dir"
 report="$results_dir/ledger-$stamp.md"
 csv="$results_dir/ledger-$stamp.csv"
-commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
-dirty=$(git -C "$root" status --porcelain -- Sources 2>/dev/null | head -c1)
 {
     echo "# Ledger benchmark, $stamp UTC"
     echo
-    echo "Commit $commit${dirty:+ (with uncommitted changes to Sources/)}; depot \`$bin\`${LEDGER_BENCH_BASE:+; base \`$base_bin\`};"
+    echo "$(depot_provenance "$bin" "$root")${LEDGER_BENCH_BASE:+; base: $(binary_identity "$base_bin")};"
     echo "$count distinct transactions redeemed, then finished, per row; connections: $concurrencies; engines: $engines."
     echo "The load client runs on the same machine. CPU: the server's user + system time in the phase."
     echo
@@ -150,7 +148,7 @@ dirty=$(git -C "$root" status --porcelain -- Sources 2>/dev/null | head -c1)
 } >"$report"
 if [[ "$plot" != 0 ]]; then
     png="$results_dir/ledger-$stamp.png"
-    python3 bench/ledger-load.py --plot "$csv" "$png" "Ledger benchmark, $stamp UTC, $commit: $count transactions per row" |
+    python3 bench/ledger-load.py --plot "$csv" "$png" "Ledger benchmark, $stamp UTC, $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown): $count transactions per row" |
         gnuplot || { echo "ledger.sh: gnuplot failed" >&2; exit 1; }
     printf '\n![requests per second and CPU per request against connections](%s)\n' "$(basename "$png")" >>"$report"
 fi

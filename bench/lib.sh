@@ -66,6 +66,25 @@ build_depot_release() {
     fi
 }
 
+# A depot binary on one line: its path, build time and the start of its SHA-256, which tells two builds apart.
+binary_identity() {
+    local built hash
+    built=$(date -u -r "$1" '+%Y-%m-%d %H:%M UTC' 2>/dev/null || echo "unknown time")
+    hash=$(sha256sum "$1" 2>/dev/null | cut -c1-12)
+    printf 'depot `%s`, built %s, sha256 %s' "$1" "$built" "${hash:-unknown}"
+}
+
+# What a report says of the depot it measured, on one line: the checkout's commit (and whether its Sources/ has
+# uncommitted changes), then the binary (`binary_identity`). A binary given with DEPOT_BIN may be a build of other
+# code than the checkout's commit, and the line says that it was given.
+depot_provenance() {
+    local commit dirty
+    commit=$(git -C "$2" rev-parse --short HEAD 2>/dev/null || echo unknown)
+    dirty=$(git -C "$2" status --porcelain -- Sources 2>/dev/null | head -c1)
+    printf 'checkout at %s%s; %s%s' "$commit" "${dirty:+ (Sources/ with uncommitted changes)}" "$(binary_identity "$1")" \
+        "${DEPOT_BIN:+ (given as DEPOT_BIN)}"
+}
+
 # The URL a `Location` header $2 names, relative to origin $1 (http://host:port) unless it is absolute already
 # (Depot answers a tus creation with an absolute one; older builds with a path).
 location_url() {

@@ -209,7 +209,9 @@ python3 - "$SOAK_REPORT" "$TMP/readers-depot.json" "$TMP/readers-nginx.json" >"$
 import json, sys
 soak = json.loads(sys.argv[1])
 depot, nginx = json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
-print("# bench/soak.sh, $(date -u +%Y-%m-%dT%H:%MZ), commit $(git -C "$ROOT" rev-parse --short HEAD)")
+print("# bench/soak.sh, $(date -u +%Y-%m-%dT%H:%MZ)")
+print()
+print("$(depot_provenance "$DEPOT" "$ROOT")")
 print()
 print("## Purchase loop: $SOAK_WORKERS loops for $SOAK_SECONDS s over $SOAK_TRANSACTIONS transactions")
 print()
