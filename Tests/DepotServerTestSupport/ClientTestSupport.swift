@@ -76,6 +76,14 @@ enum ClientTestSupport {
             .sorted { ($0["seq"] as? Int ?? 0) < ($1["seq"] as? Int ?? 0) }
     }
 
+    /// The proxy's log entries for bundle requests, once at least `count` are logged. The proxy logs a request
+    /// when its upstream closes, after relaying the answer: a client can hold the whole answer, and its test read
+    /// the log, before that entry is written.
+    static func bundleRequests(_ proxy: PythonService, count: Int) async throws -> [[String: Any]] {
+        try await eventually("the proxy to log \(count) bundle requests") { try bundleRequests(proxy).count >= count }
+        return try bundleRequests(proxy)
+    }
+
     /// The offset of a `Range: bytes=N-` field.
     static func rangeStart(_ entry: [String: Any]) -> Int? {
         guard let range = entry["range"] as? String, range.hasPrefix("bytes="), range.hasSuffix("-") else { return nil }

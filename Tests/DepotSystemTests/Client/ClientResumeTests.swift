@@ -31,7 +31,7 @@ struct ClientResumeTests {
             #expect(try ClientTestSupport.contents(of: out + "/com.example.level1") == Self.level1.files)
             #expect(ClientTestSupport.names(in: out) == ["com.example.level1"])
 
-            let requests = try ClientTestSupport.bundleRequests(proxy)
+            let requests = try await ClientTestSupport.bundleRequests(proxy, count: 2)
             try #require(requests.count == 2, "\(requests)")
             #expect(requests[0]["spoiled"] as? String == "cut")
             #expect(requests[0]["range"] == nil || requests[0]["range"] is NSNull)
@@ -97,7 +97,7 @@ struct ClientResumeTests {
 
             #expect(renewals.withLock { $0 } == 1)
             #expect(try ClientTestSupport.contents(of: folder.path) == Self.level1.files)
-            let requests = try ClientTestSupport.bundleRequests(proxy)
+            let requests = try await ClientTestSupport.bundleRequests(proxy, count: 3)
             try #require(requests.count == 3, "\(requests)")
             #expect(requests[0]["spoiled"] as? String == "stall")
             #expect(requests[1]["status"] as? Int == 403)
@@ -133,7 +133,7 @@ struct ClientResumeTests {
 
             #expect(try ClientTestSupport.contents(of: folder.path) == Self.level1.files)
             #expect(!FileManager.default.fileExists(atPath: partial))
-            let requests = try ClientTestSupport.bundleRequests(proxy)
+            let requests = try await ClientTestSupport.bundleRequests(proxy, count: 1)
             try #require(requests.count == 1, "\(requests)")
             #expect(ClientTestSupport.rangeStart(requests[0]) == 1 << 20)
             #expect(requests[0]["ifRange"] as? String == otherTag)

@@ -53,7 +53,7 @@ struct FetchCommandTests {
             #expect(rerun.error.contains("com.example.level1: 100%"))
             #expect(try ClientTestSupport.contents(of: out + "/com.example.level1") == LiveServer.standardPacks[0].files)
             #expect(ClientTestSupport.names(in: out) == ["com.example.level1"])
-            let requests = try ClientTestSupport.bundleRequests(proxy)
+            let requests = try await ClientTestSupport.bundleRequests(proxy, count: 2)
             try #require(requests.count == 2, "\(requests)")
             #expect(ClientTestSupport.rangeStart(requests[1]) == kept)
             #expect(requests[1]["status"] as? Int == 206)
