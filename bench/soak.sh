@@ -145,11 +145,16 @@ last = [rss for t, rss in samples if t >= seconds * 0.8]
 heap_first = [h for h in heap if seconds * 0.1 <= h[0] < seconds * 0.3]
 heap_last = [h for h in heap if h[0] >= seconds * 0.8]
 def heap_mib(rows, column): return median([row[column] for row in rows]) / 1048576
+# The resident size at 2 minutes (median of 110-130 s, when the loop lasts that long) and at the loop's end (median
+# of its last 20 s): the figures a "memory stays flat" claim compares.
+two_minutes = median([rss for t, rss in samples if 110 <= t <= 130]) if seconds >= 130 else 0
+ending = median([rss for t, rss in samples if t >= seconds - 20])
 ok = sum(v for k, v in result["counts"].items() if int(k.split()[1]) < 300)
 bad = sum(v for k, v in result["counts"].items() if int(k.split()[1]) >= 300)
 print(json.dumps({"ok": ok, "bad": bad, "counts": result["counts"], "problems": result["problems"],
                   "bytes": result["bytes"], "early_mib": median(first) / 1024, "late_mib": median(last) / 1024,
                   "peak_mib": max(rss for _, rss in samples) / 1024,
+                  "two_minutes_mib": two_minutes / 1024, "ending_mib": ending / 1024,
                   "heap": [heap_mib(heap_first, 1), heap_mib(heap_last, 1), heap_mib(heap_first, 2), heap_mib(heap_last, 2)]}))
 PY
 )
@@ -226,6 +231,12 @@ print(f"| median, 10-30% of the run | {soak['early_mib']:.1f} |")
 print(f"| median, last 20% of the run | {soak['late_mib']:.1f} |")
 print(f"| peak | {soak['peak_mib']:.1f} |")
 print(f"| at the end | {$END_RSS / 1024:.1f} |")
+if soak["two_minutes_mib"]:
+    print(f"| median at 2 minutes (110-130 s) | {soak['two_minutes_mib']:.1f} |")
+    print(f"| median over the loop's last 20 s | {soak['ending_mib']:.1f} |")
+    growth = 100 * (soak["ending_mib"] / soak["two_minutes_mib"] - 1)
+    print()
+    print(f"From 2 minutes to the end of the loop the resident size changed by {growth:+.1f}%.")
 print()
 print("| C allocator (from /metrics) | 10-30% of the run (MiB) | last 20% (MiB) |")
 print("|---|---:|---:|")
