@@ -371,7 +371,7 @@ let package = Package(
                 "DepotAPI", "DepotServices", "DepotOrigin", "DepotSettings", "DepotTelemetry",
                 "DepotServer", "DepotTrust", "DepotHTTP", "DepotCore", "DepotClient", "DepotAppStoreDouble",
                 "DepotGooglePlayDouble", "DepotLedger", "DepotObjectStore", "DepotTestSupport", "DepotServerTestSupport",
-                "DepotBundles",
+                "DepotBundles", "DepotConsole",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

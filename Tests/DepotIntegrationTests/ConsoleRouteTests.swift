@@ -1,4 +1,5 @@
 @testable import DepotServerTestSupport
+import DepotConsole
 import DepotSettings
 import Foundation
 import Testing
