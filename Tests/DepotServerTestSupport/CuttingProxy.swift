@@ -3,7 +3,8 @@ import Foundation
 /// An HTTP/1.1 proxy in front of a server that spoils the first bundle answer it forwards: `cut` closes
 /// the connection after `limit` bytes; `stall` stops forwarding after `limit` bytes and holds the
 /// connection open until the client leaves; `pass` spoils nothing. Each request it forwarded is logged
-/// with its `Range`, `If-Range`, the answer's status and `seq`, its number in the order requests arrived.
+/// with its `Range`, `If-Range`, the answer's status and `seq`, its number in the order requests arrived, once its
+/// answer is relayed or broken off (then with the `error`).
 enum CuttingProxy {
     enum Mode: String {
         case pass, cut, stall
@@ -27,6 +28,9 @@ enum CuttingProxy {
 
         def serve(client):
             buf = b""
+            # The request being relayed, until it is logged: one the client or the upstream broke off (a client
+            # may close as soon as it holds a whole answer that says `Connection: close`) is logged all the same.
+            entry = None
             try:
                 while True:
                     while b"\r\n\r\n" not in buf:
@@ -72,6 +76,7 @@ enum CuttingProxy {
                             client.sendall(chunk[:limit - sent])
                             entry["spoiled"] = mode
                             log(entry)
+                            entry = None
                             if mode == "stall":
                                 while client.recv(65536):
                                     pass
@@ -82,8 +87,11 @@ enum CuttingProxy {
                     up.close()
                     entry["bytes"] = sent
                     log(entry)
-            except OSError:
-                pass
+                    entry = None
+            except OSError as error:
+                if entry is not None:
+                    entry["error"] = str(error)
+                    log(entry)
             finally:
                 client.close()
 
