@@ -108,6 +108,19 @@ sample() { # out pids...
     done
 }
 
+# Depot's resident memory by kind (anonymous, file-backed, shared, in KiB, from /proc/PID/status) and its thread
+# count, every 10 s, into a file ("seconds anon file shmem threads"): what grows when the resident size grows.
+sample_kinds() { # out pid
+    local out=$1 pid=$2 started
+    started=$(date +%s)
+    while true; do
+        awk -v t="$(($(date +%s) - started))" '/^RssAnon/ {a = $2} /^RssFile/ {f = $2} /^RssShmem/ {s = $2}
+            /^Threads/ {n = $2} END {if (a != "") printf "%d %d %d %d %d\n", t, a, f, s, n}' "/proc/$pid/status" \
+            >>"$out" 2>/dev/null || true
+        sleep 10
+    done
+}
+
 # The C allocator's bytes in use and kept free (from /metrics), every 10 s, into a file ("seconds in_use free").
 sample_heap() { # out
     local out=$1 started
@@ -129,13 +142,18 @@ PIDS+=("$SAMPLER")
 sample_heap "$TMP/soak-heap" &
 HEAP_SAMPLER=$!
 PIDS+=("$HEAP_SAMPLER")
+: >"$TMP/soak-kinds"
+sample_kinds "$TMP/soak-kinds" "$DEPOT_PID" &
+KINDS_SAMPLER=$!
+PIDS+=("$KINDS_SAMPLER")
 START_RSS=$(rss_kib "$DEPOT_PID")
 python3 "$ROOT/bench/soak-load.py" "$DEPOT_PORT" "$SOAK_SECONDS" "$SOAK_WORKERS" "$TMP/transactions.jws" >"$TMP/soak.json"
-kill "$SAMPLER" "$HEAP_SAMPLER" 2>/dev/null || true
+kill "$SAMPLER" "$HEAP_SAMPLER" "$KINDS_SAMPLER" 2>/dev/null || true
 END_RSS=$(rss_kib "$DEPOT_PID")
-read -r SOAK_REPORT < <(python3 - "$TMP/soak-rss" "$TMP/soak.json" "$SOAK_SECONDS" "$TMP/soak-heap" <<'PY'
+read -r SOAK_REPORT < <(python3 - "$TMP/soak-rss" "$TMP/soak.json" "$SOAK_SECONDS" "$TMP/soak-heap" "$TMP/soak-kinds" <<'PY'
 import json, sys
 samples = [tuple(map(int, line.split())) for line in open(sys.argv[1]) if line.strip()]
+kinds = [tuple(map(int, line.split())) for line in open(sys.argv[5]) if len(line.split()) == 5]
 heap = [tuple(map(int, line.split())) for line in open(sys.argv[4]) if line.strip()]
 result = json.load(open(sys.argv[2]))
 seconds = float(sys.argv[3])
@@ -149,12 +167,15 @@ def heap_mib(rows, column): return median([row[column] for row in rows]) / 10485
 # of its last 20 s): the figures a "memory stays flat" claim compares.
 two_minutes = median([rss for t, rss in samples if 110 <= t <= 130]) if seconds >= 130 else 0
 ending = median([rss for t, rss in samples if t >= seconds - 20])
+# The kinds sampled nearest 2 minutes and last: anonymous, file-backed and shared KiB, and threads.
+def kinds_near(when): return list(min(kinds, key=lambda row: abs(row[0] - when))[1:]) if kinds else []
 ok = sum(v for k, v in result["counts"].items() if int(k.split()[1]) < 300)
 bad = sum(v for k, v in result["counts"].items() if int(k.split()[1]) >= 300)
 print(json.dumps({"ok": ok, "bad": bad, "counts": result["counts"], "problems": result["problems"],
                   "bytes": result["bytes"], "early_mib": median(first) / 1024, "late_mib": median(last) / 1024,
                   "peak_mib": max(rss for _, rss in samples) / 1024,
                   "two_minutes_mib": two_minutes / 1024, "ending_mib": ending / 1024,
+                  "kinds": [kinds_near(120), kinds_near(seconds)],
                   "heap": [heap_mib(heap_first, 1), heap_mib(heap_last, 1), heap_mib(heap_first, 2), heap_mib(heap_last, 2)]}))
 PY
 )
@@ -237,6 +258,14 @@ if soak["two_minutes_mib"]:
     growth = 100 * (soak["ending_mib"] / soak["two_minutes_mib"] - 1)
     print()
     print(f"From 2 minutes to the end of the loop the resident size changed by {growth:+.1f}%.")
+    early_kinds, late_kinds = soak["kinds"]
+    if early_kinds and late_kinds:
+        print()
+        print("| Depot's resident memory by kind (/proc/PID/status) | near 2 minutes | near the end |")
+        print("|---|---:|---:|")
+        for i, name in enumerate(["anonymous (MiB)", "file-backed (MiB)", "shared (MiB)"]):
+            print(f"| {name} | {early_kinds[i] / 1024:.1f} | {late_kinds[i] / 1024:.1f} |")
+        print(f"| threads | {early_kinds[3]} | {late_kinds[3]} |")
 print()
 print("| C allocator (from /metrics) | 10-30% of the run (MiB) | last 20% (MiB) |")
 print("|---|---:|---:|")
