@@ -205,6 +205,7 @@ let package = Package(
         .target(
             name: "DepotConsole",
             dependencies: [
+                "DepotCore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],

@@ -1,4 +1,5 @@
 import Crypto
+import DepotCore
 
 /// One file of the publisher's console, built into the binary: its name under `/console/`, its media type and
 /// its bytes, with a strong validator made from the bytes.
@@ -18,13 +19,6 @@ package struct ConsoleAsset: Sendable {
         self.contentType = contentType
         self.bytes = Array(text.utf8)
         let digest = SHA256.hash(data: bytes).prefix(16)
-        self.etag = "\"" + digest.map { byte in String(byte, radix: 16).leftPadded(to: 2) }.joined() + "\""
-    }
-}
-
-extension String {
-    /// The string with zeros in front up to `width` characters.
-    fileprivate func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
+        self.etag = "\"" + Hex.lowercase(digest) + "\""
     }
 }
