@@ -121,14 +121,16 @@ sample_kinds() { # out pid
     done
 }
 
-# The C allocator's bytes in use and kept free (from /metrics), every 10 s, into a file ("seconds in_use free").
+# The C allocator's bytes in use and kept free, and SQLite's share of them (from /metrics), every 10 s, into a file
+# ("seconds in_use free sqlite").
 sample_heap() { # out
     local out=$1 started
     started=$(date +%s)
     while true; do
         curl -s -H "Authorization: Bearer soak-metrics" "http://127.0.0.1:$DEPOT_PORT/metrics" \
             | awk -v t="$(($(date +%s) - started))" '/^depot_heap_bytes\{state="in_use"\}/ {u = $2}
-                /^depot_heap_bytes\{state="free"\}/ {f = $2} END {if (u != "") printf "%d %d %d\n", t, u, f}' >>"$out"
+                /^depot_heap_bytes\{state="free"\}/ {f = $2} /^depot_sqlite_memory_bytes\{state="in_use"\}/ {q = $2}
+                END {if (u != "") printf "%d %d %d %d\n", t, u, f, q}' >>"$out"
         sleep 10
     done
 }
@@ -150,11 +152,15 @@ START_RSS=$(rss_kib "$DEPOT_PID")
 python3 "$ROOT/bench/soak-load.py" "$DEPOT_PORT" "$SOAK_SECONDS" "$SOAK_WORKERS" "$TMP/transactions.jws" >"$TMP/soak.json"
 kill "$SAMPLER" "$HEAP_SAMPLER" "$KINDS_SAMPLER" 2>/dev/null || true
 END_RSS=$(rss_kib "$DEPOT_PID")
+# The served-bytes evidence: answers dropped because its queue was full, and the backlog its writer last found.
+SERVED_EVIDENCE=$(curl -s -H "Authorization: Bearer soak-metrics" "http://127.0.0.1:$DEPOT_PORT/metrics" \
+    | awk '/^depot_served_events_dropped_total / {d = $2} /^depot_served_backlog / {b = $2}
+        END {printf "%d answers dropped, %d waiting at the writer'"'"'s last take", d, b}')
 read -r SOAK_REPORT < <(python3 - "$TMP/soak-rss" "$TMP/soak.json" "$SOAK_SECONDS" "$TMP/soak-heap" "$TMP/soak-kinds" <<'PY'
 import json, sys
 samples = [tuple(map(int, line.split())) for line in open(sys.argv[1]) if line.strip()]
 kinds = [tuple(map(int, line.split())) for line in open(sys.argv[5]) if len(line.split()) == 5]
-heap = [tuple(map(int, line.split())) for line in open(sys.argv[4]) if line.strip()]
+heap = [tuple(map(int, line.split())) for line in open(sys.argv[4]) if len(line.split()) == 4]
 result = json.load(open(sys.argv[2]))
 seconds = float(sys.argv[3])
 def median(values): values = sorted(values); return values[len(values) // 2] if values else 0
@@ -176,7 +182,8 @@ print(json.dumps({"ok": ok, "bad": bad, "counts": result["counts"], "problems": 
                   "peak_mib": max(rss for _, rss in samples) / 1024,
                   "two_minutes_mib": two_minutes / 1024, "ending_mib": ending / 1024,
                   "kinds": [kinds_near(120), kinds_near(seconds)],
-                  "heap": [heap_mib(heap_first, 1), heap_mib(heap_last, 1), heap_mib(heap_first, 2), heap_mib(heap_last, 2)]}))
+                  "heap": [heap_mib(heap_first, 1), heap_mib(heap_last, 1), heap_mib(heap_first, 2), heap_mib(heap_last, 2),
+                           heap_mib(heap_first, 3), heap_mib(heap_last, 3)]}))
 PY
 )
 
@@ -243,6 +250,7 @@ print("## Purchase loop: $SOAK_WORKERS loops for $SOAK_SECONDS s over $SOAK_TRAN
 print()
 print(f"answers: {soak['ok']} 2xx, {soak['bad']} others; by step and status: {soak['counts']}")
 print(f"bytes downloaded: {soak['bytes']}")
+print("served-bytes evidence at the loop's end: $SERVED_EVIDENCE")
 if soak["problems"]: print(f"unexpected answers (first 20): {soak['problems']}")
 print()
 print("| Depot RSS | MiB |")
@@ -271,6 +279,7 @@ print("| C allocator (from /metrics) | 10-30% of the run (MiB) | last 20% (MiB) 
 print("|---|---:|---:|")
 print(f"| in use | {soak['heap'][0]:.1f} | {soak['heap'][1]:.1f} |")
 print(f"| kept free | {soak['heap'][2]:.1f} | {soak['heap'][3]:.1f} |")
+print(f"| of those in use, SQLite's (page caches, statements) | {soak['heap'][4]:.1f} | {soak['heap'][5]:.1f} |")
 print()
 print("## $READERS slow readers (32 KiB/s each) of one $BIG_MIB MiB bundle for $READ_SECONDS s")
 print()

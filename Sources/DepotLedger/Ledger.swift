@@ -60,10 +60,9 @@ package protocol Ledger: CatalogLedger, PublisherKeyLedger, UploadLedger, Versio
     /// confirmed its delivery, from the delivery records.
     func versionReach(productId: String) async throws(LedgerError) -> [VersionReach]
 
-    /// Records bytes served at the origin for a transaction's bundle; ranges merge into the coverage.
-    func recordServed(
-        transactionId: String, digest: BundleDigest, range: Range<Int64>, client: String, now: Int64)
-        async throws(LedgerError)
+    /// Records bytes served at the origin, all in one ledger transaction: each range merges into the coverage of its
+    /// transaction's bundle. Nothing is recorded when it fails.
+    func recordServed(_ ranges: [ServedRange]) async throws(LedgerError)
 
     /// Confirms delivery and finishes the transaction when the app's claims confirm every content its
     /// redeems offered (`DeliveryConfirmation`, judged against the offers read in the same ledger transaction
@@ -139,6 +138,15 @@ extension Ledger {
         try await finish(
             transactionId: transactionId, claims: claims, requiresDelivery: requiresDelivery, enqueueAppleFinish: false,
             now: now)
+    }
+
+    /// Records one range of a transaction's bundle served at `now`: `recordServed(_:)` with that range alone.
+    package func recordServed(
+        transactionId: String, digest: BundleDigest, range: Range<Int64>, client: String, now: Int64
+    ) async throws(LedgerError) {
+        try await recordServed([
+            ServedRange(transactionId: transactionId, digest: digest, range: range, client: client, at: now)
+        ])
     }
 
     /// Every delivery of unfinished transactions whose last activity is older than `before`.

@@ -219,6 +219,10 @@ struct MetricsTests {
             #expect((metrics.value("process_resident_memory_bytes") ?? 0) > 1_048_576)
             #expect((metrics.value("depot_heap_bytes", ["state": "in_use"]) ?? 0) > 0)
             #expect(metrics.value("depot_heap_bytes", ["state": "free"]) != nil)
+            // The server's ledger is an open SQLite file: its schema and caches are on SQLite's count.
+            let sqlite = try #require(metrics.value("depot_sqlite_memory_bytes", ["state": "in_use"]))
+            #expect(sqlite > 0)
+            #expect(try #require(metrics.value("depot_sqlite_memory_bytes", ["state": "high_water"])) >= sqlite)
             // Standard input, output and error, the listener and the scrape's own connection at least.
             #expect((metrics.value("process_open_fds") ?? 0) >= 5)
         }

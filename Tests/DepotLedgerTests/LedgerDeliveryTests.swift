@@ -71,6 +71,34 @@ import Testing
     }
 
     @Test(arguments: Engine.allCases)
+    func aBatchOfServedRangesMergesAsTheRangesDoOneByOne(engine: Engine) async throws {
+        try await LedgerFixture.with(engine) { _, ledger in
+            _ = try await ledger.recordTransaction(Sample.transaction("2000"), now: 1)
+            try await ledger.recordGrants(transactionId: "2000", deliveries: [Sample.level1, Sample.level2], now: 2)
+            // The coverage steps of one bundle, with ranges of another bundle and another transaction between them:
+            // one ledger transaction, whose rows are locked in another order than the batch's.
+            var batch: [ServedRange] = []
+            for (step, (range, _)) in Self.coverageSteps.enumerated() {
+                batch.append(
+                    .init(transactionId: "2000", digest: Sample.level1.digest, range: range, client: "192.0.2.1", at: 10 + Int64(step)))
+                batch.append(
+                    .init(
+                        transactionId: "2000", digest: Sample.level2.digest, range: Int64(step)..<Int64(step + 2), client: "192.0.2.1",
+                        at: 10))
+                batch.append(.init(transactionId: "1999", digest: Sample.level1.digest, range: 0..<7, client: "192.0.2.2", at: 10))
+            }
+            try await ledger.recordServed(batch)
+            let level1 = try #require(try await ledger.delivery("2000", "level1"))
+            #expect(level1.bytesCovered == Self.coverageSteps.last?.1)
+            // The last range of a bundle in the batch is the last one recorded for it.
+            #expect(level1.lastActivityAt == 10 + Int64(Self.coverageSteps.count - 1))
+            #expect(try await ledger.delivery("2000", "level2")?.bytesCovered == Int64(Self.coverageSteps.count + 1))
+            // An empty batch is no transaction at all.
+            try await ledger.recordServed([])
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
     func unfinishedListsStaleDeliveriesOfPendingTransactions(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             // Stale: redeemed at 50, granted at 100, nothing since.

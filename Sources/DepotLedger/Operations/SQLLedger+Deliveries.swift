@@ -32,59 +32,69 @@ extension SQLLedger {
         }
     }
 
-    package func recordServed(
-        transactionId: String, digest: BundleDigest, range: Range<Int64>, client: String, now: Int64
-    )
-        async throws(LedgerError)
-    {
-        try await transaction(.write, "recording bytes served for \(transactionId)") { session in
-            // The summary row first: on PostgreSQL the upsert locks the coverage row until commit, so merges of one
-            // (transaction, bundle) from several instances run one after the other, each reading the intervals the
-            // previous one committed (SQLite's write transaction excludes every other writer anyway).
-            try await session.execute(
-                """
-                INSERT INTO served_coverage (transaction_id, digest, bytes_covered, bytes_sent, requests,
-                    first_served_at, last_served_at, last_client)
-                VALUES (\(transactionId), \(digest), 0, \(Int64(range.count)), 1, \(now), \(now), \(client))
-                ON CONFLICT (transaction_id, digest) DO UPDATE SET
-                    bytes_sent = served_coverage.bytes_sent + excluded.bytes_sent,
-                    requests = served_coverage.requests + 1,
-                    last_served_at = \(.greatest)(served_coverage.last_served_at, excluded.last_served_at),
-                    last_client = excluded.last_client
-                """)
-            guard !range.isEmpty else { return }
-            let stored = try await session.rows(
-                """
-                SELECT range_start, range_end FROM served_ranges
-                WHERE transaction_id = \(transactionId) AND digest = \(digest)
-                    AND range_start <= \(range.upperBound) AND range_end >= \(range.lowerBound)
-                """
-            ).map { row throws -> Range<Int64> in
-                let start = try row.integer(0)
-                let end = try row.integer(1)
-                guard start < end else { throw LedgerError.corrupt("empty served range \(start)..<\(end)") }
-                return start..<end
+    package func recordServed(_ ranges: [ServedRange]) async throws(LedgerError) {
+        guard let first = ranges.first else { return }
+        let what =
+            ranges.count == 1
+            ? "recording bytes served for \(first.transactionId)" : "recording \(ranges.count) served ranges"
+        try await transaction(.write, what) { session in
+            for served in ServedRange.inLockOrder(ranges) {
+                try await Self.merge(served, session)
             }
-            let merge = CoverageMerge(adding: range, to: stored)
-            if !merge.absorbed.isEmpty {
-                try await session.execute(
-                    """
-                    DELETE FROM served_ranges
-                    WHERE transaction_id = \(transactionId) AND digest = \(digest)
-                        AND range_start \(in: merge.absorbed.map(\.lowerBound))
-                    """)
-            }
+        }
+    }
+
+    /// Merges one served range into its coverage, inside the caller's write transaction.
+    private static func merge(_ served: ServedRange, _ session: any SQLSession) async throws {
+        let (transactionId, digest, range, client, now) = (
+            served.transactionId, served.digest, served.range, served.client, served.at
+        )
+        // The summary row first: on PostgreSQL the upsert locks the coverage row until commit, so merges of one
+        // (transaction, bundle) from several instances run one after the other, each reading the intervals the
+        // previous one committed (SQLite's write transaction excludes every other writer anyway).
+        try await session.execute(
+            """
+            INSERT INTO served_coverage (transaction_id, digest, bytes_covered, bytes_sent, requests,
+                first_served_at, last_served_at, last_client)
+            VALUES (\(transactionId), \(digest), 0, \(Int64(range.count)), 1, \(now), \(now), \(client))
+            ON CONFLICT (transaction_id, digest) DO UPDATE SET
+                bytes_sent = served_coverage.bytes_sent + excluded.bytes_sent,
+                requests = served_coverage.requests + 1,
+                last_served_at = \(.greatest)(served_coverage.last_served_at, excluded.last_served_at),
+                last_client = excluded.last_client
+            """)
+        guard !range.isEmpty else { return }
+        let stored = try await session.rows(
+            """
+            SELECT range_start, range_end FROM served_ranges
+            WHERE transaction_id = \(transactionId) AND digest = \(digest)
+                AND range_start <= \(range.upperBound) AND range_end >= \(range.lowerBound)
+            """
+        ).map { row throws -> Range<Int64> in
+            let start = try row.integer(0)
+            let end = try row.integer(1)
+            guard start < end else { throw LedgerError.corrupt("empty served range \(start)..<\(end)") }
+            return start..<end
+        }
+        let merge = CoverageMerge(adding: range, to: stored)
+        if !merge.absorbed.isEmpty {
             try await session.execute(
                 """
-                INSERT INTO served_ranges (transaction_id, digest, range_start, range_end)
-                VALUES (\(transactionId), \(digest), \(merge.merged.lowerBound), \(merge.merged.upperBound))
-                """)
-            try await session.execute(
-                """
-                UPDATE served_coverage SET bytes_covered = bytes_covered + \(merge.growth)
+                DELETE FROM served_ranges
                 WHERE transaction_id = \(transactionId) AND digest = \(digest)
+                    AND range_start \(in: merge.absorbed.map(\.lowerBound))
                 """)
         }
+        try await session.execute(
+            """
+            INSERT INTO served_ranges (transaction_id, digest, range_start, range_end)
+            VALUES (\(transactionId), \(digest), \(merge.merged.lowerBound), \(merge.merged.upperBound))
+            """)
+        try await session.execute(
+            """
+            UPDATE served_coverage SET bytes_covered = bytes_covered + \(merge.growth)
+            WHERE transaction_id = \(transactionId) AND digest = \(digest)
+            """)
     }
 
     package func finish(

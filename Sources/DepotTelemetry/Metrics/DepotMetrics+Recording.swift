@@ -33,6 +33,16 @@ extension DepotMetrics {
             .increment(by: bytes)
     }
 
+    /// Counts one grant answer whose served bytes were dropped, the recorder's queue being full.
+    package func servedEventDropped() {
+        Counter(label: Name.servedEventsDropped, factory: factory).increment()
+    }
+
+    /// Sets how many grant answers' served bytes the recorder found waiting when it last took them.
+    package func servedBacklog(_ count: Int) {
+        Gauge(label: Name.servedBacklog, factory: factory).record(count)
+    }
+
     /// Counts one redeem: `ok`, or the code of the error it was answered with.
     package func redeem(outcome: String) {
         Counter(label: Name.redeems, dimensions: [("outcome", outcome)], factory: factory).increment()

@@ -1,3 +1,4 @@
+import DepotLedger
 import DepotOrigin
 import DepotServices
 import Metrics
@@ -44,8 +45,11 @@ extension DepotMetrics {
         mirrors.advance(Name.bundleBytes, dimensions: edge, to: edgeFills.byteCount, factory: factory)
     }
 
-    /// Sets the process's memory and descriptor gauges to what the system says now.
+    /// Sets the process's memory and descriptor gauges to what the system says now, and SQLite's share of the heap.
     package func sampleProcess() {
+        let sqlite = SQLiteMemory.read()
+        Gauge(label: Name.sqliteMemory, dimensions: [("state", "in_use")], factory: factory).record(sqlite.inUseBytes)
+        Gauge(label: Name.sqliteMemory, dimensions: [("state", "high_water")], factory: factory).record(sqlite.highWaterBytes)
         guard let memory = ProcessMemory.read() else { return }
         Gauge(label: Name.residentMemory, factory: factory).record(memory.residentBytes)
         Gauge(label: Name.openFileDescriptors, factory: factory).record(memory.openFileDescriptors)

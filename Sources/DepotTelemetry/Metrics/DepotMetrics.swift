@@ -12,6 +12,8 @@ import Prometheus
 /// | `depot_http_requests_total` | counter | `route`, `method`, `status` (routed answers, and the byte path's through `BytePathRequestCounters`) |
 /// | `depot_http_request_duration_seconds` | histogram | `route`, `method` |
 /// | `depot_bundle_responses_total`, `depot_bundle_bytes_total` | counter | `via` (`grant`, `edge`) |
+/// | `depot_served_events_dropped_total` | counter | |
+/// | `depot_served_backlog` | gauge | |
 /// | `depot_downloads_in_flight` | gauge | |
 /// | `depot_redeems_total`, `depot_finishes_total` | counter | `outcome` (`ok` or the error code) |
 /// | `depot_verification_failures_total` | counter | `code` |
@@ -25,6 +27,7 @@ import Prometheus
 /// | `depot_connections_total` | counter | `outcome` (`admitted`, `refused_total`, `refused_per_address`) |
 /// | `process_resident_memory_bytes`, `process_open_fds` | gauge | |
 /// | `depot_heap_bytes` | gauge | `state` (`in_use`, `free`: the C allocator's live and kept-free bytes) |
+/// | `depot_sqlite_memory_bytes` | gauge | `state` (`in_use`, `high_water`: SQLite's share of the heap, process-wide) |
 package final class DepotMetrics: Sendable {
     /// The registry `GET /metrics` renders.
     package let registry: PrometheusCollectorRegistry
@@ -45,6 +48,10 @@ package final class DepotMetrics: Sendable {
         package static let bundleResponses = "depot_bundle_responses_total"
         /// Bundle body bytes sent, by who was admitted.
         package static let bundleBytes = "depot_bundle_bytes_total"
+        /// Grant answers whose served bytes were not recorded because the recorder's queue was full.
+        package static let servedEventsDropped = "depot_served_events_dropped_total"
+        /// The grant answers waiting for the ledger when the served-bytes writer last took them.
+        package static let servedBacklog = "depot_served_backlog"
         /// Bundle answers whose bytes are being written now.
         package static let downloadsInFlight = "depot_downloads_in_flight"
         /// Redeems by outcome.
@@ -93,6 +100,8 @@ package final class DepotMetrics: Sendable {
         package static let openFileDescriptors = "process_open_fds"
         /// The C allocator's bytes by state, live or kept free.
         package static let heap = "depot_heap_bytes"
+        /// The heap bytes SQLite holds (page caches, statements), now and at most, by state.
+        package static let sqliteMemory = "depot_sqlite_memory_bytes"
     }
 
     /// Creates empty metrics with their own registry.

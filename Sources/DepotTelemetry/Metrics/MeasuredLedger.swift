@@ -89,14 +89,8 @@ package struct MeasuredLedger: Ledger {
         try await timed("versionReach") { () async throws(LedgerError) in try await base.versionReach(productId: productId) }
     }
 
-    package func recordServed(
-        transactionId: String, digest: BundleDigest, range: Range<Int64>, client: String, now: Int64
-    )
-        async throws(LedgerError)
-    {
-        try await timed("recordServed") { () async throws(LedgerError) in
-            try await base.recordServed(transactionId: transactionId, digest: digest, range: range, client: client, now: now)
-        }
+    package func recordServed(_ ranges: [ServedRange]) async throws(LedgerError) {
+        try await timed("recordServed") { () async throws(LedgerError) in try await base.recordServed(ranges) }
     }
 
     package func finish(

@@ -1,0 +1,88 @@
+import DepotCore
+import DepotLedger
+import DepotOrigin
+@testable import DepotServerTestSupport
+import DepotTelemetry
+import DepotTestSupport
+import Foundation
+import Logging
+import Testing
+
+/// `ServedBytesRecorder` against a real SQLite ledger: what queued while the writer was away is written in a few
+/// commits, not one per answer, and a full queue drops and counts what arrives instead of growing.
+@Suite("Served-bytes recorder")
+struct ServedBytesRecorderTests {
+    static let digest = BundleDigest(hex: String(repeating: "d", count: 64))!
+
+    /// A ledger file of its own, with `transactions` redeemed and granted the one bundle.
+    static func withLedger(transactions: Int, _ body: (SQLiteLedger, MeasuredLedger, DepotMetrics) async throws -> Void) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("served-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let ledger = try await SQLiteLedger.open(path: directory.appendingPathComponent("ledger.sqlite").path)
+        defer { try? ledger.close() }
+        for index in 0..<transactions {
+            let id = "t\(index)"
+            _ = try await ledger.recordTransaction(
+                PurchaseTransaction(
+                    id: id, originalId: id, productId: "com.example.level1", purchaseDate: 1_700_000_000_000, expiresDate: nil,
+                    revocationDate: nil, appAccountToken: nil),
+                productType: nil, now: 1)
+            try await ledger.recordGrants(
+                transactionId: id, deliveries: [PlannedDelivery(contentId: "level1", version: "1.0", digest: digest)], now: 2)
+        }
+        let metrics = DepotMetrics()
+        try await body(ledger, MeasuredLedger(base: ledger, metrics: metrics), metrics)
+    }
+
+    /// One answer of 100 bytes: the `index`th hundred of the bundle, for transaction `t<transaction>`.
+    static func answer(_ transaction: Int, _ index: Int) -> ServedBytes {
+        let start = Int64(index) * 100
+        return ServedBytes(transactionId: "t\(transaction)", digest: digest, ranges: [start..<start + 100], client: "192.0.2.9", at: 50)
+    }
+
+    static func covered(_ ledger: SQLiteLedger, _ transaction: Int) async throws -> Int64? {
+        try await ledger.deliveries(transactionId: "t\(transaction)").first?.bytesCovered
+    }
+
+    @Test func answersQueuedWhileTheWriterWasAwayAreWrittenAFewHundredToACommit() async throws {
+        try await Self.withLedger(transactions: 3) { ledger, measured, metrics in
+            let recorder = ServedBytesRecorder(ledger: measured, logger: Logger(label: "test"), metrics: metrics)
+            // 600 answers, 200 hundreds of each transaction's bundle, before the writer runs.
+            for index in 0..<200 {
+                for transaction in 0..<3 { recorder.record(Self.answer(transaction, index)) }
+            }
+            #expect(recorder.waitingCount == 600)
+            let writer = Task { try await recorder.run() }
+            defer { writer.cancel() }
+            try await eventually("the 600 answers recorded") {
+                try await Self.covered(ledger, 2) == 20_000 && recorder.waitingCount == 0
+            }
+            for transaction in 0..<3 { #expect(try await Self.covered(ledger, transaction) == 20_000) }
+            let scrape = try PrometheusText(String(decoding: metrics.render(), as: UTF8.self))
+            // 600 ranges, at most 256 to a commit: three ledger calls.
+            let calls = scrape.value(
+                "depot_ledger_operation_duration_seconds_count", ["operation": "recordServed"])
+            #expect(calls == 3)
+            #expect(scrape.value("depot_served_backlog") == 600)
+            #expect(scrape.value("depot_bundle_responses_total", ["via": "grant"]) == 600)
+        }
+    }
+
+    @Test func aFullQueueDropsAndCountsWhatArrivesAndKeepsWhatItHolds() async throws {
+        try await Self.withLedger(transactions: 1) { ledger, measured, metrics in
+            let recorder = ServedBytesRecorder(ledger: measured, logger: Logger(label: "test"), metrics: metrics, capacity: 10)
+            for index in 0..<15 { recorder.record(Self.answer(0, index)) }
+            #expect(recorder.waitingCount == 10)
+            let scrape = try PrometheusText(String(decoding: metrics.render(), as: UTF8.self))
+            #expect(scrape.value("depot_served_events_dropped_total") == 5)
+            let writer = Task { try await recorder.run() }
+            defer { writer.cancel() }
+            // The first ten hundreds were kept; the five that found the queue full were not.
+            try await eventually("the ten kept answers recorded") { try await Self.covered(ledger, 0) == 1_000 }
+            #expect(recorder.waitingCount == 0)
+            // With room again, answers are queued and written.
+            recorder.record(Self.answer(0, 10))
+            try await eventually("a later answer recorded") { try await Self.covered(ledger, 0) == 1_100 }
+        }
+    }
+}
