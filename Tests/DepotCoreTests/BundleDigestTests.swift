@@ -27,6 +27,27 @@ struct BundleDigestTests {
         #expect(BundleDigest(hex: text) == nil)
     }
 
+    /// Every ASCII character at every place of a digest: only `0`-`9` and `a`-`f` are taken, each with its value.
+    @Test func everyPlaceTakesExactlyTheLowercaseHexDigits() throws {
+        let digits = Array("0123456789abcdef".utf8)
+        for place in 0..<BundleDigest.hexCount {
+            for byte in UInt8(0)...127 {
+                var text = [UInt8](repeating: UInt8(ascii: "0"), count: BundleDigest.hexCount)
+                text[place] = byte
+                let parsed = BundleDigest(hex: String(decoding: text, as: UTF8.self))
+                guard let value = digits.firstIndex(of: byte) else {
+                    #expect(parsed == nil, "byte \(byte) at \(place)")
+                    continue
+                }
+                let digest = try #require(parsed, "byte \(byte) at \(place)")
+                #expect(digest.hex == String(decoding: text, as: UTF8.self))
+                // The digit's value, in its half of its byte.
+                let shift = place % 2 == 0 ? 4 : 0
+                #expect(Int(digest.bytes[place / 2]) == value << shift)
+            }
+        }
+    }
+
     @Test(arguments: [0, 1, 31, 33, 64])
     func onlyThirtyTwoBytesMakeADigest(count: Int) {
         #expect(BundleDigest(bytes: [UInt8](repeating: 7, count: count)) == nil)

@@ -27,10 +27,8 @@ extension DepotMetrics {
 
     /// Counts one bundle answer that sent `bytes` body bytes to a grant's holder.
     package func grantDownload(bytes: Int64) {
-        Counter(label: Name.bundleResponses, dimensions: [("via", BundleAudience.grant.rawValue)], factory: factory)
-            .increment()
-        Counter(label: Name.bundleBytes, dimensions: [("via", BundleAudience.grant.rawValue)], factory: factory)
-            .increment(by: bytes)
+        grantResponses.increment()
+        grantBytes.increment(by: bytes)
     }
 
     /// Counts one grant answer whose served bytes were dropped, the recorder's queue being full.

@@ -35,6 +35,10 @@ package final class DepotMetrics: Sendable {
     package let factory: PrometheusMetricsFactory
     /// Bundle downloads being written now (counted by `BundleChannelHandler` from the answer to its write's end).
     package let downloadsInFlight: Meter
+    /// Bundle answers sent under a purchase's grant, and their body bytes: made once, since the byte path counts
+    /// every answer and a lookup in the registry costs more than the count.
+    let grantResponses: Metrics.Counter
+    let grantBytes: Metrics.Counter
     /// Counters kept elsewhere as atomics, brought up to date when scraped.
     package let mirrors = CounterMirrors()
 
@@ -120,6 +124,9 @@ package final class DepotMetrics: Sendable {
         ]
         self.factory = factory
         downloadsInFlight = Meter(label: Name.downloadsInFlight, factory: factory)
+        let grant = [("via", BundleAudience.grant.rawValue)]
+        grantResponses = Metrics.Counter(label: Name.bundleResponses, dimensions: grant, factory: factory)
+        grantBytes = Metrics.Counter(label: Name.bundleBytes, dimensions: grant, factory: factory)
         // Families that every scrape shows, even before anything happened.
         downloadsInFlight.set(0)
         Gauge(label: Name.purgeQueueDepth, factory: factory).record(0)
