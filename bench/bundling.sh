@@ -12,7 +12,8 @@
 # QUIET_WAIT (120: before each timed run, wait up to this many seconds for the CPUs to be 90% idle, so a
 # machine shared with other work gives comparable runs; 0 disables), DIVIDE (1: bundling-pack.py --divide, a
 # smaller pack of the same kinds of files), BUNDLER (a bundler binary already built from bench/bundler: no
-# build). Prints a Markdown table.
+# build), BENCH_RESULTS_DIR (bench/results: where the report is written). Prints a Markdown report and writes it
+# to BENCH_RESULTS_DIR/bundling-DATE.md, headed by the command, the checkout and the binary measured.
 #
 # DEPOT_BIN=path (and no BUNDLER): nothing is built; Depot's side is `$DEPOT_BIN dev stage` of the pack into a
 # fresh copy of a data directory whose catalog holds the pack's product (made once by starting `depot serve`),
@@ -185,6 +186,18 @@ EOF
 
 files=$(find "$pack" -type f | wc -l)
 bytes=$(du -sb "$pack" | cut -f1)
+results=${BENCH_RESULTS_DIR:-$here/results}
+mkdir -p "$results"
+report_file=$results/bundling-$(date +%Y-%m-%d-%H%M%S).md
+# The binary whose bundles were timed: bench/bundler's build (BUNDLER) or DEPOT_BIN behind the stage script.
+measured=${depot:-$bundler}
+commit=$(git -C "$here/.." rev-parse --short HEAD 2>/dev/null || echo unknown)
+dirty=$(git -C "$here/.." status --porcelain -- Sources bench/bundler 2>/dev/null | head -c1)
+{
+echo "# bench/bundling.sh, $(date -u +%Y-%m-%dT%H:%MZ)"
+echo
+echo "RUNS=$runs THREADS=$threads SCALE=$scale QUIET_WAIT=$quiet_wait bash bench/bundling.sh; checkout at $commit${dirty:+ (Sources/ or bench/bundler/ with uncommitted changes)};"
+echo "measured \`$measured\`, built $(date -u -r "$measured" '+%Y-%m-%d %H:%M UTC'), sha256 $(sha256sum "$measured" | cut -c1-12)."
 echo
 echo "Pack: $files files, $bytes bytes ($(awk "BEGIN {printf \"%.1f\", $bytes / 1048576}") MiB); $runs runs each, alternating."
 echo "Machine: $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), load $load_before before, $load_after after;"
@@ -226,3 +239,5 @@ if (( huge_mib > 0 )); then
     done
     rm -f "$work/huge.zip"
 fi
+} | tee "$report_file"
+echo "report: $report_file" >&2
