@@ -196,7 +196,7 @@ dirty=$(git -C "$here/.." status --porcelain -- Sources bench/bundler 2>/dev/nul
 {
 echo "# bench/bundling.sh, $(date -u +%Y-%m-%dT%H:%MZ)"
 echo
-echo "RUNS=$runs THREADS=$threads SCALE=$scale QUIET_WAIT=$quiet_wait bash bench/bundling.sh; checkout at $commit${dirty:+ (Sources/ or bench/bundler/ with uncommitted changes)};"
+echo "RUNS=$runs THREADS=$threads SCALE=$scale DIVIDE=$divide QUIET_WAIT=$quiet_wait bash bench/bundling.sh; checkout at $commit${dirty:+ (Sources/ or bench/bundler/ with uncommitted changes)};"
 echo "measured \`$measured\`, built $(date -u -r "$measured" '+%Y-%m-%d %H:%M UTC'), sha256 $(sha256sum "$measured" | cut -c1-12)."
 echo
 echo "Pack: $files files, $bytes bytes ($(awk "BEGIN {printf \"%.1f\", $bytes / 1048576}") MiB); $runs runs each, alternating."
