@@ -98,6 +98,32 @@ import Testing
         }
     }
 
+    /// A batch is written with each bundle's ranges merged first: the same coverage, requests and bytes, fewer rows.
+    @Test func aBatchCoalescesEachBundlesRangesAndKeepsTheTotals() {
+        let (a, b) = (Sample.level1.digest, Sample.level2.digest)
+        func served(
+            _ id: String, _ digest: BundleDigest, _ range: Range<Int64>, at: Int64 = 10, client: String = "192.0.2.1"
+        )
+            -> ServedRange
+        {
+            ServedRange(transactionId: id, digest: digest, range: range, client: client, at: at)
+        }
+        var batch = (0..<300).map { served("hot", a, 0..<100, at: 10 + Int64($0 % 7)) }
+        batch += [served("t", b, 0..<10), served("t", b, 20..<30), served("t", b, 10..<20), served("t", b, 50..<60, client: "192.0.2.7")]
+        batch += [served("empty", a, 5..<5), served("empty", a, 7..<7)]
+        let coalesced = ServedRange.coalesced(batch)
+        #expect(coalesced.map(\.transactionId) == ["hot", "t", "t", "empty"])
+        #expect(coalesced.map(\.range) == [0..<100, 0..<30, 50..<60, 0..<0])
+        #expect(coalesced.map(\.requests) == [300, 4, 0, 2])
+        #expect(coalesced.map(\.bytesSent) == [30_000, 40, 0, 0])
+        // The latest time and the last client of each bundle.
+        #expect(coalesced[0].at == 16)
+        #expect(coalesced[1].client == "192.0.2.7" && coalesced[2].client == "192.0.2.7")
+        // Ranges of different bundles or transactions are left as they are.
+        let distinct = [served("x", a, 0..<5), served("x", b, 0..<5), served("y", a, 0..<5)]
+        #expect(ServedRange.coalesced(distinct) == distinct)
+    }
+
     @Test(arguments: Engine.allCases)
     func unfinishedListsStaleDeliveriesOfPendingTransactions(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in

@@ -34,9 +34,9 @@ struct ServedBytesRecorderTests {
         try await body(ledger, MeasuredLedger(base: ledger, metrics: metrics), metrics)
     }
 
-    /// One answer of 100 bytes: the `index`th hundred of the bundle, for transaction `t<transaction>`.
+    /// One answer of 100 bytes at 200 × `index` (so that no two answers' ranges touch), for transaction `t<transaction>`.
     static func answer(_ transaction: Int, _ index: Int) -> ServedBytes {
-        let start = Int64(index) * 100
+        let start = Int64(index) * 200
         return ServedBytes(transactionId: "t\(transaction)", digest: digest, ranges: [start..<start + 100], client: "192.0.2.9", at: 50)
     }
 
@@ -47,7 +47,7 @@ struct ServedBytesRecorderTests {
     @Test func answersQueuedWhileTheWriterWasAwayAreWrittenAFewHundredToACommit() async throws {
         try await Self.withLedger(transactions: 3) { ledger, measured, metrics in
             let recorder = ServedBytesRecorder(ledger: measured, logger: Logger(label: "test"), metrics: metrics)
-            // 600 answers, 200 hundreds of each transaction's bundle, before the writer runs.
+            // 600 answers, 200 apart ranges of each transaction's bundle, before the writer runs.
             for index in 0..<200 {
                 for transaction in 0..<3 { recorder.record(Self.answer(transaction, index)) }
             }
@@ -68,6 +68,24 @@ struct ServedBytesRecorderTests {
         }
     }
 
+    @Test func answersRepeatingTheSameBytesAreOneRangeToWrite() async throws {
+        try await Self.withLedger(transactions: 2) { ledger, measured, metrics in
+            let recorder = ServedBytesRecorder(ledger: measured, logger: Logger(label: "test"), metrics: metrics)
+            // A client asking for the same 100 bytes a thousand times, beside another buyer's one answer.
+            for _ in 0..<1_000 { recorder.record(Self.answer(0, 0)) }
+            recorder.record(Self.answer(1, 3))
+            let writer = Task { try await recorder.run() }
+            defer { writer.cancel() }
+            try await eventually("both transactions' answers recorded") {
+                let (hot, other) = (try await Self.covered(ledger, 0), try await Self.covered(ledger, 1))
+                return hot == 100 && other == 100
+            }
+            let scrape = try PrometheusText(String(decoding: metrics.render(), as: UTF8.self))
+            #expect(scrape.value("depot_ledger_operation_duration_seconds_count", ["operation": "recordServed"]) == 1)
+            #expect(scrape.value("depot_bundle_responses_total", ["via": "grant"]) == 1_001)
+        }
+    }
+
     @Test func aFullQueueDropsAndCountsWhatArrivesAndKeepsWhatItHolds() async throws {
         try await Self.withLedger(transactions: 1) { ledger, measured, metrics in
             let recorder = ServedBytesRecorder(ledger: measured, logger: Logger(label: "test"), metrics: metrics, capacity: 10)
@@ -77,7 +95,7 @@ struct ServedBytesRecorderTests {
             #expect(scrape.value("depot_served_events_dropped_total") == 5)
             let writer = Task { try await recorder.run() }
             defer { writer.cancel() }
-            // The first ten hundreds were kept; the five that found the queue full were not.
+            // The first ten answers were kept; the five that found the queue full were not.
             try await eventually("the ten kept answers recorded") { try await Self.covered(ledger, 0) == 1_000 }
             #expect(recorder.waitingCount == 0)
             // With room again, answers are queued and written.

@@ -13,14 +13,75 @@ package struct ServedRange: Sendable, Equatable {
     package var client: String
     /// When the answer was made, in seconds since 1970.
     package var at: Int64
+    /// The requests this stands for: 1 for one answer's range; after `coalesced`, all of a bundle's in a batch on
+    /// its first interval and 0 on the others.
+    package var requests: Int
+    /// The bytes sent that this stands for (`range.count` for one answer's range), counted as `requests` are.
+    package var bytesSent: Int64
 
-    /// A served range.
+    /// A range one answer served.
     package init(transactionId: String, digest: BundleDigest, range: Range<Int64>, client: String, at: Int64) {
+        self.init(
+            transactionId: transactionId, digest: digest, range: range, client: client, at: at, requests: 1,
+            bytesSent: Int64(range.count))
+    }
+
+    /// A range standing for `requests` answers that sent `bytesSent` bytes in all.
+    package init(
+        transactionId: String, digest: BundleDigest, range: Range<Int64>, client: String, at: Int64, requests: Int,
+        bytesSent: Int64
+    ) {
         self.transactionId = transactionId
         self.digest = digest
         self.range = range
         self.client = client
         self.at = at
+        self.requests = requests
+        self.bytesSent = bytesSent
+    }
+
+    /// `ranges` with each bundle's ranges of a transaction merged into as few intervals as cover them (overlapping
+    /// and adjacent ones joined), recording the same coverage, requests and bytes sent as `ranges` one by one: a
+    /// client asking for the same bytes again and again costs the ledger one merge per batch, not one per answer.
+    /// Each bundle's requests and bytes are carried by its first interval, its last client and latest time by all.
+    package static func coalesced(_ ranges: [ServedRange]) -> [ServedRange] {
+        struct Key: Hashable {
+            let transactionId: String
+            let digest: BundleDigest
+        }
+        var order: [Key] = []
+        var groups: [Key: [ServedRange]] = [:]
+        for served in ranges {
+            let key = Key(transactionId: served.transactionId, digest: served.digest)
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(served)
+        }
+        guard order.count < ranges.count else { return ranges }
+        var result: [ServedRange] = []
+        result.reserveCapacity(order.count)
+        for key in order {
+            let group = groups[key] ?? []
+            guard let last = group.last else { continue }
+            let requests = group.reduce(0) { $0 + $1.requests }
+            let bytesSent = group.reduce(Int64(0)) { $0 + $1.bytesSent }
+            let latest = group.map(\.at).max() ?? last.at
+            var intervals: [Range<Int64>] = []
+            for range in group.map(\.range).filter({ !$0.isEmpty }).sorted(by: { $0.lowerBound < $1.lowerBound }) {
+                if let end = intervals.last?.upperBound, range.lowerBound <= end {
+                    let start = intervals.removeLast().lowerBound
+                    intervals.append(start..<max(end, range.upperBound))
+                } else {
+                    intervals.append(range)
+                }
+            }
+            for (index, interval) in (intervals.isEmpty ? [0..<0] : intervals).enumerated() {
+                result.append(
+                    ServedRange(
+                        transactionId: key.transactionId, digest: key.digest, range: interval, client: last.client,
+                        at: latest, requests: index == 0 ? requests : 0, bytesSent: index == 0 ? bytesSent : 0))
+            }
+        }
+        return result
     }
 
     /// `ranges` in the order their rows are locked: by transaction, then bundle, each key's ranges in the order

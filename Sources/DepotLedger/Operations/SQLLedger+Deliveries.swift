@@ -38,7 +38,7 @@ extension SQLLedger {
             ranges.count == 1
             ? "recording bytes served for \(first.transactionId)" : "recording \(ranges.count) served ranges"
         try await transaction(.write, what) { session in
-            for served in ServedRange.inLockOrder(ranges) {
+            for served in ServedRange.inLockOrder(ServedRange.coalesced(ranges)) {
                 try await Self.merge(served, session)
             }
         }
@@ -49,6 +49,7 @@ extension SQLLedger {
         let (transactionId, digest, range, client, now) = (
             served.transactionId, served.digest, served.range, served.client, served.at
         )
+        let (requests, bytesSent) = (Int64(served.requests), served.bytesSent)
         // The summary row first: on PostgreSQL the upsert locks the coverage row until commit, so merges of one
         // (transaction, bundle) from several instances run one after the other, each reading the intervals the
         // previous one committed (SQLite's write transaction excludes every other writer anyway).
@@ -56,10 +57,10 @@ extension SQLLedger {
             """
             INSERT INTO served_coverage (transaction_id, digest, bytes_covered, bytes_sent, requests,
                 first_served_at, last_served_at, last_client)
-            VALUES (\(transactionId), \(digest), 0, \(Int64(range.count)), 1, \(now), \(now), \(client))
+            VALUES (\(transactionId), \(digest), 0, \(bytesSent), \(requests), \(now), \(now), \(client))
             ON CONFLICT (transaction_id, digest) DO UPDATE SET
                 bytes_sent = served_coverage.bytes_sent + excluded.bytes_sent,
-                requests = served_coverage.requests + 1,
+                requests = served_coverage.requests + excluded.requests,
                 last_served_at = \(.greatest)(served_coverage.last_served_at, excluded.last_served_at),
                 last_client = excluded.last_client
             """)

@@ -8,9 +8,10 @@ import Synchronization
 /// Carries "these bytes of this bundle were served for this transaction" from the event loops to the
 /// ledger without ever blocking the byte path: events queue in memory (bounded) and one task writes them.
 ///
-/// The writer takes every event waiting at once and writes their ranges in ledger transactions of up to
-/// `batchLimit` ranges: one durable commit for many answers, so the writer keeps up with the byte path (a commit
-/// per range could not: the queue grew under a steady download load), and the queue stays short.
+/// The writer takes every event waiting at once, merges each bundle's ranges of a transaction (`ServedRange.coalesced`)
+/// and writes them in ledger transactions of up to `batchLimit` ranges: one durable commit for many answers, so the
+/// writer keeps up with the byte path (a commit per range could not: the queue grew under a steady download load), and
+/// the queue stays short.
 package final class ServedBytesRecorder: ServedBytesRecording, Service, Sendable {
     /// The most ranges written in one ledger transaction: enough to spread a commit over many answers, few enough
     /// that the transaction holds the ledger's write lock for milliseconds, not longer.
@@ -93,11 +94,14 @@ package final class ServedBytesRecorder: ServedBytesRecording, Service, Sendable
         }
         guard !events.isEmpty else { return }
         metrics?.servedBacklog(events.count)
-        let ranges = events.flatMap { event in
-            event.ranges.map {
-                ServedRange(transactionId: event.transactionId, digest: event.digest, range: $0, client: event.client, at: event.at)
-            }
-        }
+        // A bundle's ranges of one transaction, merged: a client asking for the same bytes over and over costs one
+        // range per take, so it cannot crowd out other buyers' evidence.
+        let ranges = ServedRange.coalesced(
+            events.flatMap { event in
+                event.ranges.map {
+                    ServedRange(transactionId: event.transactionId, digest: event.digest, range: $0, client: event.client, at: event.at)
+                }
+            })
         var start = 0
         while start < ranges.count {
             let end = min(ranges.count, start + Self.batchLimit)

@@ -130,6 +130,8 @@ package final class DepotMetrics: Sendable {
         // Families that every scrape shows, even before anything happened.
         downloadsInFlight.set(0)
         Gauge(label: Name.purgeQueueDepth, factory: factory).record(0)
+        Metrics.Counter(label: Name.servedEventsDropped, factory: factory).increment(by: 0)
+        Gauge(label: Name.servedBacklog, factory: factory).record(0)
     }
 
     /// The Prometheus text exposition of every metric.
