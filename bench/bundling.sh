@@ -192,11 +192,11 @@ report_file=$results/bundling-$(date +%Y-%m-%d-%H%M%S).md
 # The binary whose bundles were timed: bench/bundler's build (BUNDLER) or DEPOT_BIN behind the stage script.
 measured=${depot:-$bundler}
 commit=$(git -C "$here/.." rev-parse --short HEAD 2>/dev/null || echo unknown)
-dirty=$(git -C "$here/.." status --porcelain -- Sources bench/bundler 2>/dev/null | head -c1)
+dirty=$(git -C "$here/.." status --porcelain -- Sources bench/bundler 2>/dev/null | head -c1 || true)
 {
 echo "# bench/bundling.sh, $(date -u +%Y-%m-%dT%H:%MZ)"
 echo
-echo "RUNS=$runs THREADS=$threads SCALE=$scale DIVIDE=$divide QUIET_WAIT=$quiet_wait bash bench/bundling.sh; checkout at $commit${dirty:+ (Sources/ or bench/bundler/ with uncommitted changes)};"
+echo "RUNS=$runs THREADS=$threads SCALE=$scale DIVIDE=$divide HUGE_MIB=$huge_mib QUIET_WAIT=$quiet_wait${DEPOT_BIN:+ DEPOT_BIN=$DEPOT_BIN}${BUNDLER:+ BUNDLER=$BUNDLER} bash bench/bundling.sh; checkout at $commit${dirty:+ (Sources/ or bench/bundler/ with uncommitted changes)};"
 echo "measured \`$measured\`, built $(date -u -r "$measured" '+%Y-%m-%d %H:%M UTC'), sha256 $(sha256sum "$measured" | cut -c1-12)."
 echo
 echo "Pack: $files files, $bytes bytes ($(awk "BEGIN {printf \"%.1f\", $bytes / 1048576}") MiB); $runs runs each, alternating."

@@ -80,7 +80,7 @@ binary_identity() {
 depot_provenance() {
     local commit dirty
     commit=$(git -C "$2" rev-parse --short HEAD 2>/dev/null || echo unknown)
-    dirty=$(git -C "$2" status --porcelain -- Sources 2>/dev/null | head -c1)
+    dirty=$(git -C "$2" status --porcelain -- Sources 2>/dev/null | head -c1 || true)
     printf 'checkout at %s%s; %s%s' "$commit" "${dirty:+ (Sources/ with uncommitted changes)}" "$(binary_identity "$1")" \
         "${DEPOT_BIN:+ (given as DEPOT_BIN)}"
 }

@@ -155,7 +155,8 @@ END_RSS=$(rss_kib "$DEPOT_PID")
 # The served-bytes evidence: answers dropped because its queue was full, and the backlog its writer last found.
 SERVED_EVIDENCE=$(curl -s -H "Authorization: Bearer soak-metrics" "http://127.0.0.1:$DEPOT_PORT/metrics" \
     | awk '/^depot_served_events_dropped_total / {d = $2} /^depot_served_backlog / {b = $2}
-        END {printf "%d answers dropped, %d waiting at the writer'"'"'s last take", d, b}')
+        END {if (d != "") printf "%d answers dropped, %d waiting at the writer'"'"'s last take", d, b}' ||
+    echo "not read (/metrics did not answer)")
 read -r SOAK_REPORT < <(python3 - "$TMP/soak-rss" "$TMP/soak.json" "$SOAK_SECONDS" "$TMP/soak-heap" "$TMP/soak-kinds" <<'PY'
 import json, sys
 samples = [tuple(map(int, line.split())) for line in open(sys.argv[1]) if line.strip()]

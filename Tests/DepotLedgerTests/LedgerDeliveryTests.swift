@@ -93,8 +93,44 @@ import Testing
             // The last range of a bundle in the batch is the last one recorded for it.
             #expect(level1.lastActivityAt == 10 + Int64(Self.coverageSteps.count - 1))
             #expect(try await ledger.delivery("2000", "level2")?.bytesCovered == Int64(Self.coverageSteps.count + 1))
-            // An empty batch is no transaction at all.
+            // What the coverage rows count: every range a request (level1's steps, the empty one too), the bytes each
+            // sent, and the earliest and latest times of the batch.
+            let steps = Self.coverageSteps
+            #expect(
+                try await Self.coverageRow(ledger, "2000", Sample.level1.digest)
+                    == [steps.count, steps.reduce(0) { $0 + $1.0.count }, 10, 10 + steps.count - 1])
+
+            // Ranges of one bundle that stay apart are several intervals merged in the same ledger transaction.
+            _ = try await ledger.recordTransaction(Sample.transaction("2002"), now: 1)
+            try await ledger.recordGrants(transactionId: "2002", deliveries: [Sample.level1], now: 2)
+            try await ledger.recordServed(
+                [(0..<10, 30), (100..<110, 20), (5..<15, 40), (200..<200, 25)].map {
+                    ServedRange(transactionId: "2002", digest: Sample.level1.digest, range: $0.0, client: "192.0.2.3", at: $0.1)
+                })
+            #expect(try await ledger.delivery("2002", "level1")?.bytesCovered == 25)
+            #expect(try await Self.coverageRow(ledger, "2002", Sample.level1.digest) == [4, 30, 20, 40])
+            // Served again later, one range at a time: the counts add up, the first time stays.
+            try await ledger.recordServed(
+                transactionId: "2002", digest: Sample.level1.digest, range: 105..<120, client: "192.0.2.3", now: 50)
+            #expect(try await ledger.delivery("2002", "level1")?.bytesCovered == 35)
+            #expect(try await Self.coverageRow(ledger, "2002", Sample.level1.digest) == [5, 45, 20, 50])
+            // An empty batch is no transaction at all, and changes nothing.
             try await ledger.recordServed([])
+            #expect(try await Self.coverageRow(ledger, "2002", Sample.level1.digest) == [5, 45, 20, 50])
+        }
+    }
+
+    /// `requests`, `bytes_sent`, `first_served_at` and `last_served_at` of a coverage row, which no `Ledger` method
+    /// reads back.
+    static func coverageRow(_ ledger: any Ledger, _ transactionId: String, _ digest: BundleDigest) async throws -> [Int] {
+        let sql = try #require(ledger as? any SQLLedger)
+        return try await sql.transaction(.read, "reading a coverage row") { session in
+            let rows = try await session.rows(
+                """
+                SELECT requests, bytes_sent, first_served_at, last_served_at FROM served_coverage
+                WHERE transaction_id = \(transactionId) AND digest = \(digest)
+                """)
+            return try rows.first.map { row in try (0..<4).map { Int(try row.integer($0)) } } ?? []
         }
     }
 
@@ -116,8 +152,8 @@ import Testing
         #expect(coalesced.map(\.range) == [0..<100, 0..<30, 50..<60, 0..<0])
         #expect(coalesced.map(\.requests) == [300, 4, 0, 2])
         #expect(coalesced.map(\.bytesSent) == [30_000, 40, 0, 0])
-        // The latest time and the last client of each bundle.
-        #expect(coalesced[0].at == 16)
+        // The earliest and latest times and the last client of each bundle.
+        #expect(coalesced[0].at == 16 && coalesced[0].firstAt == 10)
         #expect(coalesced[1].client == "192.0.2.7" && coalesced[2].client == "192.0.2.7")
         // Ranges of different bundles or transactions are left as they are.
         let distinct = [served("x", a, 0..<5), served("x", b, 0..<5), served("y", a, 0..<5)]

@@ -4,6 +4,10 @@ extension LedgerError {
         LedgerError(code: "unavailable", message: message)
     }
 
+    /// Whether the engine could not be reached or refused the operation (`unavailable`): trying again at once
+    /// would likely fail the same way.
+    package var isUnavailable: Bool { code == "unavailable" }
+
     /// The stored data is damaged or not what the ledger wrote.
     package static func corrupt(_ message: String) -> LedgerError {
         LedgerError(code: "corrupt", message: message)

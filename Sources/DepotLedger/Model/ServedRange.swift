@@ -11,8 +11,10 @@ package struct ServedRange: Sendable, Equatable {
     package var range: Range<Int64>
     /// The client's IP address (`unknown` without one).
     package var client: String
-    /// When the answer was made, in seconds since 1970.
+    /// When the answer was made, in seconds since 1970 (after `coalesced`, the latest of the answers it stands for).
     package var at: Int64
+    /// The earliest of the answers it stands for: `at` for one answer; a new coverage row's first time.
+    package var firstAt: Int64
     /// The requests this stands for: 1 for one answer's range; after `coalesced`, all of a bundle's in a batch on
     /// its first interval and 0 on the others.
     package var requests: Int
@@ -22,20 +24,21 @@ package struct ServedRange: Sendable, Equatable {
     /// A range one answer served.
     package init(transactionId: String, digest: BundleDigest, range: Range<Int64>, client: String, at: Int64) {
         self.init(
-            transactionId: transactionId, digest: digest, range: range, client: client, at: at, requests: 1,
+            transactionId: transactionId, digest: digest, range: range, client: client, at: at, firstAt: at, requests: 1,
             bytesSent: Int64(range.count))
     }
 
-    /// A range standing for `requests` answers that sent `bytesSent` bytes in all.
+    /// A range standing for `requests` answers, made from `firstAt` to `at`, that sent `bytesSent` bytes in all.
     package init(
-        transactionId: String, digest: BundleDigest, range: Range<Int64>, client: String, at: Int64, requests: Int,
-        bytesSent: Int64
+        transactionId: String, digest: BundleDigest, range: Range<Int64>, client: String, at: Int64, firstAt: Int64,
+        requests: Int, bytesSent: Int64
     ) {
         self.transactionId = transactionId
         self.digest = digest
         self.range = range
         self.client = client
         self.at = at
+        self.firstAt = firstAt
         self.requests = requests
         self.bytesSent = bytesSent
     }
@@ -43,7 +46,8 @@ package struct ServedRange: Sendable, Equatable {
     /// `ranges` with each bundle's ranges of a transaction merged into as few intervals as cover them (overlapping
     /// and adjacent ones joined), recording the same coverage, requests and bytes sent as `ranges` one by one: a
     /// client asking for the same bytes again and again costs the ledger one merge per batch, not one per answer.
-    /// Each bundle's requests and bytes are carried by its first interval, its last client and latest time by all.
+    /// Each bundle's requests and bytes are carried by its first interval; its last client, earliest and latest times
+    /// by all.
     package static func coalesced(_ ranges: [ServedRange]) -> [ServedRange] {
         struct Key: Hashable {
             let transactionId: String
@@ -65,6 +69,7 @@ package struct ServedRange: Sendable, Equatable {
             let requests = group.reduce(0) { $0 + $1.requests }
             let bytesSent = group.reduce(Int64(0)) { $0 + $1.bytesSent }
             let latest = group.map(\.at).max() ?? last.at
+            let earliest = group.map(\.firstAt).min() ?? last.firstAt
             var intervals: [Range<Int64>] = []
             for range in group.map(\.range).filter({ !$0.isEmpty }).sorted(by: { $0.lowerBound < $1.lowerBound }) {
                 if let end = intervals.last?.upperBound, range.lowerBound <= end {
@@ -78,7 +83,8 @@ package struct ServedRange: Sendable, Equatable {
                 result.append(
                     ServedRange(
                         transactionId: key.transactionId, digest: key.digest, range: interval, client: last.client,
-                        at: latest, requests: index == 0 ? requests : 0, bytesSent: index == 0 ? bytesSent : 0))
+                        at: latest, firstAt: earliest, requests: index == 0 ? requests : 0,
+                        bytesSent: index == 0 ? bytesSent : 0))
             }
         }
         return result

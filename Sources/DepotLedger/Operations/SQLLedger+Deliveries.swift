@@ -49,7 +49,7 @@ extension SQLLedger {
         let (transactionId, digest, range, client, now) = (
             served.transactionId, served.digest, served.range, served.client, served.at
         )
-        let (requests, bytesSent) = (Int64(served.requests), served.bytesSent)
+        let (requests, bytesSent, firstAt) = (Int64(served.requests), served.bytesSent, served.firstAt)
         // The summary row first: on PostgreSQL the upsert locks the coverage row until commit, so merges of one
         // (transaction, bundle) from several instances run one after the other, each reading the intervals the
         // previous one committed (SQLite's write transaction excludes every other writer anyway).
@@ -57,7 +57,7 @@ extension SQLLedger {
             """
             INSERT INTO served_coverage (transaction_id, digest, bytes_covered, bytes_sent, requests,
                 first_served_at, last_served_at, last_client)
-            VALUES (\(transactionId), \(digest), 0, \(bytesSent), \(requests), \(now), \(now), \(client))
+            VALUES (\(transactionId), \(digest), 0, \(bytesSent), \(requests), \(firstAt), \(now), \(client))
             ON CONFLICT (transaction_id, digest) DO UPDATE SET
                 bytes_sent = served_coverage.bytes_sent + excluded.bytes_sent,
                 requests = served_coverage.requests + excluded.requests,

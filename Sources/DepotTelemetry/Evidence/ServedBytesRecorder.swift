@@ -78,22 +78,27 @@ package final class ServedBytesRecorder: ServedBytesRecording, Service, Sendable
             for await _ in doorbell {
                 await writeWaiting()
             }
-            await writeWaiting()
+            // Shutting down: what arrived during the last write too, until nothing is left (a few passes at most: the
+            // byte path stops before the services do, so nothing should arrive by then).
+            var passes = 0
+            while passes < 4, await writeWaiting() > 0 { passes += 1 }
         } onGracefulShutdown: {
             self.ring.finish()
         }
     }
 
-    /// Takes every waiting event and writes their ranges, `batchLimit` to a ledger transaction.
-    private func writeWaiting() async {
+    /// Takes every waiting event and writes their ranges, `batchLimit` to a ledger transaction; returns how many
+    /// events it took.
+    @discardableResult
+    private func writeWaiting() async -> Int {
         let events = queue.withLock { queue -> [ServedBytes] in
             let waiting = queue.events
             queue.events = []
             queue.overflowing = false
             return waiting
         }
-        guard !events.isEmpty else { return }
         metrics?.servedBacklog(events.count)
+        guard !events.isEmpty else { return 0 }
         // A bundle's ranges of one transaction, merged: a client asking for the same bytes over and over costs one
         // range per take, so it cannot crowd out other buyers' evidence.
         let ranges = ServedRange.coalesced(
@@ -108,10 +113,12 @@ package final class ServedBytesRecorder: ServedBytesRecording, Service, Sendable
             await write(Array(ranges[start..<end]))
             start = end
         }
+        return events.count
     }
 
-    /// Writes `ranges` in one ledger transaction; when that fails, each alone, so that a range the ledger refuses
-    /// costs only itself.
+    /// Writes `ranges` in one ledger transaction; when that fails for another reason than the ledger being
+    /// unavailable, each alone, so that a range the ledger refuses costs only itself. (An unavailable ledger, a busy
+    /// timeout or a lost database connection, would fail each of them again, a timeout at a time.)
     private func write(_ ranges: [ServedRange]) async {
         let firstError: LedgerError
         do {
@@ -121,7 +128,7 @@ package final class ServedBytesRecorder: ServedBytesRecording, Service, Sendable
             firstError = error
         }
         var lost = ranges.count
-        if ranges.count > 1 {
+        if ranges.count > 1, !firstError.isUnavailable {
             lost = 0
             for range in ranges {
                 do { try await ledger.recordServed([range]) } catch { lost += 1 }
