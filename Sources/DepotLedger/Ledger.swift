@@ -61,7 +61,9 @@ package protocol Ledger: CatalogLedger, PublisherKeyLedger, UploadLedger, Versio
     func versionReach(productId: String) async throws(LedgerError) -> [VersionReach]
 
     /// Records bytes served at the origin, all in one ledger transaction: each range merges into the coverage of its
-    /// transaction's bundle. Nothing is recorded when it fails.
+    /// transaction's bundle (its requests and bytes sent added, its first and last times widening the row's), in any
+    /// order to the same result. Nothing is recorded when it fails. A caller with many ranges of one bundle merges them
+    /// first (`ServedRange.coalesced`).
     func recordServed(_ ranges: [ServedRange]) async throws(LedgerError)
 
     /// Confirms delivery and finishes the transaction when the app's claims confirm every content its

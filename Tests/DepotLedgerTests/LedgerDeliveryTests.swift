@@ -114,9 +114,13 @@ import Testing
                 transactionId: "2002", digest: Sample.level1.digest, range: 105..<120, client: "192.0.2.3", now: 50)
             #expect(try await ledger.delivery("2002", "level1")?.bytesCovered == 35)
             #expect(try await Self.coverageRow(ledger, "2002", Sample.level1.digest) == [5, 45, 20, 50])
+            // A range recorded late whose answer was earlier (another instance's batch) widens the times the same way.
+            try await ledger.recordServed(
+                transactionId: "2002", digest: Sample.level1.digest, range: 0..<1, client: "192.0.2.3", now: 15)
+            #expect(try await Self.coverageRow(ledger, "2002", Sample.level1.digest) == [6, 46, 15, 50])
             // An empty batch is no transaction at all, and changes nothing.
             try await ledger.recordServed([])
-            #expect(try await Self.coverageRow(ledger, "2002", Sample.level1.digest) == [5, 45, 20, 50])
+            #expect(try await Self.coverageRow(ledger, "2002", Sample.level1.digest) == [6, 46, 15, 50])
         }
     }
 
@@ -134,7 +138,8 @@ import Testing
         }
     }
 
-    /// A batch is written with each bundle's ranges merged first: the same coverage, requests and bytes, fewer rows.
+    /// `coalesced` (what the served-bytes writer does to a take before writing it): the same coverage, requests,
+    /// bytes and times as the ranges one by one, in fewer rows.
     @Test func aBatchCoalescesEachBundlesRangesAndKeepsTheTotals() {
         let (a, b) = (Sample.level1.digest, Sample.level2.digest)
         func served(

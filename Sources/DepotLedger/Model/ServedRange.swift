@@ -43,9 +43,10 @@ package struct ServedRange: Sendable, Equatable {
         self.bytesSent = bytesSent
     }
 
-    /// `ranges` with each bundle's ranges of a transaction merged into as few intervals as cover them (overlapping
-    /// and adjacent ones joined), recording the same coverage, requests and bytes sent as `ranges` one by one: a
-    /// client asking for the same bytes again and again costs the ledger one merge per batch, not one per answer.
+    /// `ranges` with each bundle's ranges of a transaction merged into as few intervals as cover them (joined by the
+    /// ledger's own rule, `CoverageMerge.touches`), recording the same coverage, requests, bytes sent and times as
+    /// `ranges` one by one: a client asking for the same bytes again and again costs the ledger one merge per batch,
+    /// not one per answer.
     /// Each bundle's requests and bytes are carried by its first interval; its last client, earliest and latest times
     /// by all.
     package static func coalesced(_ ranges: [ServedRange]) -> [ServedRange] {
@@ -64,21 +65,18 @@ package struct ServedRange: Sendable, Equatable {
         var result: [ServedRange] = []
         result.reserveCapacity(order.count)
         for key in order {
-            let group = groups[key] ?? []
-            guard let last = group.last else { continue }
-            let requests = group.reduce(0) { $0 + $1.requests }
-            let bytesSent = group.reduce(Int64(0)) { $0 + $1.bytesSent }
-            let latest = group.map(\.at).max() ?? last.at
-            let earliest = group.map(\.firstAt).min() ?? last.firstAt
+            guard let group = groups[key], let last = group.last else { continue }
             var intervals: [Range<Int64>] = []
             for range in group.map(\.range).filter({ !$0.isEmpty }).sorted(by: { $0.lowerBound < $1.lowerBound }) {
-                if let end = intervals.last?.upperBound, range.lowerBound <= end {
-                    let start = intervals.removeLast().lowerBound
-                    intervals.append(start..<max(end, range.upperBound))
+                if let previous = intervals.last, CoverageMerge.touches(previous, range) {
+                    intervals[intervals.count - 1] = previous.lowerBound..<max(previous.upperBound, range.upperBound)
                 } else {
                     intervals.append(range)
                 }
             }
+            let requests = group.reduce(0) { $0 + $1.requests }
+            let bytesSent = group.reduce(Int64(0)) { $0 + $1.bytesSent }
+            let (earliest, latest) = group.reduce((last.firstAt, last.at)) { (min($0.0, $1.firstAt), max($0.1, $1.at)) }
             for (index, interval) in (intervals.isEmpty ? [0..<0] : intervals).enumerated() {
                 result.append(
                     ServedRange(

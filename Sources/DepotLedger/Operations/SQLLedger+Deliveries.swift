@@ -38,7 +38,7 @@ extension SQLLedger {
             ranges.count == 1
             ? "recording bytes served for \(first.transactionId)" : "recording \(ranges.count) served ranges"
         try await transaction(.write, what) { session in
-            for served in ServedRange.inLockOrder(ServedRange.coalesced(ranges)) {
+            for served in ServedRange.inLockOrder(ranges) {
                 try await Self.merge(served, session)
             }
         }
@@ -61,6 +61,7 @@ extension SQLLedger {
             ON CONFLICT (transaction_id, digest) DO UPDATE SET
                 bytes_sent = served_coverage.bytes_sent + excluded.bytes_sent,
                 requests = served_coverage.requests + excluded.requests,
+                first_served_at = \(.least)(served_coverage.first_served_at, excluded.first_served_at),
                 last_served_at = \(.greatest)(served_coverage.last_served_at, excluded.last_served_at),
                 last_client = excluded.last_client
             """)

@@ -1,4 +1,4 @@
-/// PostgreSQL's spelling: `$1` placeholders, `= ANY($1)` against an array, `GREATEST`, `COLLATE "C"`, row locks
+/// PostgreSQL's spelling: `$1` placeholders, `= ANY($1)` against an array, `GREATEST` and `LEAST`, `COLLATE "C"`, row locks
 /// (`FOR UPDATE`, `FOR UPDATE SKIP LOCKED`) and transaction-scoped advisory locks on a name's hash.
 struct PostgresDialect: SQLDialect {
     func placeholder(_ position: Int) -> String { "$\(position)" }
@@ -8,6 +8,7 @@ struct PostgresDialect: SQLDialect {
         case .forUpdate: " FOR UPDATE"
         case .forUpdateSkipLocked: " FOR UPDATE SKIP LOCKED"
         case .greatest: "GREATEST"
+        case .least: "LEAST"
         case .binaryCollation: " COLLATE \"C\""
         }
     }

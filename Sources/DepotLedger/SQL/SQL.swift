@@ -91,6 +91,8 @@ package enum SQLKeyword: Sendable, Equatable {
     case forUpdateSkipLocked
     /// The function returning the largest of its arguments (`GREATEST`, SQLite's many-argument `MAX`).
     case greatest
+    /// The function returning the smallest of its arguments (`LEAST`, SQLite's many-argument `MIN`).
+    case least
     /// After an expression: compare it byte by byte (`COLLATE "C"` on PostgreSQL; SQLite's default).
     case binaryCollation
 }

@@ -1,4 +1,4 @@
-/// SQLite's spelling: `?` placeholders, `IN (?, ?)` lists, many-argument `MAX`, and no row locks (a write
+/// SQLite's spelling: `?` placeholders, `IN (?, ?)` lists, many-argument `MAX` and `MIN`, and no row locks (a write
 /// transaction begins `IMMEDIATE`, holding the file's write lock from its start).
 struct SQLiteDialect: SQLDialect {
     func placeholder(_ position: Int) -> String { "?" }
@@ -7,6 +7,7 @@ struct SQLiteDialect: SQLDialect {
         switch keyword {
         case .forUpdate, .forUpdateSkipLocked, .binaryCollation: ""
         case .greatest: "MAX"
+        case .least: "MIN"
         }
     }
 
