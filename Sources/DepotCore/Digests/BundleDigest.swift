@@ -46,7 +46,7 @@ public struct BundleDigest: Hashable, Comparable, Sendable, CustomStringConverti
     /// 24, so nothing carries between bytes. The text is valid exactly when every value is below 16 and writing the
     /// values back as lowercase digits gives the text again (the way back only writes `0`-`9` and `a`-`f`, so any
     /// other byte differs).
-    static func eightDigits(_ digits: UInt64) -> UInt32? {
+    private static func eightDigits(_ digits: UInt64) -> UInt32? {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let values = (digits & (ones &* 0x0F)) &+ ((digits >> 6) & ones) &* 9
         let tooLarge = (values &+ ones &* 0x70) & (ones &* 0x80)

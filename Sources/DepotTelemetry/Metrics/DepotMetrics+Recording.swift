@@ -33,12 +33,12 @@ extension DepotMetrics {
 
     /// Counts one grant answer whose served bytes were dropped, the recorder's queue being full.
     package func servedEventDropped() {
-        Counter(label: Name.servedEventsDropped, factory: factory).increment()
+        servedDropCounter.increment()
     }
 
     /// Sets how many grant answers' served bytes the recorder found waiting when it last took them.
     package func servedBacklog(_ count: Int) {
-        Gauge(label: Name.servedBacklog, factory: factory).record(count)
+        servedBacklogGauge.record(count)
     }
 
     /// Counts one redeem: `ok`, or the code of the error it was answered with.

@@ -39,6 +39,10 @@ package final class DepotMetrics: Sendable {
     /// every answer and a lookup in the registry costs more than the count.
     let grantResponses: Metrics.Counter
     let grantBytes: Metrics.Counter
+    /// Grant answers whose served bytes were dropped (counted on the byte path, as the answers are) and the
+    /// backlog the served-bytes writer last found: made once, like the grant counters.
+    let servedDropCounter: Metrics.Counter
+    let servedBacklogGauge: Metrics.Gauge
     /// Counters kept elsewhere as atomics, brought up to date when scraped.
     package let mirrors = CounterMirrors()
 
@@ -127,11 +131,13 @@ package final class DepotMetrics: Sendable {
         let grant = [("via", BundleAudience.grant.rawValue)]
         grantResponses = Metrics.Counter(label: Name.bundleResponses, dimensions: grant, factory: factory)
         grantBytes = Metrics.Counter(label: Name.bundleBytes, dimensions: grant, factory: factory)
+        servedDropCounter = Metrics.Counter(label: Name.servedEventsDropped, factory: factory)
+        servedBacklogGauge = Metrics.Gauge(label: Name.servedBacklog, factory: factory)
         // Families that every scrape shows, even before anything happened.
         downloadsInFlight.set(0)
         Gauge(label: Name.purgeQueueDepth, factory: factory).record(0)
-        Metrics.Counter(label: Name.servedEventsDropped, factory: factory).increment(by: 0)
-        Gauge(label: Name.servedBacklog, factory: factory).record(0)
+        servedDropCounter.increment(by: 0)
+        servedBacklogGauge.record(0)
     }
 
     /// The Prometheus text exposition of every metric.
