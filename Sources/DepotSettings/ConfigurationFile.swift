@@ -99,6 +99,7 @@ struct ConfigurationFile: Decodable {
     struct LedgerSection: Decodable {
         var url: String?
         var sqliteBusyTimeoutSeconds: Int64?
+        var waitSeconds: Int64?
     }
     struct IrregularActivity: Decodable {
         var windowSeconds: Int64?

@@ -76,6 +76,8 @@ package enum ConfigurationLoader {
         configuration.ledgerBusyTimeoutSeconds = try ConfigurationError.inRange(
             file.ledger?.sqliteBusyTimeoutSeconds ?? configuration.ledgerBusyTimeoutSeconds, 1...3_600,
             setting: "ledger.sqliteBusyTimeoutSeconds", in: mainFile)
+        configuration.ledgerWaitSeconds = try ConfigurationError.inRange(
+            file.ledger?.waitSeconds ?? configuration.ledgerWaitSeconds, 1...300, setting: "ledger.waitSeconds", in: mainFile)
         configuration.edge = try edgeSettings(file.edge, in: mainFile)
         configuration.tls = try tlsSettings(file.server?.tls, directory: directory, in: mainFile)
         configuration.logFormat = try logFormat(file.log, in: mainFile)

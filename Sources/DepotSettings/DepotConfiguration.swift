@@ -35,6 +35,9 @@ package struct DepotConfiguration: Sendable {
     /// How long a write to a SQLite ledger waits for another connection's write lock (instances sharing the file)
     /// before it fails as unavailable: `ledger.sqliteBusyTimeoutSeconds`, 1 to 3,600, 10 by default.
     package var ledgerBusyTimeoutSeconds: Int64 = 10
+    /// The longest a request waits for one PostgreSQL ledger operation (a connection, its statements and retries)
+    /// before it is answered 503 `ledger-unavailable`: `ledger.waitSeconds`, 1 to 300, 5 by default.
+    package var ledgerWaitSeconds: Int64 = 5
     /// Thresholds for irregular activity.
     package var irregularActivity: IrregularActivityPolicy
     /// SHA-256 digests (lowercase hex) of the bearer tokens that open `/v1/admin/...`.

@@ -33,6 +33,11 @@ struct Serve: AsyncParsableCommand {
         help: "The ledger: sqlite:PATH or postgres://... (default sqlite:<data-dir>/ledger.sqlite, or DEPOT_DATABASE_URL).")
     var databaseURL: String?
 
+    @Option(
+        name: .customLong("wait-for-dependencies"),
+        help: "Seconds to wait at start for a PostgreSQL ledger that cannot be reached yet (default: without end; 0: not at all).")
+    var waitForDependencies: Int64?
+
     func run() async throws {
         var configuration = try common.load(host: host, port: port, contentDir: contentDir)
         let arenas = AllocatorArenas.applyLimit(
@@ -50,8 +55,13 @@ struct Serve: AsyncParsableCommand {
                 "data-dir": "\(configuration.dataDirectory)", "content-dir": "\(configuration.contentDirectory)",
                 "environment": "\(configuration.environment.rawValue)",
             ])
+        if let waitForDependencies, waitForDependencies < 0 {
+            throw ValidationError("--wait-for-dependencies takes a number of seconds, 0 or more")
+        }
         let opened = try await LedgerOpener.openForServiceGroup(
-            configuration.ledgerURL, busyTimeoutSeconds: configuration.ledgerBusyTimeoutSeconds, logger: logger)
+            configuration.ledgerURL, busyTimeoutSeconds: configuration.ledgerBusyTimeoutSeconds,
+            waitSeconds: configuration.ledgerWaitSeconds, waitForServer: waitForDependencies.map { .seconds($0) },
+            logger: logger)
         let server = ServingService { [configuration] in
             let application: DepotApplication
             do {

@@ -4,14 +4,17 @@ import PostgresNIO
 
 /// The shared ledger: PostgreSQL through postgres-nio, for several Depot instances working together.
 ///
-/// Lifecycle: postgres-nio's `PostgresClient` only leases connections while its `run()` is active. Two ways:
-/// - `PostgresLedger.connect(url:logger:)` owns the client: it starts `run()` in a detached task of its own,
-///   migrates over one direct connection (so an unreachable server fails at once), and `shutdown()` cancels
-///   the task and waits for it (no swift-service-lifecycle needed; `deinit` cancels it too, as a safety net).
-/// - `PostgresLedger.forServiceGroup(url:logger:)` migrates, then hands back the ledger and its client's run loop as
-///   a `Service` (`PostgresClientService`) for the application's service group, which starts and ends it;
-///   `PostgresLedger(client:logger:)` borrows any client whose `run()` the owner drives. `shutdown()` then does
-///   nothing.
+/// Lifecycle: postgres-nio's `PostgresClient` only leases connections while its `run()` is active; the ledger's
+/// `PostgresPool` runs it and replaces it after an outage. Two ways:
+/// - `PostgresLedger.connect(url:logger:)` owns the pool: it migrates over one direct connection (so an unreachable
+///   server fails at once), starts the pool and its watch in a detached task of its own, and `shutdown()` ends them
+///   (no swift-service-lifecycle needed; `deinit` cancels the watch too, as a safety net).
+/// - `PostgresLedger.forServiceGroup(url:logger:)` migrates, then hands back the ledger and its pool's run loop as
+///   a `Service` (`PostgresClientService`) for the application's service group, which starts and ends it.
+///   `shutdown()` then does nothing.
+///
+/// Waits: every operation answers within `waitBound` (`ledger.waitSeconds`), failing `unavailable` past it, whether
+/// the server refuses connections, accepts them and never answers, or answers slowly.
 ///
 /// Concurrency: every method is one SQL transaction (READ COMMITTED). Read-check-write methods lock the row
 /// they decide on (`SELECT ... FOR UPDATE` on the transaction for `finish` and `setRevocation`, the
@@ -19,15 +22,24 @@ import PostgresNIO
 /// exactly one `finish` sees it pending. Rows are always locked in the same order (transaction, then
 /// deliveries by content id and version); a deadlock or serialization failure is retried a few times.
 package final class PostgresLedger: SQLLedger {
-    /// The client; usable by the owner for its own queries.
-    package let client: PostgresClient
+    /// The connection pool, replaced by a fresh one when the server answers again after an outage.
+    package let pool: PostgresPool
     let logger: Logger
-    private let runTask: Task<Void, Never>?
+    /// The longest a caller waits for one ledger operation (a lease, its statements and their retries): past it the
+    /// operation fails `unavailable`, whatever the server or the network does.
+    package let waitBound: Duration
+    /// Whether this ledger started its pool (`connect`), and so ends it in `shutdown()`.
+    private let ownsPool: Bool
+
+    /// The pool in use now; usable by the owner for its own queries.
+    package var client: PostgresClient { pool.client }
 
     /// Key of the transaction-level advisory lock that serialises migrations across instances.
     static let migrationLockKey: Int64 = 0x4465_706F_744C_6467  // "DepotLdg"
     /// How many times a transaction that hit a deadlock or serialization failure is tried.
     static let attempts = 4
+    /// The wait bound when the caller names none.
+    package static let defaultWaitBound: Duration = .seconds(5)
 
     /// A logger that passes warnings and errors only (postgres-nio logs connection churn at info level), for
     /// tools and tests.
@@ -37,33 +49,28 @@ package final class PostgresLedger: SQLLedger {
         return logger
     }()
 
-    /// Connects to the database at `url`, starts the client's run loop in a task this ledger owns, and
+    /// Connects to the database at `url`, starts the pool and its watch in a task this ledger owns, and
     /// migrates the schema. Call `shutdown()` when done.
     package static func connect(
-        url: String, logger: Logger = Logger(label: "depot.ledger.postgres")
+        url: String, waitBound: Duration = defaultWaitBound, logger: Logger = Logger(label: "depot.ledger.postgres")
     )
         async throws(LedgerError)
         -> PostgresLedger
     {
-        try await connect(url: try PostgresURL(url), logger: logger)
+        try await connect(url: try PostgresURL(url), waitBound: waitBound, logger: logger)
     }
 
-    /// Connects to the database `url` describes; see `connect(url:logger:)`.
+    /// Connects to the database `url` describes; see `connect(url:waitBound:logger:)`.
     package static func connect(
-        url: PostgresURL, logger: Logger = Logger(label: "depot.ledger.postgres")
+        url: PostgresURL, waitBound: Duration = defaultWaitBound, logger: Logger = Logger(label: "depot.ledger.postgres")
     )
         async throws(LedgerError) -> PostgresLedger
     {
-        let client = PostgresClient(configuration: url.configuration, backgroundLogger: logger)
-        let runTask = Task.detached { await client.run() }
-        let ledger = PostgresLedger(client: client, runTask: runTask, logger: logger)
-        do {
-            try await migrate(url: url, logger: logger)
-        } catch {
-            await ledger.shutdown()
-            throw error
-        }
-        return ledger
+        try await migrate(url: url, logger: logger)
+        let pool = PostgresPool(url: url, logger: logger)
+        pool.start()
+        let watch = Task.detached { await pool.run() }
+        return PostgresLedger(pool: pool, watch: watch, waitBound: waitBound, logger: logger)
     }
 
     /// Migrates the schema of the database `url` describes on one plain connection of its own rather than through
@@ -84,44 +91,45 @@ package final class PostgresLedger: SQLLedger {
         }
     }
 
-    /// A ledger on a new client for the database `url` describes, migrated, with the client's run loop as a
+    /// A ledger on a new pool for the database `url` describes, migrated, with the pool's run loop and watch as a
     /// service for the caller's service group: the ledger's queries wait until the group runs it, and the group's
     /// graceful shutdown ends it (put it first among the group's services, so that it ends after every service
     /// that uses the ledger).
     package static func forServiceGroup(
-        url: PostgresURL, logger: Logger = Logger(label: "depot.ledger.postgres")
+        url: PostgresURL, waitBound: Duration = defaultWaitBound, logger: Logger = Logger(label: "depot.ledger.postgres")
     ) async throws(LedgerError) -> (ledger: PostgresLedger, client: PostgresClientService) {
         try await migrate(url: url, logger: logger)
-        let client = PostgresClient(configuration: url.configuration, backgroundLogger: logger)
-        return (PostgresLedger(client: client, logger: logger), PostgresClientService(client: client))
+        let pool = PostgresPool(url: url, logger: logger)
+        return (
+            PostgresLedger(pool: pool, watch: nil, waitBound: waitBound, logger: logger),
+            PostgresClientService(pool: pool)
+        )
     }
 
-    /// A ledger on a client whose `run()` the caller drives; call `migrate()` before use.
-    package convenience init(client: PostgresClient, logger: Logger = Logger(label: "depot.ledger.postgres")) {
-        self.init(client: client, runTask: nil, logger: logger)
-    }
+    private let watch: Task<Void, Never>?
 
-    private init(client: PostgresClient, runTask: Task<Void, Never>?, logger: Logger) {
-        self.client = client
-        self.runTask = runTask
+    private init(pool: PostgresPool, watch: Task<Void, Never>?, waitBound: Duration, logger: Logger) {
+        self.pool = pool
+        self.watch = watch
+        self.ownsPool = watch != nil
+        self.waitBound = waitBound
         self.logger = logger
     }
 
     deinit {
-        runTask?.cancel()
+        watch?.cancel()
     }
 
-    /// How long `shutdown()` waits for the client's connections to close.
+    /// How long `shutdown()` waits for the pool's connections to close.
     static let shutdownBound: Duration = .seconds(30)
 
-    /// Stops the client started by `connect` and waits until its connections are closed, at most
-    /// `shutdownBound`: a client whose run does not end after its cancellation (a connection postgres-nio keeps
-    /// waiting for) is logged and left to end with the process, so a server's stop never waits on it for ever.
-    /// Calls after it fail.
+    /// Stops the pool started by `connect` and waits until its connections are closed, at most `shutdownBound`: a
+    /// pool whose run does not end after its cancellation (a connection postgres-nio keeps waiting for) is logged
+    /// and left to end with the process, so a server's stop never waits on it for ever. Calls after it fail.
     package func shutdown() async {
-        guard let runTask else { return }
-        runTask.cancel()
-        guard await BoundedWait.end(of: runTask, within: Self.shutdownBound) else {
+        guard ownsPool else { return }
+        watch?.cancel()
+        guard await pool.shutdown(within: Self.shutdownBound) else {
             logger.warning(
                 "the PostgreSQL client did not stop within its bound after cancellation; left to end with the process",
                 metadata: ["boundSeconds": "\(Self.shutdownBound.components.seconds)"])
@@ -129,14 +137,16 @@ package final class PostgresLedger: SQLLedger {
         }
     }
 
-    /// Stops the client started by `connect`, as `shutdown()` does.
+    /// Stops the pool started by `connect`, as `shutdown()` does.
     package func close() async {
         await shutdown()
     }
 
     // MARK: Running transactions
 
-    /// Runs `body` in one transaction of `kind`:
+    /// Runs `body` in one transaction of `kind`, within `waitBound` in all (the lease, the statements and the
+    /// retries); past it the connection in use is closed, so that no statement keeps waiting on it, and the call fails
+    /// `unavailable`:
     /// - `.write`: a READ COMMITTED transaction, retried on deadlock or serialization failure;
     /// - `.snapshot`: the same, `REPEATABLE READ, READ ONLY`, so that every statement sees one snapshot;
     /// - `.read`: on a leased connection without `BEGIN` (each statement is its own transaction), not retried.
@@ -144,25 +154,57 @@ package final class PostgresLedger: SQLLedger {
     package func transaction<T: Sendable>(
         _ kind: SQLTransactionKind, _ what: String, _ body: (any SQLSession) async throws -> T
     ) async throws(LedgerError) -> T {
+        let held = HeldConnection()
+        let generation = pool.generation
+        let answer: T?
+        do {
+            answer = try await WaitBound.run(within: waitBound, onExpiry: { held.close() }) {
+                try await self.attempts(kind, what, held, body)
+            }
+        } catch {
+            if Self.isConnectionFailure(error) { pool.noteFailure(of: generation) }
+            throw Self.ledgerError(error, while: what)
+        }
+        guard let answer else {
+            pool.noteFailure(of: generation)
+            throw .unavailable("\(what): PostgreSQL did not answer within \(waitBound.components.seconds) s")
+        }
+        pool.noteSuccess()
+        return answer
+    }
+
+    /// Runs `body` as `transaction` says, without its bound, telling `held` which connection it uses.
+    private func attempts<T: Sendable>(
+        _ kind: SQLTransactionKind, _ what: String, _ held: HeldConnection, _ body: (any SQLSession) async throws -> T
+    ) async throws -> T {
         let logger = self.logger
+        let client = pool.client
         if case .read = kind {
-            do {
-                return try await client.withConnection { connection in
-                    try await body(PostgresSession(connection: connection, logger: logger))
-                }
-            } catch {
-                throw Self.ledgerError(error, while: what)
+            return try await client.withConnection { connection in
+                held.hold(connection)
+                return try await body(PostgresSession(connection: connection, logger: logger))
             }
         }
         var attempt = 1
         while true {
             do {
-                return try await client.withTransaction(logger: logger) { connection in
-                    let session = PostgresSession(connection: connection, logger: logger)
-                    if case .snapshot = kind {
-                        try await session.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                // BEGIN is sent on a connection `held` already knows, so that the bound can close it whatever statement
+                // waits (postgres-nio's `withTransaction` sends BEGIN before handing the connection over).
+                return try await client.withConnection { connection in
+                    held.hold(connection)
+                    try await connection.query("BEGIN", logger: logger)
+                    do {
+                        let session = PostgresSession(connection: connection, logger: logger)
+                        if case .snapshot = kind {
+                            try await session.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                        }
+                        let value = try await body(session)
+                        try await connection.query("COMMIT", logger: logger)
+                        return value
+                    } catch {
+                        _ = try? await connection.query("ROLLBACK", logger: logger)
+                        throw error
                     }
-                    return try await body(session)
                 }
             } catch {
                 if attempt < Self.attempts, Self.isRetryable(error) {
@@ -171,9 +213,20 @@ package final class PostgresLedger: SQLLedger {
                     attempt += 1
                     continue
                 }
-                throw Self.ledgerError(error, while: what)
+                throw error
             }
         }
+    }
+
+    /// Whether `error` says the server could not be reached or stopped answering (rather than the server's own
+    /// answer, or the caller's): the pool's watch then probes the server.
+    static func isConnectionFailure(_ error: any Error) -> Bool {
+        let error = underlying(error)
+        if error is LedgerError || error is PostgresDecodingError || error is SQLRowError || error is CancellationError {
+            return false
+        }
+        if let error = error as? PSQLError { return error.serverInfo == nil }
+        return true
     }
 
     static func underlying(_ error: any Error) -> any Error {

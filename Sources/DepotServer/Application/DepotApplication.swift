@@ -110,7 +110,8 @@ package struct DepotApplication: Sendable {
             engine = given
         } else {
             engine = try await LedgerOpener.open(
-                configuration.ledgerURL, busyTimeoutSeconds: configuration.ledgerBusyTimeoutSeconds, logger: logger)
+                configuration.ledgerURL, busyTimeoutSeconds: configuration.ledgerBusyTimeoutSeconds,
+                waitSeconds: configuration.ledgerWaitSeconds, logger: logger)
         }
         let ledger = MeasuredLedger(base: engine, metrics: metrics)
         let imported = try await CatalogImporter.run(
