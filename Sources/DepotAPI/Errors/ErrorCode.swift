@@ -234,7 +234,7 @@ public enum ErrorCode: String, CaseIterable, Sendable {
             )
         case .productTypeLocked:
             (409, "The product has a version or a transaction: its `type` and `periodDays` are fixed (the title may change).")
-        case .invalidVersion: (400, "A version is 1-64 printable characters without spaces or '/'.")
+        case .invalidVersion: (400, "A version is 1-64 printable characters without spaces or '/', not starting with '.'.")
         case .invalidContentId: (400, "A content id is 1-128 ASCII letters, digits, '.', '_' and '-', not starting with '.'.")
         case .invalidUploadId: (400, "`upload` is not an upload id (32 hex digits).")
         case .invalidSHA256: (400, "`sha256` is not 64 hex digits.")
