@@ -266,9 +266,9 @@ public enum ErrorCode: String, CaseIterable, Sendable {
         case .tusVersionUnsupported: (412, "`Tus-Resumable` is missing or not 1.0.0; `Tus-Version` lists what is served.")
         case .uploadTooLarge: (413, "Larger than `Tus-Max-Size` or than the upload's own length.")
         case .uploadCountQuotaExceeded:
-            (403, "The publisher already holds as many unfinished uploads as it may (`uploads.maxLivePerPublisher`).")
+            (403, "The publisher holds as many uploads not yet staged as a version as it may (`uploads.maxLivePerPublisher`).")
         case .uploadBytesQuotaExceeded:
-            (403, "The publisher's unfinished uploads would declare more bytes than it may (`uploads.maxLiveBytesPerPublisher`).")
+            (403, "The publisher's unconsumed uploads would declare more bytes than it may (`uploads.maxLiveBytesPerPublisher`).")
         case .uploadMediaType: (415, "Upload bytes must be sent as `Content-Type: application/offset+octet-stream`.")
         case .uploadLocked: (423, "Another request is writing to this upload; retry once it ends.")
         case .uploadChecksumMismatch: (460, "The chunk's checksum does not match `Upload-Checksum`; the chunk was discarded.")
