@@ -190,7 +190,7 @@ public enum ErrorCode: String, CaseIterable, Sendable {
         case .payloadInconsistent: (400, "The payload's fields contradict each other (dates, identifiers).")
         case .signedInFuture: (403, "The data is signed later than the server's clock allows.")
         case .bundleIdMismatch: (403, "The data belongs to another app.")
-        case .environmentNotAccepted: (403, "The data's App Store environment is not accepted by this server.")
+        case .environmentNotAccepted: (403, "The purchase's store environment (App Store Sandbox, Google Play test) is not accepted here.")
         case .storeNotConfigured: (404, "This server does not accept purchases of that store (for Google Play: no `googlePlay` section).")
         case .purchaseDataMalformed:
             (400, "The Google Play purchase data is not the JSON Play Billing signs, or a field has the wrong shape.")
