@@ -8,12 +8,18 @@ public struct GooglePlayProductPurchase: Decodable, Sendable, Equatable {
     public var acknowledgementState: Int?
     /// The order id.
     public var orderId: String?
+    /// How it was bought when not in the ordinary way: 0 a test (a license tester), 1 a promo code, 2 rewarded
+    /// (a video watched); absent for an ordinary purchase.
+    public var purchaseType: Int?
 
     /// Creates a purchase record.
-    public init(purchaseState: Int?, consumptionState: Int?, acknowledgementState: Int?, orderId: String?) {
+    public init(
+        purchaseState: Int?, consumptionState: Int?, acknowledgementState: Int?, orderId: String?, purchaseType: Int? = nil
+    ) {
         self.purchaseState = purchaseState
         self.consumptionState = consumptionState
         self.acknowledgementState = acknowledgementState
         self.orderId = orderId
+        self.purchaseType = purchaseType
     }
 }

@@ -10,6 +10,9 @@ public struct GooglePlaySubscriptionPurchase: Decodable, Sendable, Equatable {
     public var orderId: String?
     /// 0 yet to be acknowledged, 1 acknowledged.
     public var acknowledgementState: Int?
+    /// How it was bought when not in the ordinary way: 0 a test (a license tester), 1 a promo code; absent for an
+    /// ordinary purchase.
+    public var purchaseType: Int?
 
     /// When the current period ends, milliseconds since 1970, or nil when absent or not a number.
     public var expiresAtMillis: Int64? { expiryTimeMillis.flatMap { Int64($0) } }

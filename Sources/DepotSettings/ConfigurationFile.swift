@@ -188,6 +188,8 @@ struct ConfigurationFile: Decodable {
         var products: [String: String]?
         /// How Depot calls the Google Play Developer API; absent, it does not.
         var developerAPI: DeveloperAPI?
+        /// Whether test purchases (license testers') are accepted; absent, only outside production.
+        var acceptTestPurchases: Bool?
         /// Real-time developer notifications: the shared tokens of the push URL.
         var notifications: Notifications?
 

@@ -7,7 +7,8 @@ import Foundation
 extension ConfigurationLoader {
     /// The `googlePlay` section: `packageName` (Android's rule: two or more dot-separated segments of letters,
     /// digits and `_`, each starting with a letter), `licenseKeys` (at least one base64 key, as Play Console shows
-    /// it) and `products` (Play product id → Depot product id, at least one). Nil without the section.
+    /// it), `products` (Play product id → Depot product id, at least one) and `acceptTestPurchases` (default: true
+    /// outside production only). Nil without the section.
     static func googlePlaySettings(
         _ section: ConfigurationFile.GooglePlay?, deployment: DeploymentEnvironment, directory: String, in file: String
     ) throws(ConfigurationError) -> GooglePlaySettings? {
@@ -45,6 +46,7 @@ extension ConfigurationLoader {
         var settings = GooglePlaySettings(
             packageName: packageName, licenseKeys: keys, products: products,
             developerAPI: try developerAPISettings(section.developerAPI, deployment: deployment, directory: directory, in: file))
+        settings.acceptsTestPurchases = section.acceptTestPurchases ?? (deployment != .production)
         if let notifications = section.notifications {
             guard settings.developerAPI != nil else {
                 throw ConfigurationError(

@@ -15,6 +15,10 @@ package struct GooglePlaySettings: Sendable {
     package var notificationTokenDigests: [String] = []
     /// Pub/Sub's authenticated push (OIDC), when configured.
     package var notificationOIDC: GooglePushOIDCSettings?
+    /// Whether test purchases (license testers', judged environment `Test`) are accepted:
+    /// `googlePlay.acceptTestPurchases`, by default true outside production and false in production, where a test
+    /// purchase is refused (403 `environment-not-accepted`) as the App Store's Sandbox is.
+    package var acceptsTestPurchases = true
 
     /// Settings as read.
     package init(
@@ -29,7 +33,8 @@ package struct GooglePlaySettings: Sendable {
 
     /// The verifier these settings describe.
     package var verifier: GooglePlayVerifier {
-        GooglePlayVerifier(packageName: packageName, keys: licenseKeys, products: products)
+        GooglePlayVerifier(
+            packageName: packageName, keys: licenseKeys, products: products, acceptsTestPurchases: acceptsTestPurchases)
     }
 }
 

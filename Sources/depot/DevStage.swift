@@ -28,6 +28,12 @@ struct DevStage: AsyncParsableCommand {
     @Option(help: "The version; pack.json must say the same (default: pack.json's).")
     var version: String?
 
+    func validate() throws {
+        if let version, !VersionName.isAcceptable(version) {
+            throw ValidationError("--version must be \(VersionName.rule)")
+        }
+    }
+
     func run() async throws {
         let configuration = try ledger.common.load()
         let staged = try await ledger.withLedger { ledger in

@@ -44,6 +44,9 @@ import Testing
         (#"{"productId": "p", "contentId": ".", "version": "1", "publishedAt": "2026-03-01T09:00:00Z"}"#, "\"contentId\""),
         (#"{"productId": "p", "contentId": "caf\u00e9", "version": "1", "publishedAt": "2026-03-01T09:00:00Z"}"#, "\"contentId\""),
         (#"{"productId": "p", "contentId": "", "version": "1", "publishedAt": "2026-03-01T09:00:00Z"}"#, "\"contentId\""),
+        // Nor does a version start with '.': `.` and `..` cannot be named in a URL.
+        (#"{"productId": "p", "version": "..", "publishedAt": "2026-03-01T09:00:00Z"}"#, "\"version\" must not start"),
+        (#"{"productId": "p", "version": ".", "publishedAt": "2026-03-01T09:00:00Z"}"#, "\"version\" must not start"),
         (#"{"productId": "p", "version": "1", "publishedAt": "2026-02-30T09:00:00Z"}"#, "\"publishedAt\""),
         (#"{"productId": "p", "version": "1", "publishedAt": "2026-03-01 09:00:00"}"#, "\"publishedAt\""),
         (#"{"productId": "p", "version": "1", "publishedAt": "2026-03-01T09:00:00+01:00"}"#, "\"publishedAt\""),

@@ -53,7 +53,9 @@ struct GooglePlayDeveloperAPITests {
     func aFailingGoogleIsTriedAgainUntilItAcknowledges(engine: LedgerEngine) async throws {
         let signer = try GooglePlayTestSigner()
         try await GooglePlayDoubleFixture.with { play in
-            play.double.failNext(.init(count: 1, status: 503, retryAfter: nil))
+            // The first failure meets the redeem's read of the purchase type (the order id's offline judgement then
+            // stands); the acknowledgement meets the next two.
+            play.double.failNext(.init(count: 2, status: 503, retryAfter: nil))
             play.double.failNext(.init(count: 1, status: 429, retryAfter: 1))
             try await GooglePlayFlowTests.withServer(engine, settings: play.settings(signer)) { server in
                 let client = try RawHTTPClient(port: server.port)

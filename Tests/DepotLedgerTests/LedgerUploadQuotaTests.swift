@@ -3,8 +3,9 @@ import Testing
 
 @testable import DepotLedger
 
-/// Conformance: a publisher's quota of live uploads, on both engines. Only unexpired, unfinished uploads count; a
-/// deferred length counts as the quota says; creations at once cannot pass the quota together.
+/// Conformance: a publisher's quota of live uploads, on both engines. Only unexpired uploads that no staged version
+/// job consumed count, finished or not; a deferred length counts as the quota says; creations at once cannot pass
+/// the quota together.
 @Suite struct LedgerUploadQuotaTests {
     static let quota = UploadQuota(maxCount: 3, maxBytes: 1000, deferredBytes: 400)
 
@@ -41,14 +42,43 @@ import Testing
             // Another publisher has its own quota.
             try await Self.expect(ledger, Self.record("o1", publisher: "other"), within: quota, now: 20, .created)
 
-            // A finished upload no longer counts (an empty one is finished from the start), nor does an expired one, nor a
-            // terminated one.
+            // A finished upload still holds its bytes: it counts until a version job staged a version from it.
             #expect(try await ledger.advanceUpload(id: "q1", from: 0, to: 100, length: nil, expiresAt: 1000, now: 21))
+            try await Self.expect(ledger, Self.record("q5", length: 1), within: quota, now: 21, .overCount)
+            try await Self.consume("q1", ledger, staged: false)
+            try await Self.expect(ledger, Self.record("q5", length: 1), within: quota, now: 21, .overCount)
+            // Consumed, it no longer counts, nor does an expired one, nor a terminated one.
+            try await Self.consume("q1", ledger, staged: true)
             try await Self.expect(ledger, Self.record("q5", length: 1), within: quota, now: 21, .created)
             try await Self.expect(ledger, Self.record("q6", length: 0), within: quota, now: 21, .overCount)
             try await Self.expect(ledger, Self.record("q6", length: 0), within: quota, now: 1000, .created)
             #expect(try await ledger.deleteUpload(id: "q6"))
             try await Self.expect(ledger, Self.record("q7", length: 1000), within: quota, now: 1000, .created)
+        }
+    }
+
+    /// Records a version job made from `uploadId`, staged or still running.
+    static func consume(_ uploadId: String, _ ledger: any Ledger, staged: Bool) async throws {
+        let id = "job-\(uploadId)-\(staged)"
+        let job = VersionJob(
+            id: id, productId: "level1", version: "1.\(uploadId).\(staged)", contentId: nil, uploadId: uploadId, publisher: "studio",
+            sha256: String(repeating: "0", count: 64), publishedAt: nil, state: .received, createdAt: 20, updatedAt: 20)
+        #expect(try await ledger.createVersionJob(job, staleBefore: 0) == .created)
+        if staged { #expect(try await ledger.updateVersionJob(id: id, state: .staged, failureReason: nil, now: 21)) }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func finishedUploadsNotYetConsumedCountAgainstTheBytesToo(engine: Engine) async throws {
+        try await LedgerFixture.with(engine) { _, ledger in
+            let quota = UploadQuota(maxCount: 10, maxBytes: 1000, deferredBytes: 400)
+            // One key finishing uploads one after the other cannot hold more than the quota on disk.
+            for index in 0..<2 {
+                try await Self.expect(ledger, Self.record("f\(index)", length: 400), within: quota, now: 20, .created)
+                #expect(try await ledger.advanceUpload(id: "f\(index)", from: 0, to: 400, length: nil, expiresAt: 1000, now: 20))
+            }
+            try await Self.expect(ledger, Self.record("f2", length: 400), within: quota, now: 20, .overBytes)
+            try await Self.consume("f0", ledger, staged: true)
+            try await Self.expect(ledger, Self.record("f2", length: 400), within: quota, now: 20, .created)
         }
     }
 

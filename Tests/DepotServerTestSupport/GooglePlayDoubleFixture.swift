@@ -24,10 +24,11 @@ struct GooglePlayDoubleFixture {
     /// The `"googlePlay": {...}` member: `level1` sold as the level, `coins` as the consumable, the Developer API
     /// at the double (or its calls at `base`), the outbox looking every 50 ms, retries after at most a second,
     /// the voided purchases polled every `voidedIntervalSeconds` (0: off), notifications taken with the token
-    /// whose SHA-256 is `notificationTokenSHA256`.
+    /// whose SHA-256 is `notificationTokenSHA256`; `acceptTestPurchases` as given (nil: the default).
     func settings(
         _ signer: GooglePlayTestSigner, base: String? = nil, leaseSeconds: Int = 120, timeoutSeconds: Int = 60,
-        voidedIntervalSeconds: Int = 0, notificationTokenSHA256: String? = nil, pushAudience: String? = nil
+        voidedIntervalSeconds: Int = 0, notificationTokenSHA256: String? = nil, pushAudience: String? = nil,
+        acceptTestPurchases: Bool? = nil
     ) -> String {
         var members: [String] = []
         if let notificationTokenSHA256 { members.append("\"tokenSHA256\": [\"\(notificationTokenSHA256)\"]") }
@@ -36,7 +37,8 @@ struct GooglePlayDoubleFixture {
                 "\"oidc\": {\"audience\": \"\(pushAudience)\", \"serviceAccountEmail\": \"\(Self.pushAccount)\", "
                     + "\"certificatesURL\": \"\(self.base)/oauth2/v3/certs\"}")
         }
-        let notifications = members.isEmpty ? "" : "\"notifications\": {\(members.joined(separator: ", "))}, "
+        var notifications = members.isEmpty ? "" : "\"notifications\": {\(members.joined(separator: ", "))}, "
+        if let acceptTestPurchases { notifications += "\"acceptTestPurchases\": \(acceptTestPurchases), " }
         return """
             "googlePlay": {\(notifications)"packageName": "\(GooglePlayFixture.packageName)", "licenseKeys": ["\(signer.publicKeyBase64)"],
               "products": {"level1": "com.example.level1", "coins": "com.example.coins", "monthly_sub": "com.example.monthly"},

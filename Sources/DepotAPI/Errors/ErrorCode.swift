@@ -190,7 +190,7 @@ public enum ErrorCode: String, CaseIterable, Sendable {
         case .payloadInconsistent: (400, "The payload's fields contradict each other (dates, identifiers).")
         case .signedInFuture: (403, "The data is signed later than the server's clock allows.")
         case .bundleIdMismatch: (403, "The data belongs to another app.")
-        case .environmentNotAccepted: (403, "The data's App Store environment is not accepted by this server.")
+        case .environmentNotAccepted: (403, "The purchase's store environment (App Store Sandbox, Google Play test) is not accepted here.")
         case .storeNotConfigured: (404, "This server does not accept purchases of that store (for Google Play: no `googlePlay` section).")
         case .purchaseDataMalformed:
             (400, "The Google Play purchase data is not the JSON Play Billing signs, or a field has the wrong shape.")
@@ -234,7 +234,7 @@ public enum ErrorCode: String, CaseIterable, Sendable {
             )
         case .productTypeLocked:
             (409, "The product has a version or a transaction: its `type` and `periodDays` are fixed (the title may change).")
-        case .invalidVersion: (400, "A version is 1-64 printable characters without spaces or '/'.")
+        case .invalidVersion: (400, "A version is 1-64 printable characters without spaces or '/', not starting with '.'.")
         case .invalidContentId: (400, "A content id is 1-128 ASCII letters, digits, '.', '_' and '-', not starting with '.'.")
         case .invalidUploadId: (400, "`upload` is not an upload id (32 hex digits).")
         case .invalidSHA256: (400, "`sha256` is not 64 hex digits.")
@@ -266,9 +266,9 @@ public enum ErrorCode: String, CaseIterable, Sendable {
         case .tusVersionUnsupported: (412, "`Tus-Resumable` is missing or not 1.0.0; `Tus-Version` lists what is served.")
         case .uploadTooLarge: (413, "Larger than `Tus-Max-Size` or than the upload's own length.")
         case .uploadCountQuotaExceeded:
-            (403, "The publisher already holds as many unfinished uploads as it may (`uploads.maxLivePerPublisher`).")
+            (403, "The publisher holds as many uploads not yet staged as a version as it may (`uploads.maxLivePerPublisher`).")
         case .uploadBytesQuotaExceeded:
-            (403, "The publisher's unfinished uploads would declare more bytes than it may (`uploads.maxLiveBytesPerPublisher`).")
+            (403, "The publisher's unconsumed uploads would declare more bytes than it may (`uploads.maxLiveBytesPerPublisher`).")
         case .uploadMediaType: (415, "Upload bytes must be sent as `Content-Type: application/offset+octet-stream`.")
         case .uploadLocked: (423, "Another request is writing to this upload; retry once it ends.")
         case .uploadChecksumMismatch: (460, "The chunk's checksum does not match `Upload-Checksum`; the chunk was discarded.")

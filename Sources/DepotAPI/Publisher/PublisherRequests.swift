@@ -20,7 +20,7 @@ public struct ProductRequest: Codable, Sendable {
 public struct VersionRequest: Codable, Sendable {
     /// The finished upload (its tus id) holding the pack archive.
     public var upload: String?
-    /// The version's name: 1-64 printable characters without spaces or '/'.
+    /// The version's name: 1-64 printable characters without spaces or '/', not starting with '.'.
     public var version: String?
     /// The upload's SHA-256 as 64 hex digits.
     public var sha256: String?

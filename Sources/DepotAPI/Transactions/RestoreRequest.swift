@@ -25,9 +25,14 @@ public struct RestoreRequest: Sendable, Equatable, Codable {
         case signedTransactions, googlePlayPurchases, installed, appAccountToken
     }
 
-    /// Decodes a restore; either list may be left out.
+    /// Decodes a restore; either list may be left out, not both: a body naming neither (`{}`, or only unknown
+    /// fields) is refused (400 `bad-request`) rather than answered as a restore of nothing.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        guard container.contains(.signedTransactions) || container.contains(.googlePlayPurchases) else {
+            throw DepotError.badRequest(
+                "a restore names \"signedTransactions\" (App Store) or \"googlePlayPurchases\" (Google Play), even empty")
+        }
         signedTransactions = try container.decodeIfPresent([String].self, forKey: .signedTransactions) ?? []
         googlePlayPurchases = try container.decodeIfPresent([GooglePlayPurchase].self, forKey: .googlePlayPurchases) ?? []
         installed = try container.decodeIfPresent([InstalledContent].self, forKey: .installed)

@@ -49,6 +49,10 @@ extension PackManifest {
 
         let productId = try catalogIdentifier("productId", required: true)!
         let version = try identifier("version", required: true)!
+        // A version named `.` or `..` (or hidden) could never be published through a URL: refused like such ids.
+        guard !version.hasPrefix(".") else {
+            throw PackError(.badManifest, "pack.json \"version\" must not start with '.'")
+        }
         let contentId = try catalogIdentifier("contentId", required: false)
         let title = try string("title", required: false)
         let published = try string("publishedAt", required: true)!

@@ -99,6 +99,21 @@ package struct CatalogSnapshot: Sendable, Equatable {
             versions: published.filter(\.release.isFull).map(\.content),
             superseded: versions.filter { $0.state == .superseded }.map(\.content),
             limited: published.filter { !$0.release.isFull }.map { LimitedRelease(version: $0.content, release: $0.release) },
-            deltas: deltas, changedAt: changedAt)
+            deltas: offeredDeltas, changedAt: changedAt)
+    }
+
+    /// The deltas apps may be offered: towards a beta version any, towards a production version only those from a
+    /// version released in production (one built from a beta version before this rule would name the beta's files
+    /// in its `RemovedPaths`, and would tell whether a beta version string exists).
+    var offeredDeltas: [DeltaBundle] {
+        var channels: [String: VersionRelease.Channel] = [:]
+        for version in versions where version.state.wasPublished {
+            channels["\(version.content.productId)\n\(version.content.contentId)\n\(version.content.version)"] =
+                version.release.channel
+        }
+        return deltas.filter { delta in
+            let key = "\(delta.productId)\n\(delta.contentId)\n"
+            return channels[key + delta.targetVersion] == .beta || channels[key + delta.baseVersion] == .production
+        }
     }
 }

@@ -1,5 +1,6 @@
 /// How many live uploads one publisher may hold, and how many bytes they may declare together. A live upload is
-/// one that exists, has not expired and does not have all its bytes yet.
+/// one that exists and has not expired, and either does not have all its bytes yet or has them but no version job
+/// has staged a version from it (its bytes still take room until then).
 package struct UploadQuota: Sendable, Equatable {
     /// Most live uploads of one publisher.
     package var maxCount: Int

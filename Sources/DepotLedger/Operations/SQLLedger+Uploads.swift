@@ -12,11 +12,15 @@ extension SQLLedger {
             // One publisher's creations take turns, on every instance (SQLite's write transaction excludes every
             // other writer already): none counts or inserts between the two statements.
             try await session.lock("depot.uploads:" + upload.publisher)
+            // A complete upload holds its bytes until a version job consumed it (staged a version from it) or it
+            // expires: counted until then, or one key could keep finishing uploads past the quota.
             // Summed here, saturating, rather than by SQLite's SUM, which fails on an overflow.
             let lengths = try await session.rows(
                 """
                 SELECT COALESCE(length, \(quota.deferredBytes)) FROM uploads
-                WHERE publisher = \(upload.publisher) AND expires_at > \(now) AND (length IS NULL OR upload_offset < length)
+                WHERE publisher = \(upload.publisher) AND expires_at > \(now)
+                  AND (length IS NULL OR upload_offset < length OR NOT EXISTS (
+                      SELECT 1 FROM version_jobs WHERE version_jobs.upload_id = uploads.id AND version_jobs.state = 'staged'))
                 """
             ).map { try $0.integer(0) }
             let held = lengths.reduce(Int64(0)) { sum, length in

@@ -6,8 +6,8 @@ package protocol UploadLedger: Sendable {
     /// Records a new upload. Ids are random; a clash is an error.
     func createUpload(_ upload: UploadRecord) async throws(LedgerError)
 
-    /// Records a new upload only when its publisher's live uploads (unexpired at `now`, not complete) leave room for
-    /// it under `quota` (a deferred length counts as `quota.deferredBytes`); the count and the write are one
+    /// Records a new upload only when its publisher's live uploads (unexpired at `now`, and unfinished or finished
+    /// but not yet consumed by a staged version job) leave room for it under `quota` (a deferred length counts as `quota.deferredBytes`); the count and the write are one
     /// transaction, so uploads created at once cannot pass the quota together. Ids are random; a clash is an error.
     func createUpload(
         _ upload: UploadRecord, within quota: UploadQuota, now: Int64

@@ -32,6 +32,11 @@ package enum TrustSetup {
                 "NON-PRODUCTION TRANSACTIONS ACCEPTED IN PRODUCTION: \(nonProduction.joined(separator: ", ")) transactions are accepted (appStore.allowNonProductionEnvironments); their purchases cost nothing"
             )
         }
+        if configuration.environment == .production, let googlePlay = configuration.googlePlay, googlePlay.acceptsTestPurchases {
+            logger.warning(
+                "GOOGLE PLAY TEST PURCHASES ACCEPTED IN PRODUCTION: license testers' purchases are accepted (googlePlay.acceptTestPurchases); they cost nothing"
+            )
+        }
         return try AppStoreVerifier(
             trustedRootsDER: roots, bundleId: configuration.appBundleId,
             acceptedEnvironments: configuration.appStore.environments)

@@ -10,9 +10,9 @@ enum ProductValidation {
         Identifier.isAcceptable(id)
     }
 
-    /// 1-64 printable ASCII characters, no space or `/`.
+    /// The ``VersionName`` rule: 1-64 printable ASCII characters, no space or `/`, not starting with `.`.
     static func isValidVersion(_ version: String) -> Bool {
-        (1...64).contains(version.utf8.count) && version.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != 0x2F }
+        VersionName.isAcceptable(version)
     }
 
     /// The product a `PUT` body describes, or a 400 naming the first problem.

@@ -30,6 +30,10 @@ struct GooglePlayNotificationRoute: Sendable {
             } catch {
                 throw DepotError(.tooLarge, "a notification body is at most \(limit) bytes")
             }
+            // RFC 8259 §8.1: a JSON body is UTF-8, refused whole otherwise (as on every route that reads JSON).
+            guard String(validating: buffer.readableBytesView, as: UTF8.self) != nil else {
+                throw DepotError.badRequest("the body is not valid UTF-8")
+            }
             let notification: GooglePlayDeveloperNotification
             do throws(GooglePlayDeveloperNotification.Malformed) {
                 notification = try GooglePlayDeveloperNotification(pushBody: Data(buffer.readableBytesView))

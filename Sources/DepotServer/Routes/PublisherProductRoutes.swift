@@ -71,7 +71,7 @@ struct PublisherProductRoutes: Sendable {
     func resolve(_ request: Request, _ context: DepotRequestContext, productId: String) async throws -> (String, String) {
         let raw = try context.parameters.require("version")
         guard let version = raw.removingPercentEncoding, ProductValidation.isValidVersion(version) else {
-            throw DepotError(.invalidVersion, "a version is 1-64 printable characters without spaces or '/'")
+            throw DepotError(.invalidVersion, "a version is \(VersionName.rule)")
         }
         let named = request.uri.queryParameters.get("contentId").map { String($0) }
         if let named, !ProductValidation.isValidProductId(named) {

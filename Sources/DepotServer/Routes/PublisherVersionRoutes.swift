@@ -65,7 +65,7 @@ struct PublisherVersionRoutes: Sendable {
             throw DepotError(.invalidUploadId, "\"upload\" must be an upload's id (32 hex digits)")
         }
         guard let version = body.version, ProductValidation.isValidVersion(version) else {
-            throw DepotError(.invalidVersion, "\"version\" is 1-64 printable characters without spaces or '/'")
+            throw DepotError(.invalidVersion, "\"version\" is \(VersionName.rule)")
         }
         guard let sha256 = body.sha256?.lowercased(), sha256.utf8.count == 64,
             sha256.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })

@@ -80,8 +80,15 @@ struct TransactionRoutes: Sendable {
         } catch {
             throw tooLarge
         }
+        // RFC 8259 §8.1: JSON exchanged between systems is UTF-8. Foundation's decoder would turn an invalid
+        // sequence inside a string into U+FFFD and read on; such a body is refused whole instead.
+        guard String(validating: buffer.readableBytesView, as: UTF8.self) != nil else {
+            throw DepotError.badRequest("the body is not valid UTF-8")
+        }
         do {
             return try JSONDecoder().decode(type, from: Data(buffer.readableBytesView))
+        } catch let error as DepotError {
+            throw error
         } catch let DecodingError.keyNotFound(key, _) {
             throw DepotError.badRequest("the JSON body lacks \"\(key.stringValue)\"")
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {

@@ -30,24 +30,22 @@ extension DeliveryContext {
         }
     }
 
-    /// Who asks, for the product's limited releases: the buyer is the purchase's app account token (the signed
-    /// one, else the app's), else its original transaction id; what earlier redeems offered the purchase is read
-    /// only when a rollout of the product is halted. Nil when the product has no limited release.
-    package func audience(
-        of stored: LedgerTransaction, callerAccount: AccountToken?, installed: [String: String]
-    ) async throws(DeliveryError) -> ReleaseAudience? {
+    /// Who asks, for the product's limited releases: the buyer is the purchase's signed app account token, else its
+    /// original transaction id (never the account the app sends, which would let a buyer pick a rollout's bucket);
+    /// what earlier redeems offered the purchase (itself or its original transaction, in the ledger) is read only
+    /// when a rollout of the product is halted. Nil when the product has no limited release.
+    package func audience(of stored: LedgerTransaction) async throws(DeliveryError) -> ReleaseAudience? {
         let transaction = stored.transaction
         let catalog = self.catalog
         guard catalog.hasLimitedRelease(productId: transaction.productId) else { return nil }
         var offered: Set<BundleDigest> = []
         if catalog.hasHaltedRollout(productId: transaction.productId) {
-            offered = Set(
-                try await ledgerCall { () async throws(LedgerError) in try await ledger.offers(transactionId: transaction.id) }.map(
-                    \.digest))
+            for id in Set([transaction.id, transaction.originalId]) {
+                offered.formUnion(
+                    try await ledgerCall { () async throws(LedgerError) in try await ledger.offers(transactionId: id) }.map(\.digest))
+            }
         }
-        return ReleaseAudience(
-            transaction, account: transaction.appAccountToken?.lowercased() ?? callerAccount?.value, offered: offered,
-            installed: installed)
+        return ReleaseAudience(transaction, offered: offered)
     }
 
     /// The known transactions whose periods bear on a subscription's entitlement: an auto-renewable one's

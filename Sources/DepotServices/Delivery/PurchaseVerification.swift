@@ -3,7 +3,8 @@ import DepotTrust
 
 /// Turns what an app presents into a verified purchase with its store's verifier: the App Store's JWS, or Google
 /// Play's purchase data and signature (refused as `store-not-accepted` when Google Play is not configured). A
-/// Google Play subscription takes its period from the Developer API when it is configured.
+/// Google Play subscription takes its period from the Developer API when it is configured, and every Google Play
+/// purchase its type (test, promo, rewarded); a test purchase is refused where test purchases are not accepted.
 package struct PurchaseVerification: Sendable {
     let appStore: AppStoreVerifier
     let googlePlay: GooglePlayVerifier?
@@ -35,14 +36,40 @@ package struct PurchaseVerification: Sendable {
             case .googlePlay:
                 guard let googlePlay else { throw .storeNotAccepted(.googlePlay) }
                 let verified = try await googlePlay.verifyPurchase(signed)
-                guard let googlePlaySubscriptions, catalogs.current.product(id: verified.productId)?.type == .autoRenewable
-                else { return verified }
-                return await googlePlaySubscriptions.withExpiry(verified)
+                return try checkEnvironment(await askGoogle(verified), of: googlePlay)
             }
         } catch {
             refused(error.code)
             throw .purchaseRefused(error)
         }
+    }
+
+    /// A Google Play purchase as the Developer API holds it, when it is configured: a subscription's period, and
+    /// every purchase's type (`GooglePlayPurchaseType`); and whether Google answered.
+    private func askGoogle(_ verified: VerifiedPurchase) async -> (purchase: VerifiedPurchase, askedGoogle: Bool) {
+        guard let googlePlaySubscriptions else { return (verified, false) }
+        if catalogs.current.product(id: verified.productId)?.type == .autoRenewable {
+            return await googlePlaySubscriptions.withExpiry(verified)
+        }
+        return await GooglePlayPurchaseType(client: googlePlaySubscriptions.client, logger: googlePlaySubscriptions.logger)
+            .judged(verified)
+    }
+
+    /// Refuses a Google Play test purchase where they are not accepted (`googlePlay.acceptTestPurchases`; in
+    /// production they are not by default), as the App Store's Sandbox is refused: 403 `environment-not-accepted`.
+    /// A purchase only the offline judgement calls a test one (no `orderId`: a promo code purchase looks the same)
+    /// while Google could not be asked is answered 503 `unavailable`, to be presented again, never refused for good.
+    private func checkEnvironment(
+        _ judged: (purchase: VerifiedPurchase, askedGoogle: Bool), of verifier: GooglePlayVerifier
+    ) throws(PurchaseRefusal) -> VerifiedPurchase {
+        guard judged.purchase.transaction.environment == "Test", !verifier.acceptsTestPurchases else { return judged.purchase }
+        if callsGooglePlay, !judged.askedGoogle {
+            throw PurchaseRefusal(
+                code: "unavailable",
+                message: "Google Play could not be asked whether this purchase is a test one; present it again later")
+        }
+        throw PurchaseRefusal(
+            code: "environment-not-accepted", message: "Google Play test purchases are not accepted by this server")
     }
 
     /// Verifies each distinct signed purchase once, and keeps one purchase per transaction (a restore may present

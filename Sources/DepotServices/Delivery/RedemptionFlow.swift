@@ -52,7 +52,7 @@ package struct RedemptionFlow: Sendable {
         let now = context.clock()
         let stored = try await context.recordRedemption(
             command.purchase, client: command.client, callerAccount: command.callerAccount, policy: policy, now: now)
-        let audience = try await context.audience(of: stored, callerAccount: command.callerAccount, installed: command.installed)
+        let audience = try await context.audience(of: stored)
         let contents = try await context.entitledContents(stored, audience: audience)
         let catalog = context.catalog
         let offers = contents.map { version in

@@ -80,7 +80,7 @@ package struct RestoreFlow: Sendable {
             let stacking = type == .nonRenewing ? restoredTogether[purchase.productId] ?? [] : []
             let contents: [ContentVersion]
             do {
-                let audience = try await context.audience(of: stored, callerAccount: callerAccount, installed: [:])
+                let audience = try await context.audience(of: stored)
                 contents = try await context.entitledContents(stored, stackingWith: stacking, audience: audience)
             } catch .ledgerUnavailable {
                 // Not a refusal of this purchase: a restore that cannot read the ledger says so, never answers less.

@@ -16,20 +16,21 @@ package struct GooglePlaySubscriptionPeriod: Sendable {
         self.logger = logger
     }
 
-    /// `purchase` with the expiry Google holds for it.
-    package func withExpiry(_ purchase: VerifiedPurchase) async -> VerifiedPurchase {
+    /// `purchase` with the expiry Google holds for it, judged by its purchase type (`GooglePlayPurchaseType`), and
+    /// whether Google answered; unanswered, the offline period and judgement stand.
+    package func withExpiry(_ purchase: VerifiedPurchase) async -> (purchase: VerifiedPurchase, askedGoogle: Bool) {
         var transaction = purchase.transaction
-        guard let productId = transaction.storeProductId, let token = transaction.purchaseToken else { return purchase }
+        guard let productId = transaction.storeProductId, let token = transaction.purchaseToken else { return (purchase, false) }
         do {
             let held = try await client.subscriptionPurchase(subscriptionId: productId, purchaseToken: token)
-            guard let expiry = held.expiresAtMillis, expiry > 0 else { return purchase }
-            transaction.expiresDate = expiry
-            return VerifiedPurchase(store: purchase.store, transaction: transaction)
+            transaction.environment = GooglePlayPurchaseType.environment(held.purchaseType)
+            if let expiry = held.expiresAtMillis, expiry > 0 { transaction.expiresDate = expiry }
+            return (VerifiedPurchase(store: purchase.store, transaction: transaction), true)
         } catch {
             logger.warning(
                 "Google Play subscription period not read; the offline period applies",
                 metadata: ["transaction": "\(transaction.id)", "error": "\(error)"])
-            return purchase
+            return (purchase, false)
         }
     }
 }

@@ -1,3 +1,5 @@
+import DepotCore
+
 /// The tus 1.0 rules a request must pass before anything is written: pure, header values and numbers in,
 /// decisions out, so that every rule is tested (and fuzzed) without a socket, a ledger or an HTTP type.
 ///
@@ -17,13 +19,19 @@ package enum UploadRules {
     }
 
     /// tus creation: exactly one of `Upload-Length` (at most `maxSize`, else 413) and
-    /// `Upload-Defer-Length: 1`; a strict `Upload-Metadata`.
+    /// `Upload-Defer-Length: 1`; a strict `Upload-Metadata`, whose `version`, when a client sends one, follows the
+    /// ``VersionName`` rule (a version named `.` or `..` could never be published).
     package static func creation(
         uploadLength: String?, deferLength: String?, metadata: String?, maxSize: Int64
     ) throws(UploadError) -> Creation {
         let checkedMetadata =
             try metadata.map { header throws(UploadError) in
-                _ = try UploadMetadata(header: header)
+                let parsed = try UploadMetadata(header: header)
+                if parsed.pairs.contains(where: { $0.key == "version" }) {
+                    guard let version = parsed.text("version"), VersionName.isAcceptable(version) else {
+                        throw .badMetadata("the Upload-Metadata `version` must be \(VersionName.rule)")
+                    }
+                }
                 return header.trimmingSpaces
             } ?? ""
         switch (uploadLength, deferLength) {

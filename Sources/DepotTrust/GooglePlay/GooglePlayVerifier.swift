@@ -14,12 +14,19 @@ package struct GooglePlayVerifier: Sendable, PurchaseVerifier {
     let keys: [GooglePlayLicenseKey]
     /// Play product id → Depot product id.
     package let products: [String: String]
+    /// Whether test purchases (environment `Test`) are accepted: the verifier judges the environment (offline, a
+    /// purchase without `orderId` is a test one), and its caller refuses a test purchase when this is false, once the
+    /// Developer API, when configured, had its say.
+    package let acceptsTestPurchases: Bool
 
     /// A verifier for one app.
-    package init(packageName: String, keys: [GooglePlayLicenseKey], products: [String: String]) {
+    package init(
+        packageName: String, keys: [GooglePlayLicenseKey], products: [String: String], acceptsTestPurchases: Bool = true
+    ) {
         self.packageName = packageName
         self.keys = keys
         self.products = products
+        self.acceptsTestPurchases = acceptsTestPurchases
     }
 
     /// Google Play.

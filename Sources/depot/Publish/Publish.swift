@@ -1,5 +1,6 @@
 import ArgumentParser
 import AsyncHTTPClient
+import DepotCore
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -50,6 +51,11 @@ struct Publish: AsyncParsableCommand {
 
     @Option(name: .customLong("wait-seconds"), help: "How long to wait for the version to be staged.")
     var waitSeconds = 3600
+
+    func validate() throws {
+        // The server refuses such a version too; saying so before packing and uploading saves the upload.
+        guard VersionName.isAcceptable(version) else { throw ValidationError("--version must be \(VersionName.rule)") }
+    }
 
     func run() async throws {
         do {

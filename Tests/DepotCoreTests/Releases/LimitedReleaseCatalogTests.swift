@@ -55,8 +55,8 @@ struct LimitedReleaseCatalogTests {
         #expect(catalog.currentContents(of: "p", at: 200, for: ReleaseAudience(buyer: inside, isTest: false)) == [Self.current])
         let offered = ReleaseAudience(buyer: inside, isTest: false, offered: [Self.rolling.digest])
         #expect(catalog.currentContents(of: "p", at: 200, for: offered) == [Self.rolling])
-        let installed = ReleaseAudience(buyer: Self.buyer(within: false, percent: 10), isTest: false, installed: ["p": "1.1"])
-        #expect(catalog.currentContents(of: "p", at: 200, for: installed) == [Self.rolling])
+        let outsideOffered = ReleaseAudience(buyer: Self.buyer(within: false, percent: 10), isTest: false, offered: [Self.rolling.digest])
+        #expect(catalog.currentContents(of: "p", at: 200, for: outsideOffered) == [Self.rolling])
     }
 
     @Test func aLimitedReleaseOlderThanTheCurrentVersionIsNotOffered() {

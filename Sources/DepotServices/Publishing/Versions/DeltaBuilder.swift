@@ -75,10 +75,10 @@ package final class DeltaBuilder: Service, Sendable {
         let recorded = Set(
             try await ledger.catalogSnapshot().deltas.filter { $0.contentId == target.contentId }
                 .map { "\($0.baseVersion)\n\($0.targetVersion)" })
+        let channel = versions.first { $0.content.version == target.version }?.release.channel ?? .production
         let bases = DeltaBases.choose(
-            for: target,
-            among: versions.filter { $0.state.wasPublished }.map(\.content)
-                .filter { !olderOnly || ($0.publishedAt, $0.version) < (target.publishedAt, target.version) },
+            for: target, in: channel,
+            among: versions.filter { !olderOnly || ($0.content.publishedAt, $0.content.version) < (target.publishedAt, target.version) },
             count: baseCount
         )
         .filter { !recorded.contains("\($0.version)\n\(target.version)") }
@@ -122,12 +122,19 @@ extension DeltaBuilder {
     }
 }
 
-/// Which earlier versions a new version gets deltas from: the `count` most recent other versions by
-/// publication time (then version), newest first.
+/// Which earlier versions a new version gets deltas from: the `count` most recent other versions that apps may
+/// hold (published now or before), by publication time (then version), newest first. A target released in
+/// production takes its bases only from versions released in production: a delta lists the files its base had and
+/// the target has not (`RemovedPaths`), so a production delta from a beta version would show every production buyer
+/// the beta's file names, and a production buyer never holds a beta version anyway.
 enum DeltaBases {
-    static func choose(for target: ContentVersion, among versions: [ContentVersion], count: Int) -> [ContentVersion] {
+    static func choose(
+        for target: ContentVersion, in channel: VersionRelease.Channel, among versions: [CatalogVersion], count: Int
+    ) -> [ContentVersion] {
         Array(
-            versions.filter { $0.version != target.version }
+            versions.filter { $0.state.wasPublished && (channel == .beta || $0.release.channel == .production) }
+                .map(\.content)
+                .filter { $0.version != target.version }
                 .sorted { ($0.publishedAt, $0.version) > ($1.publishedAt, $1.version) }
                 .prefix(max(0, count)))
     }
