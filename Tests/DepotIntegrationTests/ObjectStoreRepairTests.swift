@@ -1,11 +1,11 @@
 @testable import DepotServerTestSupport
-import Crypto
 import DepotBundles
 import DepotCore
 import DepotLedger
 import DepotObjectStore
 @testable import DepotServer
 import DepotServices
+import DepotTrust
 import DepotTestSupport
 import Foundation
 import Testing

@@ -1,8 +1,11 @@
 @testable import DepotServerTestSupport
+import DepotBundles
 import DepotCore
 import DepotLedger
 @testable import DepotServer
+import DepotServices
 import DepotTestSupport
+import DepotTrust
 import Foundation
 import Testing
 

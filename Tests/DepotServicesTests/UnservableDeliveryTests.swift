@@ -1,6 +1,7 @@
 import DepotCore
 import DepotLedger
 import DepotServices
+import DepotTrust
 import Foundation
 import Testing
 

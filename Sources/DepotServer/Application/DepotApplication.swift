@@ -393,7 +393,7 @@ package struct DepotApplication: Sendable {
         .register(on: router)
         let store = bundleStore
         let bundleCacheCounts: (@Sendable () -> BundleCacheCounts)? = store.sharesBundles ? { @Sendable in store.cacheCounts } : nil
-        let unfetchableBundles: (@Sendable () -> Int)? = store.sharesBundles ? { [refresher] in refresher.unfetchableCount } : nil
+        let unfetchableBundles: (@Sendable () -> Int)? = store.sharesBundles ? { @Sendable [refresher] in refresher.unfetchableCount } : nil
         MetricsRoute(
             metrics: metrics,
             tokens: BearerTokenDigests(hexDigests: configuration.adminTokenDigests + configuration.metricsTokenDigests),

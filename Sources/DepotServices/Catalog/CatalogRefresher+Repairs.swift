@@ -1,5 +1,6 @@
 import DepotBundles
 import DepotCore
+import Logging
 import Synchronization
 
 extension CatalogRefresher {

@@ -1,6 +1,7 @@
 import DepotCore
 import DepotLedger
 import DepotTrust
+import Logging
 
 /// One content offered for download with a fresh grant: the full bundle, or a delta over the version the app
 /// has.
