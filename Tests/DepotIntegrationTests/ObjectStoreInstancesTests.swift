@@ -19,14 +19,15 @@ import Testing
 struct ObjectStoreInstancesTests {
     static let level1 = "com.example.level1"
 
-    /// Two instances sharing the test store and a fresh PostgreSQL database, each with a data directory of its own,
-    /// and a publisher key; the test's objects are removed afterwards. `localCacheBytes` bounds each one's local cache.
+    /// Two instances sharing the test store and a fresh PostgreSQL database (or one SQLite file), each with a data
+    /// directory of its own, and a publisher key; the test's objects are removed afterwards. `localCacheBytes` bounds
+    /// each one's local cache.
     static func withTwoInstances(
-        _ store: TestObjectStore, _ name: String = #function, localCacheBytes: Int64? = nil,
+        _ store: TestObjectStore, _ name: String = #function, engine: LedgerEngine = .postgres, localCacheBytes: Int64? = nil,
         _ body: (SharedInstances, LiveServer, LiveServer, String) async throws -> Void
     ) async throws {
         try await SharedInstances.with(
-            name, engine: .postgres, settings: TestObjectStore.configurationSection(store.settings, localCacheBytes: localCacheBytes),
+            name, engine: engine, settings: TestObjectStore.configurationSection(store.settings, localCacheBytes: localCacheBytes),
             dataDirectoryPerInstance: true
         ) { shared in
             let (a, b) = (shared.servers[0], shared.servers[1])
@@ -103,7 +104,7 @@ struct ObjectStoreInstancesTests {
                 files: ["notes.txt": Array("Third edition.".utf8)])
             let staged = try await a.application.stager.stage(directory: directory, .init(productId: Self.level1, version: "3.0"))
             let digest = staged.content.digest
-            // The bucket lost it before B looked: B offers the old version, and says why in its log.
+            // The bucket lost it before B looked: B lists the version but cannot serve it, and says why in its log.
             let aPath = SharedInstances.dataDirectory(in: shared.scratch, index: 0, perInstance: true)
             let bytes = try #require(FileManager.default.contents(atPath: "\(aPath)/bundles/\(digest.shard)/\(digest.hex).zip"))
             try await client.delete(ObjectStoreBundleReplica.key(digest))
@@ -114,11 +115,12 @@ struct ObjectStoreInstancesTests {
             let revision = try await a.application.ledger.catalogRevision()
             try await eventually("B installs the publish's revision") { b.application.catalogs.revision >= revision }
             let without = try await Endpoint(port: b.port).request(RawHTTPClient.get("/v1/products"))
-            #expect(!initial.text.contains(digest.hex) && !without.text.contains(digest.hex))
-            // Back in the bucket, B fetches and offers it on its own.
+            #expect(!initial.text.contains(digest.hex) && without.text.contains(digest.hex))
+            #expect(!b.application.catalogs.current.isServable(digest))
+            // Back in the bucket, B fetches and serves it on its own.
             try await client.put(ObjectStoreBundleReplica.key(digest), bytes: Array(bytes))
-            try await eventually("B offers the version once the bundle is in the bucket") {
-                (try await Endpoint(port: b.port).request(RawHTTPClient.get("/v1/products"))).text.contains(digest.hex)
+            try await eventually("B serves the version once the bundle is in the bucket") {
+                b.application.catalogs.current.isServable(digest)
             }
         }
     }

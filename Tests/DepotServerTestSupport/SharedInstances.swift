@@ -31,7 +31,7 @@ struct SharedInstances {
     static var adminAuthorization: String { "Authorization: Bearer \(adminToken)" }
 
     /// Starts `count` instances over `packs` on `engine` (PostgreSQL: a fresh database; SQLite: one file in
-    /// the shared data directory), runs `body`, then shuts every instance down gracefully and removes the files.
+    /// the shared data directory, or beside the instances' own ones), runs `body`, then shuts every instance down gracefully and removes the files.
     /// A PostgreSQL test without a server is skipped (or fails in CI), see `PostgresTestDatabase`.
     static func with(
         _ name: String = #function, engine: LedgerEngine, count: Int = 2, packs: [LiveServer.PackSpec] = smallPacks,
@@ -67,6 +67,8 @@ struct SharedInstances {
         try write(packs, in: scratch)
         var logger = Logger(label: "depot-test")
         logger.logLevel = .warning
+        // Instances with data directories of their own share one SQLite file beside them.
+        let ledgerURL = ledgerURL ?? (dataDirectoryPerInstance ? "sqlite:" + scratch.path + "/ledger.sqlite" : nil)
 
         var servers: [LiveServer] = []
         var groups: [(group: ServiceGroup, task: Task<Void, any Error>, ledger: any Ledger)] = []

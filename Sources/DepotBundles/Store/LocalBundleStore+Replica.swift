@@ -6,16 +6,41 @@ extension LocalBundleStore {
     /// Whether bundles are shared with other instances through a replica.
     package var sharesBundles: Bool { replica != nil }
 
-    /// Sends a bundle this store holds to the replica, once per store instance; without a replica, nothing.
+    /// Sends a bundle this store holds to the replica unless the replica holds it now (asked each time: a copy sent
+    /// earlier, by this instance or another, may have been collected since, so nothing is remembered); without a
+    /// replica, nothing. A version is recorded only after this returns, so only once its bundle is in the replica.
     func replicate(_ record: BundleRecord) async throws {
-        guard let replica, await replication.needsUpload(record.digest) else { return }
+        guard let replica else { return }
         let path = layout.bundlePath(for: record.digest)
         do {
             try await replica.upload(record.digest, path: path)
         } catch {
             throw BundleStoreError(.replica, "the bundle \(record.digest) could not be stored in the replica: \(error)")
         }
-        await replication.uploaded(record.digest)
+    }
+
+    /// Replaces the replica's copy of each reported bundle this store holds a good copy of (its file hashes to its
+    /// digest), among `wanted` (the bundles the catalog names; nil: any). A report of a bundle this store lacks is left
+    /// for an instance that holds it. Throws when the reports cannot be read; one bundle's failure is returned with
+    /// its reason and does not stop the others.
+    package func repairReported(wanted: Set<BundleDigest>? = nil) async throws -> ReplicaRepairs {
+        var repairs = ReplicaRepairs()
+        guard let replica else { return repairs }
+        for digest in try await replica.reported() where wanted?.contains(digest) ?? true {
+            guard let path = path(for: digest) else { continue }
+            do {
+                // This disk's copy is checked again before it replaces anything: a damaged copy is never spread.
+                guard try await Self.runBlocking({ try FileSHA256.hex(path: path) }) == digest.hex else {
+                    repairs.failed[digest] = "this instance's copy does not hash to its digest either"
+                    continue
+                }
+                try await replica.replace(digest, path: path)
+                repairs.replaced.append(digest)
+            } catch {
+                repairs.failed[digest] = "\(error)"
+            }
+        }
+        return repairs
     }
 
     /// The local path of a bundle, fetched from the replica first when this store lacks it: nil when neither holds it.
@@ -37,9 +62,21 @@ extension LocalBundleStore {
                 return true
             }
             let temporary = layout.temporaryPath()
-            guard try await replica.download(digest, to: temporary, maxBytes: size ?? .max) else { return false }
+            guard try await replica.download(digest, to: temporary, maxBytes: size ?? .max) else {
+                // Named by the ledger yet missing from the replica: reported for an instance holding it to send it again.
+                try? await replica.report(digest)
+                return false
+            }
+            let verified: Int64
+            do {
+                verified = try await Self.runBlocking { try Self.verify(temporary, digest: digest) }
+            } catch let error as BundleStoreError where error.code == .replica {
+                // The replica's copy is damaged: reported for an instance holding a good copy to replace it.
+                try? await replica.report(digest)
+                throw error
+            }
             try await Self.runBlocking {
-                let size = try Self.verify(temporary, digest: digest)
+                let size = verified
                 _ = chmod(temporary, 0o444)  // stored bundles are read-only: they never change
                 do throws(SystemCallError) {
                     try layout.place(temporary, as: BundleRecord(digest: digest, size: size))
@@ -133,16 +170,18 @@ extension LocalBundleStore {
     }
 }
 
-/// What a store knows of its replica: the bundles it sent there, and the fetches running.
+/// What one ``LocalBundleStore/repairReported(wanted:)`` did: the copies replaced, and why others were not.
+package struct ReplicaRepairs: Sendable {
+    /// The bundles whose replica copy was replaced with this store's good copy.
+    package var replaced: [BundleDigest] = []
+    /// The bundles this store holds whose replacement failed, and why.
+    package var failed: [BundleDigest: String] = [:]
+}
+
+/// What a store knows of its replica: the fetches running. Nothing is remembered of what the replica holds: another
+/// instance's collector may delete a copy at any time.
 actor BundleReplication {
-    private var uploadedDigests: Set<BundleDigest> = []
     private var fetches: [BundleDigest: Task<Bool, any Error>] = [:]
-
-    /// Whether `digest` may still need sending.
-    func needsUpload(_ digest: BundleDigest) -> Bool { !uploadedDigests.contains(digest) }
-
-    /// Notes that `digest` is in the replica.
-    func uploaded(_ digest: BundleDigest) { uploadedDigests.insert(digest) }
 
     /// Runs `work` for `digest`, or joins the run already going.
     func fetch(_ digest: BundleDigest, _ work: @escaping @Sendable () async throws -> Bool) async throws -> Bool {
@@ -151,7 +190,6 @@ actor BundleReplication {
         fetches[digest] = task
         let result = await task.result
         fetches[digest] = nil
-        if (try? result.get()) == true { uploadedDigests.insert(digest) }
         return try result.get()
     }
 }

@@ -19,6 +19,10 @@ public struct Catalog: Sendable {
     /// When the catalog last changed through a publish, a rollback or a product edit (seconds since 1970),
     /// or 0: the lists' Last-Modified is never older than this.
     public let changedAt: Int64
+    /// The digests of versions this instance cannot serve now (their bundle is neither on this disk nor fetchable
+    /// from the object store): the versions stay in the catalog, listed and entitled, but a redeem that would offer
+    /// one is refused for a while rather than answered with less than the purchase entitles.
+    public let unservable: Set<BundleDigest>
     private let versionsByDigest: [BundleDigest: ContentVersion]
     private let productsById: [String: Product]
     private let limitedProducts: Set<String>
@@ -26,9 +30,10 @@ public struct Catalog: Sendable {
     /// Creates a catalog; versions are sorted so the catalog's listings do not depend on load order.
     public init(
         products: [Product], versions: [ContentVersion], superseded: [ContentVersion] = [], limited: [LimitedRelease] = [],
-        deltas: [DeltaBundle] = [], changedAt: Int64 = 0
+        deltas: [DeltaBundle] = [], changedAt: Int64 = 0, unservable: Set<BundleDigest> = []
     ) {
         self.products = products
+        self.unservable = unservable
         self.deltas = deltas
         self.changedAt = changedAt
         let order: (ContentVersion, ContentVersion) -> Bool = {
@@ -62,6 +67,11 @@ public struct Catalog: Sendable {
     /// The version whose bundle has this digest, if any.
     public func version(digest: BundleDigest) -> ContentVersion? {
         versionsByDigest[digest]
+    }
+
+    /// Whether this instance can serve the bundle `digest` now (see ``unservable``).
+    public func isServable(_ digest: BundleDigest) -> Bool {
+        !unservable.contains(digest)
     }
 
     /// The delta that turns `baseVersion` of a product's content into `target`, if one was built.

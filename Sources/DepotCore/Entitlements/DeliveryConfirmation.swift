@@ -44,14 +44,17 @@ public enum DeliveryConfirmation {
         /// Some offered content is not confirmed (`missing`) or only with digests never offered for it
         /// (`wrongDigest`); both sorted.
         case incomplete(missing: [String], wrongDigest: [String])
-        /// Nothing was ever offered, and the product requires a delivery before it may finish (a consumable).
+        /// Nothing was ever offered, and the purchase requires a delivery before it may finish (a consumable, or a
+        /// purchase that entitles content which was not offered).
         case nothingOffered
     }
 
     /// Judges the app's claims against every offer recorded for the transaction.
     ///
-    /// - Parameter requiresDelivery: true for products that must never finish with nothing delivered
-    ///   (consumables); other products with nothing to deliver (a subscription period without issues) finish.
+    /// - Parameter requiresDelivery: true for purchases that must never finish with nothing delivered: consumables,
+    ///   and any purchase that entitles content (content that exists but was not offered, say because the instance
+    ///   could not serve its bundle, was not delivered); a purchase with nothing to deliver (a subscription period
+    ///   without issues, a product without content) finishes.
     public static func judge(offered: [Offer], claims: [Claim], requiresDelivery: Bool) -> Verdict {
         guard !offered.isEmpty else { return requiresDelivery ? .nothingOffered : .complete([]) }
         let claimed = Dictionary(grouping: claims, by: \.contentId).mapValues { Set($0.map(\.digest)) }

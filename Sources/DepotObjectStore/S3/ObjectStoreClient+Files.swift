@@ -17,12 +17,31 @@ extension ObjectStoreClient {
     )
         async throws(ObjectStoreError) -> Bool
     {
+        try await uploadFile(key, path: path, contentType: contentType, onlyIfAbsent: true)
+    }
+
+    /// Stores the file at `path` under `key`, replacing whatever object is there (a copy found damaged): one
+    /// PutObject up to ``filePartSize``, a multipart upload of parts of that size above it, aborted if any part fails.
+    public func replaceFile(
+        _ key: String, path: String, contentType: String = "application/octet-stream"
+    ) async throws(ObjectStoreError) {
+        _ = try await uploadFile(key, path: path, contentType: contentType, onlyIfAbsent: false)
+    }
+
+    private func uploadFile(
+        _ key: String, path: String, contentType: String, onlyIfAbsent: Bool
+    ) async throws(ObjectStoreError) -> Bool {
         let file = try await OffLoop.run { () throws(ObjectStoreError) in try OpenFile(path: path) }
         defer { file.close() }
         if file.size <= Int64(Self.filePartSize) {
-            return try await putIfAbsent(key, bytes: try await file.read(at: 0, count: Int(file.size)), contentType: contentType)
+            let bytes = try await file.read(at: 0, count: Int(file.size))
+            guard onlyIfAbsent else {
+                try await put(key, bytes: bytes, contentType: contentType)
+                return true
+            }
+            return try await putIfAbsent(key, bytes: bytes, contentType: contentType)
         }
-        if try await head(key) != nil { return false }
+        if onlyIfAbsent, try await head(key) != nil { return false }
         let uploadId = try await createMultipartUpload(key, contentType: contentType)
         do throws(ObjectStoreError) {
             var parts: [UploadedPart] = []

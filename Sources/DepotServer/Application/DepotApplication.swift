@@ -394,11 +394,12 @@ package struct DepotApplication: Sendable {
         .register(on: router)
         let store = bundleStore
         let bundleCacheCounts: (@Sendable () -> BundleCacheCounts)? = store.sharesBundles ? { @Sendable in store.cacheCounts } : nil
+        let unfetchableBundles: (@Sendable () -> Int)? = store.sharesBundles ? { @Sendable [refresher] in refresher.unfetchableCount } : nil
         MetricsRoute(
             metrics: metrics,
             tokens: BearerTokenDigests(hexDigests: configuration.adminTokenDigests + configuration.metricsTokenDigests),
             ledger: ledger, purges: purges.counters, edgeFills: self.edgeFills, connections: connections,
-            bundleCache: bundleCacheCounts, logger: logger
+            bundleCache: bundleCacheCounts, unfetchableBundles: unfetchableBundles, logger: logger
         ).register(on: router)
         AdminRoutes(service: service, tokenDigests: configuration.adminTokenDigests).register(on: router)
         let publisherAuth = PublisherAuthMiddleware(ledger: ledger)
@@ -433,6 +434,7 @@ package struct DepotApplication: Sendable {
         if let settings = configuration.objectStore, let probe = ObjectStoreReadiness(settings: settings) {
             readiness.objectStoreProblem = { await probe.problem() }
         }
+        readiness.unfetchableBundles = unfetchableBundles
         readiness.register(on: router)
         return (router, service, voidedPurchases)
     }

@@ -23,6 +23,8 @@ struct MetricsRoute: Sendable {
     let connections: ConnectionGate
     /// What the local cache of the object store's bundles did, when bundles are shared through one.
     let bundleCache: (@Sendable () -> BundleCacheCounts)?
+    /// How many of the catalog's bundles could not be fetched from the object store, when bundles are shared through one.
+    var unfetchableBundles: (@Sendable () -> Int)? = nil
     let logger: Logger
 
     /// The content type of the Prometheus text exposition format.
@@ -63,6 +65,7 @@ struct MetricsRoute: Sendable {
         metrics.mirror(purges: purges, edgeFills: edgeFills)
         metrics.mirror(connections: connections)
         if let bundleCache { metrics.mirror(bundleCache: bundleCache()) }
+        if let unfetchableBundles { metrics.bundlesUnfetchable(count: unfetchableBundles()) }
         metrics.sampleProcess()
     }
 }

@@ -6,13 +6,16 @@ import Synchronization
 /// `GET /readyz`: 200 `ready` when the server can do its work, else 503 with the reason, so a load balancer
 /// stops sending it requests: the ledger must answer a read within `ledgerTimeout`, the bundle store's
 /// directory must be writable (staging and deltas write there), and the object store, when bundles are shared through
-/// one, must answer a listing.
+/// one, must answer a listing, and every bundle of the catalog must be fetchable from it (a missing or damaged copy
+/// leaves the instance degraded: it refuses the redeems that would offer that bundle until the copy is replaced).
 struct ReadinessRoute: Sendable {
     /// One cheap read of the ledger.
     let readLedger: @Sendable () async throws(LedgerError) -> Void
     let storeDirectory: String
     /// Why the object store cannot be used now, or nil; nil without an object store.
     var objectStoreProblem: (@Sendable () async -> String?)? = nil
+    /// How many of the catalog's bundles could not be fetched from the object store; nil without an object store.
+    var unfetchableBundles: (@Sendable () -> Int)? = nil
     var ledgerTimeout: Duration = .seconds(5)
 
     func register(on router: Router<DepotRequestContext>) {
@@ -61,6 +64,9 @@ struct ReadinessRoute: Sendable {
         }
         if let objectStoreProblem, let problem = await objectStoreProblem() {
             return "the object store cannot be used (\(problem))"
+        }
+        if let unfetchableBundles, case let count = unfetchableBundles(), count > 0 {
+            return "degraded: \(count) published bundle\(count == 1 ? "" : "s") cannot be fetched from the object store"
         }
         return nil
     }

@@ -5,8 +5,11 @@ import Logging
 import Synchronization
 
 /// Loads the ledger's catalog when its revision moved and installs it: the catalog and lists in the
-/// `CatalogHolder`, the served bundles in the `ServedBundleTable`. Versions whose bundle is missing from the
-/// store are left out (and logged): nothing is offered that cannot be served.
+/// `CatalogHolder`, the served bundles in the `ServedBundleTable`. A version whose bundle is missing from the store
+/// (and could not be fetched from the object store) stays in the catalog, marked unservable (and logged): it is
+/// still listed and entitled, and a redeem that would offer it is refused for a while (`bundle-unavailable`) rather
+/// than answered with less than the purchase entitles. A delta whose bundle is missing is left out: the full bundle
+/// is offered instead.
 package struct CatalogRefresher: Sendable {
     let ledger: any Ledger
     /// Where the catalog and its lists are installed.
@@ -20,8 +23,14 @@ package struct CatalogRefresher: Sendable {
     /// The bundles of the installed catalog that could not be fetched from the object store, and when that was last
     /// tried: they are tried again every `missingRetrySeconds` while the revision stays the same.
     let missing = MissingBundles()
+    /// When this instance last replaced the reported copies it holds good ones of (see ``repairReported()``).
+    let repairs = RepairSchedule()
     /// Seconds between two attempts at bundles that could not be fetched.
-    static let missingRetrySeconds: Int64 = 15
+    package static let missingRetrySeconds: Int64 = 15
+
+    /// How many bundles of the installed catalog could not be fetched from the object store at the last attempt:
+    /// while any could not, the instance is degraded (`/readyz`).
+    package var unfetchableCount: Int { missing.count }
 
     /// A refresher installing `ledger`'s catalog into `holder` and `index`, offering only what `store` holds.
     package init(
@@ -40,6 +49,7 @@ package struct CatalogRefresher: Sendable {
     /// Installs the ledger's catalog if its revision differs from the one served. Returns whether it did.
     @discardableResult
     package func refresh() async throws(LedgerError) -> Bool {
+        await repairReportedIfDue()
         let revision = try await ledger.catalogRevision()
         guard revision != holder.revision else {
             let now = clock()
@@ -70,8 +80,10 @@ package struct CatalogRefresher: Sendable {
     }
 
     /// Brings in from the store's replica (another instance built them) the bundles of `catalog` this instance lacks,
-    /// four at a time; returns those still missing. One that cannot be fetched is logged, its version is left out of
-    /// the catalog served (see `servable`), and it is tried again later (see `refresh`).
+    /// four at a time; returns those still missing. One that cannot be fetched is logged, its version is marked
+    /// unservable in the catalog served (see `servable`), and it is tried again later (see `refresh`); the store
+    /// reports a copy missing from the object store or damaged there, for an instance holding a good one to replace
+    /// it (see ``repairReported()``).
     func fetchMissingBundles(of catalog: Catalog) async -> Set<BundleDigest> {
         let sizes = Dictionary(
             (catalog.versions + catalog.superseded + catalog.limited.map(\.version)).map { ($0.digest, $0.size) }
@@ -107,11 +119,13 @@ package struct CatalogRefresher: Sendable {
         }
     }
 
-    /// The catalog without the versions and deltas whose bundle file is not in the store, and the served
-    /// bundles of what remains. When the store fetches bundles when asked for (an object store behind a bounded
-    /// local cache), every version is served: the byte path brings in a file that is not on this disk.
+    /// The catalog with the versions whose bundle file is not in the store marked unservable and the deltas whose
+    /// bundle file is not in the store left out, and the served bundles. When the store fetches bundles when asked for
+    /// (an object store behind a bounded local cache), every version is served: the byte path brings in a file that is
+    /// not on this disk.
     func servable(_ catalog: Catalog) -> (Catalog, [(version: ContentVersion, path: String)]) {
         var bundles: [(version: ContentVersion, path: String)] = []
+        var unservable: Set<BundleDigest> = []
         let onDemand = store.fetchesOnDemand
         func keep(_ version: ContentVersion) -> Bool {
             guard let path = onDemand ? store.localPath(for: version.digest) : store.path(for: version.digest) else {
@@ -123,9 +137,13 @@ package struct CatalogRefresher: Sendable {
             bundles.append((version, path))
             return true
         }
-        let versions = catalog.versions.filter(keep)
-        let superseded = catalog.superseded.filter(keep)
-        let limited = catalog.limited.filter { keep($0.version) }
+        // A version stays whether or not its bundle is here: a product that has versions never becomes an empty offer.
+        for version in catalog.versions + catalog.superseded + catalog.limited.map(\.version) where !keep(version) {
+            unservable.insert(version.digest)
+        }
+        let versions = catalog.versions
+        let superseded = catalog.superseded
+        let limited = catalog.limited
         let byVersion = Dictionary(
             (versions + superseded + limited.map(\.version)).map { ("\($0.productId)\n\($0.contentId)\n\($0.version)", $0) },
             uniquingKeysWith: { first, _ in first })
@@ -139,7 +157,7 @@ package struct CatalogRefresher: Sendable {
         return (
             Catalog(
                 products: catalog.products, versions: versions, superseded: superseded, limited: limited, deltas: deltas,
-                changedAt: catalog.changedAt),
+                changedAt: catalog.changedAt, unservable: unservable),
             bundles
         )
     }
@@ -153,6 +171,9 @@ final class MissingBundles: Sendable {
     func record(_ digests: Set<BundleDigest>, at now: Int64) {
         state.withLock { $0 = (digests, now) }
     }
+
+    /// How many could not be fetched at the last attempt.
+    var count: Int { state.withLock { $0.digests.count } }
 
     /// Whether some are missing and the last attempt is at least `seconds` old.
     func due(at now: Int64, every seconds: Int64) -> Bool {

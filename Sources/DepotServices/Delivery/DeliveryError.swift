@@ -32,4 +32,7 @@ package enum DeliveryError: Error, Sendable, Equatable {
     case transactionConflict(transactionId: String)
     /// The ledger cannot be reached.
     case ledgerUnavailable
+    /// A bundle the purchase is entitled to cannot be served by this instance now (missing from its disk and from the
+    /// object store, or damaged there); retry after the wait. Nothing was offered.
+    case bundleUnavailable(retryAfterSeconds: Int64)
 }

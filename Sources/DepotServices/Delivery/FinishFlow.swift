@@ -72,11 +72,17 @@ package struct FinishFlow: Sendable {
         // Judged by the type it was redeemed under: a product whose type changed since cannot make a bought
         // non-consumable finish as a consumable, or the reverse.
         let isConsumable = stored.judgedType(in: context.catalog) == .consumable
+        let requiresDelivery: Bool
+        if isConsumable {
+            requiresDelivery = true
+        } else {
+            requiresDelivery = try await entitlesContent(stored)
+        }
         let now = context.clock()
         let outcome = try await context.ledgerCall { () async throws(LedgerError) in
             // The outbox job commits with the delivery: a recorded finish is always finished at the store in the end.
             try await ledger.finish(
-                transactionId: id, claims: command.delivered, requiresDelivery: isConsumable,
+                transactionId: id, claims: command.delivered, requiresDelivery: requiresDelivery,
                 enqueueAppleFinish: mode == .server, now: now)
         }
         switch outcome {
@@ -95,6 +101,22 @@ package struct FinishFlow: Sendable {
             throw .unknownTransaction
         case .nothingOffered:
             throw .nothingDelivered
+        }
+    }
+
+    /// Whether the purchase entitles some content now (whether or not this instance can serve it): then a finish
+    /// with nothing offered is refused, since content exists that was not delivered (a redeem refused while a bundle
+    /// could not be served offers nothing). Only a purchase that entitles nothing (a subscription period without
+    /// issues, a product without content) finishes with nothing delivered. A purchase the rules refuse (revoked, a
+    /// finished consumable) entitles nothing here: the finish is judged as before.
+    func entitlesContent(_ stored: LedgerTransaction) async throws(DeliveryError) -> Bool {
+        do {
+            let audience = try await context.audience(of: stored, callerAccount: nil, installed: [:])
+            return try await !context.entitledContents(stored, audience: audience).isEmpty
+        } catch .ledgerUnavailable {
+            throw .ledgerUnavailable
+        } catch {
+            return false
         }
     }
 }

@@ -1,6 +1,7 @@
 import DepotCore
 import DepotLedger
 import DepotTrust
+import Logging
 
 /// One content offered for download with a fresh grant: the full bundle, or a delta over the version the app
 /// has.
@@ -30,8 +31,24 @@ struct Offer {
 }
 
 extension DeliveryContext {
-    /// Records the grants in the ledger, then hands out a download with a fresh grant for each offer.
+    /// The wait a refused redeem names when a bundle cannot be served here now: the catalog tries a missing bundle
+    /// again this often.
+    package static let bundleRetrySeconds = CatalogRefresher.missingRetrySeconds
+
+    /// Records the grants in the ledger, then hands out a download with a fresh grant for each offer. When this instance
+    /// cannot serve one of the bundles (see `Catalog.unservable`), nothing is recorded and the redeem is refused for a
+    /// while: an answer offering less than the purchase entitles would let the app finish with nothing installed.
     func grantDownloads(_ offers: [Offer], transactionId: String, now: Int64) async throws(DeliveryError) -> [GrantedDownload] {
+        let catalog = catalog
+        if let missing = offers.first(where: { !catalog.isServable($0.digest) }) {
+            logger.warning(
+                "redeem refused: a bundle it entitles cannot be served here now",
+                metadata: [
+                    "transaction": "\(transactionId)", "content": "\(missing.version.contentId)",
+                    "version": "\(missing.version.version)", "digest": "\(missing.digest)",
+                ])
+            throw .bundleUnavailable(retryAfterSeconds: Self.bundleRetrySeconds)
+        }
         let planned = offers.map {
             PlannedDelivery(contentId: $0.version.contentId, version: $0.version.version, digest: $0.digest)
         }

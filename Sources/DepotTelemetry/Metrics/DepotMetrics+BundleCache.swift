@@ -12,4 +12,11 @@ extension DepotMetrics {
         mirrors.advance(Name.bundleCacheEvictedBytes, dimensions: [], to: Int(counts.evictedBytes), factory: factory)
         Gauge(label: Name.bundleCacheBytes, factory: factory).record(counts.bytes)
     }
+
+    /// Sets the number of the catalog's bundles this instance could not fetch from the object store (missing there, or
+    /// not hashing to their digest) at its last attempt: while it is above zero, the versions they carry are refused
+    /// (`bundle-unavailable`) and `/readyz` answers 503.
+    package func bundlesUnfetchable(count: Int) {
+        Gauge(label: Name.bundlesUnfetchable, factory: factory).record(count)
+    }
 }

@@ -23,6 +23,7 @@ import Prometheus
 /// | `depot_google_play_unconfirmed_near_deadline` | gauge | |
 /// | `depot_purge_queue_depth` | gauge | |
 /// | `depot_purges_total` | counter | `outcome` (`queued`, `sent`, `failed_attempt`, `abandoned`, `dropped`) |
+/// | `depot_bundles_unfetchable` | gauge | |
 /// | `depot_connections_open` | gauge | |
 /// | `depot_connections_total` | counter | `outcome` (`admitted`, `refused_total`, `refused_per_address`) |
 /// | `process_resident_memory_bytes`, `process_open_fds` | gauge | |
@@ -98,6 +99,8 @@ package final class DepotMetrics: Sendable {
         package static let bundleCacheEvictedBytes = "depot_bundle_cache_evicted_bytes_total"
         /// Bytes of bundle files the local cache holds.
         package static let bundleCacheBytes = "depot_bundle_cache_bytes"
+        /// Bundles of the catalog this instance could not fetch from the object store at its last attempt.
+        package static let bundlesUnfetchable = "depot_bundles_unfetchable"
         /// Connections open now.
         package static let connectionsOpen = "depot_connections_open"
         /// Connections by what the connection gate decided.
