@@ -24,6 +24,10 @@ struct MetricsRoute: Sendable {
     /// What the local cache of the object store's bundles did, when bundles are shared through one.
     let bundleCache: (@Sendable () -> BundleCacheCounts)?
     let logger: Logger
+    /// The data directory's free-space floor, sampled into `depot_disk_*`; nil: not sampled.
+    var floor: StorageFloor? = nil
+    /// Decides readiness, recording `depot_ready` and `depot_ledger_available`; nil: left to `/readyz`.
+    var readiness: (@Sendable () async -> Void)? = nil
 
     /// The content type of the Prometheus text exposition format.
     static let contentType = "text/plain; version=0.0.4; charset=utf-8"
@@ -64,5 +68,6 @@ struct MetricsRoute: Sendable {
         metrics.mirror(connections: connections)
         if let bundleCache { metrics.mirror(bundleCache: bundleCache()) }
         metrics.sampleProcess()
+        await sampleHealth()
     }
 }
