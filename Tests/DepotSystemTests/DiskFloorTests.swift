@@ -41,13 +41,19 @@ struct DiskFloorTests {
         let filler = place.data + "/filler"
 
         // Room on the disk: an upload is made and takes its first bytes.
-        let upload = try await uploads.create(length: 256 << 10)
+        let upload = try await uploads.create(length: (64 << 10) + (3 << 20))
         #expect(try await uploads.append(upload, at: 0, bytes: 64 << 10).status == 204)
 
         // Below the floor: refused before anything is written, and said so in /metrics.
         try await SmallFilesystem.fill(filler, under: place.data, leaving: 1 << 20)
+        // The server reads the free space at most once a second: until it sees the change, a creation still
+        // succeeds, and that upload is removed again (the publisher's quota of live uploads stays free).
         try await eventually("a new upload refused below the floor", within: 60) {
-            try await uploads.createAnswer(length: 10).status == 507
+            let answer = try await uploads.createAnswer(length: 10)
+            if answer.status == 201, let location = answer.value("Location") {
+                try await uploads.terminate(String(location.split(separator: "/").last ?? ""))
+            }
+            return answer.status == 507
         }
         let refused = try await uploads.createAnswer(length: 10)
         #expect(PublisherRequests.errorCode(refused) == "insufficient-storage", "\(refused.text)")
@@ -62,16 +68,17 @@ struct DiskFloorTests {
         // Serving and the ledger's writes go on.
         let client = try RawHTTPClient(port: port)
         #expect(try await client.request(RawHTTPClient.get("/readyz")).status == 200)
-        #expect(try await Self.redeem(port, place: place).status == 200)
+        let belowFloor = try await Self.redeem(port, place: place)
+        #expect(belowFloor.status == 200, "\(belowFloor.text)")
 
-        // Above the floor but with less room than an append brings: the write meets ENOSPC, is answered 507, and
-        // counts nothing.
+        // Above the floor but with less room than an append brings (3 MiB): the write meets ENOSPC, is answered 507,
+        // and counts nothing.
         try await SmallFilesystem.remove(filler)
-        try await SmallFilesystem.fill(filler, under: place.data, leaving: floor + (96 << 10))
+        try await SmallFilesystem.fill(filler, under: place.data, leaving: floor + (64 << 10))
         try await eventually("the floor passed again", within: 60) {
             try await Self.metrics(port).contains("\ndepot_disk_below_floor 0")
         }
-        let full = try await uploads.append(upload, at: 64 << 10, bytes: 192 << 10)
+        let full = try await uploads.append(upload, at: 64 << 10, bytes: 3 << 20)
         #expect(full.status == 507, "\(full.text)")
         #expect(PublisherRequests.errorCode(full) == "insufficient-storage")
         #expect(try await uploads.offset(upload) == 64 << 10)
@@ -85,12 +92,20 @@ struct DiskFloorTests {
         // Space freed: uploads work again, without a restart.
         try await SmallFilesystem.remove(filler)
         try await SmallFilesystem.remove(filler + "-last")
-        try await eventually("uploads accepted again once space was freed", within: 60) {
-            try await uploads.createAnswer(length: 10).status == 201
+        var last = ""
+        do {
+            try await eventually("uploads accepted again once space was freed", within: 60) {
+                let answer = try await uploads.createAnswer(length: 10)
+                last = "\(answer.status) \(answer.text)"
+                return answer.status == 201
+            }
+        } catch {
+            Issue.record("the last answer: \(last); the server's log: \(server.logText)")
+            throw error
         }
-        let resumed = try await uploads.append(upload, at: 64 << 10, bytes: 192 << 10)
+        let resumed = try await uploads.append(upload, at: 64 << 10, bytes: 3 << 20)
         #expect(resumed.status == 204, "\(resumed.text)")
-        #expect(try await uploads.offset(upload) == 256 << 10)
+        #expect(try await uploads.offset(upload) == (64 << 10) + (3 << 20))
         #expect(try await Self.redeem(port, place: place).status == 200)
         #expect(try await Self.metrics(port).contains("\ndepot_disk_below_floor 0"))
         #expect(!server.logText.contains("Fatal error"), "\(server.logText)")
@@ -134,6 +149,12 @@ struct FloorTusRequests {
         #expect(answer.status == 201, "\(answer.text)")
         let location = try #require(answer.value("Location"))
         return String(try #require(location.split(separator: "/").last))
+    }
+
+    func terminate(_ id: String) async throws {
+        let answer = try await RawHTTPClient(port: port).request(
+            RawHTTPClient.get("/v1/publisher/uploads/\(id)", fields + ["Content-Length: 0"], method: "DELETE"))
+        #expect(answer.status == 204, "\(answer.text)")
     }
 
     func append(_ id: String, at offset: Int, bytes: Int) async throws -> RawHTTPClient.Response {
