@@ -44,6 +44,7 @@ struct ConfigurationFile: Decodable {
         var contentDir: String?
         var objectStore: ObjectStore?
         var localCacheBytes: Int64?
+        var minFreeBytes: Int64?
     }
     struct App: Decodable {
         var bundleId: String?

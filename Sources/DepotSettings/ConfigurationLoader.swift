@@ -89,6 +89,9 @@ package enum ConfigurationLoader {
             file.storage?.objectStore, environment: environment, deployment: deployment, in: mainFile)
         configuration.localCacheBytes = try localCacheBytes(
             file.storage?.localCacheBytes, objectStore: configuration.objectStore, in: mainFile)
+        configuration.minFreeBytes = try ConfigurationError.inRange(
+            file.storage?.minFreeBytes ?? DepotConfiguration.defaultMinFreeBytes, 0...Int64.max, setting: "storage.minFreeBytes",
+            in: mainFile)
         configuration.appStoreServerAPI = try appStoreServerAPISettings(
             file.appStoreServerAPI, appBundleId: configuration.appBundleId, deployment: deployment, directory: directory,
             in: mainFile)

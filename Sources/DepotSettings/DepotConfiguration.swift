@@ -58,12 +58,20 @@ package struct DepotConfiguration: Sendable {
     /// The most bytes of bundle files kept on this instance's disk when the object store holds them all
     /// (`storage.localCacheBytes`); nil keeps every bundle this instance has used.
     package var localCacheBytes: Int64? = nil
+    /// The fewest free bytes the data directory's filesystem must keep for new uploads and version stagings to start
+    /// (`storage.minFreeBytes`); 0 turns the floor off.
+    package var minFreeBytes: Int64 = DepotConfiguration.defaultMinFreeBytes
     /// How log lines are written (`log.format`).
     package var logFormat: LogFormat = .text
     /// SHA-256 digests (lowercase hex) of the bearer tokens that open `/metrics` besides the admin tokens.
     package var metricsTokenDigests: [String] = []
     /// The publisher's console at `/console` (`console.enabled`).
     package var console: ConsoleSettings = .defaults
+}
+
+extension DepotConfiguration {
+    /// `storage.minFreeBytes` when the file does not say: 1 GiB.
+    package static let defaultMinFreeBytes: Int64 = 1 << 30
 }
 
 /// How often the ledger's catalog revision is polled, and how many earlier versions get deltas.

@@ -130,6 +130,7 @@ public enum ErrorCode: String, CaseIterable, Sendable {
     case uploadLocked = "upload-locked"
     case uploadChecksumMismatch = "upload-checksum-mismatch"
     case uploadStorage = "upload-storage"
+    case insufficientStorage = "insufficient-storage"
 
     /// The HTTP status the code is answered with.
     public var status: Int { row.status }
@@ -138,7 +139,14 @@ public enum ErrorCode: String, CaseIterable, Sendable {
     public var meaning: String { row.meaning }
 
     /// Seconds after which a retry may succeed, sent as `Retry-After` when the error does not say otherwise.
-    public var defaultRetryAfterSeconds: Int64? { status == 503 ? 5 : nil }
+    public var defaultRetryAfterSeconds: Int64? {
+        switch status {
+        case 503: 5
+        // The disk must be freed by someone: a minute, not seconds.
+        case 507: 60
+        default: nil
+        }
+    }
 
     /// The table: each code's status and meaning.
     private var row: (status: Int, meaning: String) {
@@ -273,6 +281,11 @@ public enum ErrorCode: String, CaseIterable, Sendable {
         case .uploadLocked: (423, "Another request is writing to this upload; retry once it ends.")
         case .uploadChecksumMismatch: (460, "The chunk's checksum does not match `Upload-Checksum`; the chunk was discarded.")
         case .uploadStorage: (503, "The upload's bytes could not be stored; retry after `Retry-After`.")
+        case .insufficientStorage:
+            (
+                507,
+                "The server's disk is full or below its free-space floor (`storage.minFreeBytes`); nothing was stored. Retry after `Retry-After`, once space was freed."
+            )
         }
     }
 }

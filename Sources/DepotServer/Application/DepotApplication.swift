@@ -162,6 +162,7 @@ package struct DepotApplication: Sendable {
                 maxEntries: packLimits.maxFileCount * 2 + 16, maxEntryBytes: packLimits.maxFileSize,
                 maxTotalBytes: packLimits.maxTotalSize),
             unpacker: unpacker, staleSeconds: configuration.catalog.versionJobStaleSeconds, clock: systemClock, logger: logger,
+            floor: storageFloor(configuration),
             onStaged: { _ = try? await refresher.refresh() })
         var application = DepotApplication(
             configuration: configuration, catalogs: catalogs, index: index, grants: try grantAuthority(configuration.grants),
@@ -395,11 +396,13 @@ package struct DepotApplication: Sendable {
         let store = bundleStore
         let bundleCacheCounts: (@Sendable () -> BundleCacheCounts)? = store.sharesBundles ? { @Sendable in store.cacheCounts } : nil
         let unfetchableBundles: (@Sendable () -> Int)? = store.sharesBundles ? { @Sendable [refresher] in refresher.unfetchableCount } : nil
+        let readiness = readinessRoute(unfetchableBundles: unfetchableBundles)
         MetricsRoute(
             metrics: metrics,
             tokens: BearerTokenDigests(hexDigests: configuration.adminTokenDigests + configuration.metricsTokenDigests),
             ledger: ledger, purges: purges.counters, edgeFills: self.edgeFills, connections: connections,
-            bundleCache: bundleCacheCounts, unfetchableBundles: unfetchableBundles, logger: logger
+            bundleCache: bundleCacheCounts, unfetchableBundles: unfetchableBundles, logger: logger,
+            floor: Self.storageFloor(configuration), readiness: { _ = await readiness.reasonNotReady() }
         ).register(on: router)
         AdminRoutes(service: service, tokenDigests: configuration.adminTokenDigests).register(on: router)
         let publisherAuth = PublisherAuthMiddleware(ledger: ledger)
@@ -420,6 +423,7 @@ package struct DepotApplication: Sendable {
         let uploadGroup = router.group(RouterPath(UploadRoutes.path))
             .add(middleware: TusMiddleware())
             .add(middleware: publisherAuth)
+            .add(middleware: UploadStorageFloorMiddleware(floor: Self.storageFloor(configuration)))
             .add(middleware: UploadKeyAcceptedMiddleware())
         UploadRoutes(
             service: uploads,
@@ -428,6 +432,13 @@ package struct DepotApplication: Sendable {
         ).register(on: uploadGroup)
         ConsoleRoutes(settings: configuration.console).register(on: router)
         router.get("/healthz") { _, _ in "ok\n" }
+        readiness.register(on: router)
+        return (router, service, voidedPurchases)
+    }
+
+    /// `/readyz`'s decision, which records `depot_ready` and `depot_ledger_available` (a scrape decides too).
+    func readinessRoute(unfetchableBundles: (@Sendable () -> Int)?) -> ReadinessRoute {
+        let ledger = timedLedger
         var readiness = ReadinessRoute(
             readLedger: { [ledger] () async throws(LedgerError) in _ = try await ledger.catalogRevision() },
             storeDirectory: (configuration.dataDirectory as NSString).appendingPathComponent("bundles"))
@@ -435,7 +446,7 @@ package struct DepotApplication: Sendable {
             readiness.objectStoreProblem = { await probe.problem() }
         }
         readiness.unfetchableBundles = unfetchableBundles
-        readiness.register(on: router)
-        return (router, service, voidedPurchases)
+        readiness.metrics = metrics
+        return readiness
     }
 }

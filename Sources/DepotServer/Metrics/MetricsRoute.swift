@@ -26,6 +26,10 @@ struct MetricsRoute: Sendable {
     /// How many of the catalog's bundles could not be fetched from the object store, when bundles are shared through one.
     var unfetchableBundles: (@Sendable () -> Int)? = nil
     let logger: Logger
+    /// The data directory's free-space floor, sampled into `depot_disk_*`; nil: not sampled.
+    var floor: StorageFloor? = nil
+    /// Decides readiness, recording `depot_ready` and `depot_ledger_available`; nil: left to `/readyz`.
+    var readiness: (@Sendable () async -> Void)? = nil
 
     /// The content type of the Prometheus text exposition format.
     static let contentType = "text/plain; version=0.0.4; charset=utf-8"
@@ -67,5 +71,6 @@ struct MetricsRoute: Sendable {
         if let bundleCache { metrics.mirror(bundleCache: bundleCache()) }
         if let unfetchableBundles { metrics.bundlesUnfetchable(count: unfetchableBundles()) }
         metrics.sampleProcess()
+        await sampleHealth()
     }
 }

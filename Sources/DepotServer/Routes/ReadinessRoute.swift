@@ -1,4 +1,5 @@
 import DepotLedger
+import DepotTelemetry
 import Foundation
 import Hummingbird
 import Synchronization
@@ -17,6 +18,8 @@ struct ReadinessRoute: Sendable {
     /// How many of the catalog's bundles could not be fetched from the object store; nil without an object store.
     var unfetchableBundles: (@Sendable () -> Int)? = nil
     var ledgerTimeout: Duration = .seconds(5)
+    /// Where each decision is recorded (`depot_ready`, `depot_ledger_available`); nil: nowhere.
+    var metrics: DepotMetrics? = nil
 
     func register(on router: Router<DepotRequestContext>) {
         router.get("/readyz") { _, _ in
@@ -31,8 +34,14 @@ struct ReadinessRoute: Sendable {
         }
     }
 
-    /// Why the server is not ready, or nil.
+    /// Why the server is not ready, or nil; recorded in `metrics`.
     func reasonNotReady() async -> String? {
+        let reason = await decide()
+        metrics?.ready(reason == nil)
+        return reason
+    }
+
+    private func decide() async -> String? {
         let readLedger = readLedger
         let timeout = ledgerTimeout
         // Whichever comes first answers: a ledger that hangs (an unreachable server) must not hold the probe.
@@ -58,6 +67,7 @@ struct ReadinessRoute: Sendable {
                 answer("the ledger did not answer within \(timeout)")
             }
         }
+        metrics?.ledgerAvailable(ledgerReason == nil)
         if let ledgerReason { return ledgerReason }
         guard FileManager.default.isWritableFile(atPath: storeDirectory) else {
             return "the bundle store \(storeDirectory) is not writable"

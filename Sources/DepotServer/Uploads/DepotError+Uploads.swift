@@ -48,6 +48,8 @@ extension DepotError {
             self.init(.uploadChecksumUnsupported, "checksum algorithm `\(algorithm)` is not served; use sha1 or sha256")
         case .storage:
             self.init(.uploadStorage, "the upload could not be stored; retry later")
+        case .insufficientStorage:
+            self.init(.insufficientStorage, "the server's disk is full; nothing was counted, retry once space was freed")
         case .ledgerUnavailable:
             self.init(.ledgerUnavailable, "the ledger is unavailable; retry later")
         }

@@ -31,6 +31,8 @@ package enum UploadError: Error, Sendable, Equatable {
     case unsupportedChecksum(String)
     /// The upload's bytes could not be stored (logged with the system's reason).
     case storage
+    /// The disk is full, or below its free-space floor (`storage.minFreeBytes`): nothing was counted.
+    case insufficientStorage
     /// The ledger cannot be reached.
     case ledgerUnavailable
 }

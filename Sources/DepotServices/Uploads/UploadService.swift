@@ -245,6 +245,9 @@ package struct UploadService: Sendable {
         case .io(let message):
             logger.error("upload storage failed", metadata: ["error": "\(message)"])
             return .storage
+        case .noSpace(let message):
+            logger.error("upload storage is full", metadata: ["error": "\(message)"])
+            return .insufficientStorage
         }
     }
 

@@ -22,10 +22,13 @@ package struct UploadStore: Sendable {
         case missing
         /// A system call failed.
         case io(String)
+        /// A write failed because the filesystem is full (`ENOSPC`) or a quota is spent; nothing was counted.
+        case noSpace(String)
 
         /// `what` failed with `error`.
         static func io(_ what: String, _ error: SystemCallError) -> Failure {
-            .io("\(what): \(String(cString: strerror(error.code)))")
+            let message = "\(what): \(String(cString: strerror(error.code)))"
+            return error.isOutOfSpace ? .noSpace(message) : .io(message)
         }
     }
 

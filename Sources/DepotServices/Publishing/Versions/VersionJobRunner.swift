@@ -30,6 +30,8 @@ package final class VersionJobRunner: Service, Sendable {
     let logger: Logger
     /// Called after a version was staged (the server refreshes its catalog).
     let onStaged: @Sendable () async -> Void
+    /// The data directory's free-space floor: below it, a job waits for space, then fails (nil: never waits).
+    let floor: StorageFloor?
     private let queue: AsyncStream<Queued>
     private let sink: AsyncStream<Queued>.Continuation
     /// The jobs this server holds, with the state last recorded for each.
@@ -42,7 +44,7 @@ package final class VersionJobRunner: Service, Sendable {
     package init(
         ledger: any Ledger, stager: VersionStager, uploads: @escaping @Sendable (String) async throws -> String, scratchRoot: String,
         archiveLimits: ArchiveLimits, unpacker: ArchiveUnpacker = .inProcess, staleSeconds: Int64, clock: @escaping @Sendable () -> Int64,
-        logger: Logger,
+        logger: Logger, floor: StorageFloor? = nil,
         onStaged: @escaping @Sendable () async -> Void = {}
     ) {
         self.ledger = ledger
@@ -55,6 +57,7 @@ package final class VersionJobRunner: Service, Sendable {
         self.clock = clock
         self.logger = logger
         self.onStaged = onStaged
+        self.floor = floor
         (queue, sink) = AsyncStream.makeStream(of: Queued.self)
     }
 
@@ -121,6 +124,7 @@ package final class VersionJobRunner: Service, Sendable {
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         guard let job = try? await ledger.versionJob(id: id), !job.state.isFinal else { return }
         do {
+            if let reason = await waitForSpace() { throw StepFailure(reason: reason) }
             guard try await move(id, to: .validating) else { return }
             let directory = try await unpack(job, into: scratch)
             try await completePack(directory, for: job)
