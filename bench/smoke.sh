@@ -12,7 +12,8 @@
 #   DEPOT_BIN=.build/debug/depot   the depot binary every script runs (nothing is built)
 #   SMOKE_SCRIPTS                  the scripts to run (names without .sh; default: all of them)
 #   SMOKE_TIMEOUT=240              seconds one script may take before it is stopped (and fails)
-#   DEPOT_TEST_POSTGRES_URL        when set, bench/ledger.sh runs on PostgreSQL too (otherwise SQLite only)
+#   DEPOT_TEST_POSTGRES_URL        when set, bench/ledger.sh and bench/evidence-flood.sh run on PostgreSQL too
+#                                  (otherwise SQLite only)
 #
 # Nothing is written to the repository: reports go to a temporary directory (BENCH_RESULTS_DIR), removed at
 # the end, and the smoke fails if bench/results/ or BENCHMARKS.md changed while it ran.
@@ -22,7 +23,7 @@ set -uo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
-ALL="byte-path byte-matrix edge tls instructions-per-response ledger-instructions ledger soak tus-upload publish-staging bundling"
+ALL="byte-path byte-matrix edge tls instructions-per-response ledger-instructions ledger soak tus-upload publish-staging bundling evidence-flood"
 SCRIPTS=${SMOKE_SCRIPTS:-$ALL}
 TIMEOUT=${SMOKE_TIMEOUT:-240}
 
@@ -69,6 +70,8 @@ settings_of() {
         tus-upload) echo BENCH_ROUNDS=2 BENCH_SIZE_MIB=4 ;;
         publish-staging) echo BENCH_ROUNDS=1 BENCH_PACK_DIVISOR=100 ;;
         bundling) echo RUNS=2 DIVIDE=40 QUIET_WAIT=0 "WORK=$OUT/bundling" ;;
+        evidence-flood) echo EVIDENCE_REQUESTS=100 EVIDENCE_BEFORE=1 EVIDENCE_AFTER=1 EVIDENCE_SAMPLERS=4 EVIDENCE_DRAIN_LIMIT=60 \
+            "EVIDENCE_ENGINES=$ENGINES" ;;
         *) return 1 ;;
     esac
 }

@@ -64,7 +64,13 @@ package protocol Ledger: CatalogLedger, PublisherKeyLedger, UploadLedger, Versio
     /// transaction's bundle (its requests and bytes sent added, its first and last times widening the row's), in any
     /// order to the same result. Nothing is recorded when it fails. A caller with many ranges of one bundle merges them
     /// first (`ServedRange.coalesced`).
-    func recordServed(_ ranges: [ServedRange]) async throws(LedgerError)
+    ///
+    /// A (transaction, bundle) keeps at most `ServedRange.storedIntervalLimit` intervals: a range that touches none of
+    /// them when it holds that many is left out of its coverage (its request and bytes sent still counted), so that
+    /// coverage only ever under-states what was served; a range touching a stored interval is always merged, so a
+    /// download that ends with the whole bundle ends fully covered. Returns how many ranges were left out.
+    @discardableResult
+    func recordServed(_ ranges: [ServedRange]) async throws(LedgerError) -> Int
 
     /// Confirms delivery and finishes the transaction when the app's claims confirm every content its
     /// redeems offered (`DeliveryConfirmation`, judged against the offers read in the same ledger transaction
@@ -146,7 +152,7 @@ extension Ledger {
     package func recordServed(
         transactionId: String, digest: BundleDigest, range: Range<Int64>, client: String, now: Int64
     ) async throws(LedgerError) {
-        try await recordServed([
+        _ = try await recordServed([
             ServedRange(transactionId: transactionId, digest: digest, range: range, client: client, at: now)
         ])
     }

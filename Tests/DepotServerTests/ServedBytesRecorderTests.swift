@@ -109,4 +109,44 @@ struct ServedBytesRecorderTests {
             try await eventually("a later answer recorded") { try await Self.covered(ledger, 0) == 1_100 }
         }
     }
+
+    @Test func oneTransactionsFloodLeavesOtherTransactionsEvidenceRecorded() async throws {
+        try await Self.withLedger(transactions: 2) { ledger, measured, metrics in
+            let recorder = ServedBytesRecorder(
+                ledger: measured, logger: Logger(label: "test"), metrics: metrics, capacity: 1_000, transactionShare: 64)
+            // t0 floods: 2,000 answers of 16 one-byte ranges, none touching another, before the writer runs.
+            for index in 0..<2_000 {
+                let ranges = (0..<16).map { part -> Range<Int64> in
+                    let start = Int64(index * 16 + part) * 2
+                    return start..<start + 1
+                }
+                recorder.record(ServedBytes(transactionId: "t0", digest: Self.digest, ranges: ranges, client: "192.0.2.6", at: 50))
+            }
+            // t1 downloads its bundle in ten parts meanwhile.
+            for part in 0..<10 {
+                recorder.record(
+                    ServedBytes(
+                        transactionId: "t1", digest: Self.digest, ranges: [Int64(part) * 100..<Int64(part + 1) * 100], client: "192.0.2.9",
+                        at: 50))
+            }
+            // t0 queued its share (64 ranges, 4 answers) and merged 1,024 intervals past it; the rest is left out for
+            // t0 alone, and nothing was dropped from the queue.
+            #expect(recorder.waitingCount == 4 + 10)
+            var scrape = try PrometheusText(String(decoding: metrics.render(), as: UTF8.self))
+            #expect(scrape.value("depot_served_events_dropped_total") == 0)
+            #expect(scrape.value("depot_served_ranges_unrecorded_total", ["reason": "share"]) == Double(32_000 - 64 - 1_024))
+            let writer = Task { try await recorder.run() }
+            defer { writer.cancel() }
+            try await eventually("both transactions' evidence recorded") {
+                let (flood, other) = (try await Self.covered(ledger, 0), try await Self.covered(ledger, 1))
+                return other == 1_000 && flood == Int64(ServedRange.storedIntervalLimit)
+            }
+            // t0's 1,088 intervals: the ledger keeps 1,024 of them and says so.
+            try await eventually("the ranges past the bound counted") {
+                scrape = try PrometheusText(String(decoding: metrics.render(), as: UTF8.self))
+                return scrape.value("depot_served_ranges_unrecorded_total", ["reason": "bound"]) == 64
+            }
+            #expect(try await ledger.deliveries(transactionId: "t0").first?.bytesCovered == 1_024)
+        }
+    }
 }

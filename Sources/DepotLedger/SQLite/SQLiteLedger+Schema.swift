@@ -67,6 +67,11 @@ extension SQLiteLedger {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration("v13-served-intervals") { db in
+            for statement in ServedCoverageRows.intervalCountSchema {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
     }()
 

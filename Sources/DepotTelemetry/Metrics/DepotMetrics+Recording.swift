@@ -36,6 +36,18 @@ extension DepotMetrics {
         servedDropCounter.increment()
     }
 
+    /// Counts `count` served ranges left out of one transaction's coverage: over its share of the recorder's queue.
+    package func servedRangesOverShare(_ count: Int) {
+        guard count > 0 else { return }
+        servedShareCounter.increment(by: count)
+    }
+
+    /// Counts `count` served ranges the ledger left out, their bundle's coverage holding as many intervals as it keeps.
+    package func servedRangesBeyondBound(_ count: Int) {
+        guard count > 0 else { return }
+        servedBoundCounter.increment(by: count)
+    }
+
     /// Sets how many grant answers' served bytes the recorder found waiting when it last took them.
     package func servedBacklog(_ count: Int) {
         servedBacklogGauge.record(count)

@@ -13,6 +13,7 @@ import Prometheus
 /// | `depot_http_request_duration_seconds` | histogram | `route`, `method` |
 /// | `depot_bundle_responses_total`, `depot_bundle_bytes_total` | counter | `via` (`grant`, `edge`) |
 /// | `depot_served_events_dropped_total` | counter | |
+/// | `depot_served_ranges_unrecorded_total` | counter | `reason` (`share`, `bound`) |
 /// | `depot_served_backlog` | gauge | |
 /// | `depot_downloads_in_flight` | gauge | |
 /// | `depot_redeems_total`, `depot_finishes_total` | counter | `outcome` (`ok` or the error code) |
@@ -44,6 +45,10 @@ package final class DepotMetrics: Sendable {
     /// backlog the served-bytes writer last found: made once, like the grant counters.
     let servedDropCounter: Metrics.Counter
     let servedBacklogGauge: Metrics.Gauge
+    /// Served ranges left out of one transaction's coverage: over its share of the recorder's queue, or past the
+    /// intervals the ledger keeps for a bundle.
+    let servedShareCounter: Metrics.Counter
+    let servedBoundCounter: Metrics.Counter
     /// Counters kept elsewhere as atomics, brought up to date when scraped.
     package let mirrors = CounterMirrors()
 
@@ -59,6 +64,10 @@ package final class DepotMetrics: Sendable {
         package static let bundleBytes = "depot_bundle_bytes_total"
         /// Grant answers whose served bytes were not recorded because the recorder's queue was full.
         package static let servedEventsDropped = "depot_served_events_dropped_total"
+        /// Served ranges left out of one transaction's coverage, by `reason`: `share` (the transaction had its share
+        /// of the recorder's queue and the range touched none of its merged ones), `bound` (its bundle's coverage
+        /// held `ServedRange.storedIntervalLimit` intervals the range touched none of).
+        package static let servedRangesUnrecorded = "depot_served_ranges_unrecorded_total"
         /// The grant answers waiting for the ledger when the served-bytes writer last took them.
         package static let servedBacklog = "depot_served_backlog"
         /// Bundle answers whose bytes are being written now.
@@ -136,11 +145,17 @@ package final class DepotMetrics: Sendable {
         grantBytes = Metrics.Counter(label: Name.bundleBytes, dimensions: grant, factory: factory)
         servedDropCounter = Metrics.Counter(label: Name.servedEventsDropped, factory: factory)
         servedBacklogGauge = Metrics.Gauge(label: Name.servedBacklog, factory: factory)
+        servedShareCounter = Metrics.Counter(
+            label: Name.servedRangesUnrecorded, dimensions: [("reason", "share")], factory: factory)
+        servedBoundCounter = Metrics.Counter(
+            label: Name.servedRangesUnrecorded, dimensions: [("reason", "bound")], factory: factory)
         // Families that every scrape shows, even before anything happened.
         downloadsInFlight.set(0)
         Gauge(label: Name.purgeQueueDepth, factory: factory).record(0)
         servedDropCounter.increment(by: 0)
         servedBacklogGauge.record(0)
+        servedShareCounter.increment(by: 0)
+        servedBoundCounter.increment(by: 0)
     }
 
     /// The Prometheus text exposition of every metric.

@@ -89,7 +89,8 @@ package struct MeasuredLedger: Ledger {
         try await timed("versionReach") { () async throws(LedgerError) in try await base.versionReach(productId: productId) }
     }
 
-    package func recordServed(_ ranges: [ServedRange]) async throws(LedgerError) {
+    @discardableResult
+    package func recordServed(_ ranges: [ServedRange]) async throws(LedgerError) -> Int {
         try await timed("recordServed") { () async throws(LedgerError) in try await base.recordServed(ranges) }
     }
 
