@@ -27,10 +27,10 @@ struct AppReceiptFlowTests {
             name: "production-2024-pure-subscriptions",
             products: ["org.getpure.pure.Week": "autoRenewable", "org.getpure.pure.Month": "autoRenewable"],
             publishedAt: "2023-05-12T00:00:00Z"),
-        // Within the first record's year, from 2024-12-26.
+        // Within the first record's sandbox year (36 minutes): 2025-12-26T17:43:07Z to 18:19:07Z.
         Case(
             name: "sandbox-2025-weeka-subscription",
-            products: ["dev.bonzer.weeka.app.subscription.pro.annual": "autoRenewable"], publishedAt: "2025-01-15T00:00:00Z"),
+            products: ["dev.bonzer.weeka.app.subscription.pro.annual": "autoRenewable"], publishedAt: "2025-12-26T18:00:00Z"),
         // Within the first record's five minutes (a sandbox month): 2019-12-10T12:54:58Z to 12:59:58Z.
         Case(
             name: "sandbox-2020-nutcall-187-subscriptions",
