@@ -21,6 +21,9 @@
 #   jws           App Store signed data: compact JWS, x5c chains, verification and payload decoding
 #                 (Tests/DepotTrustTests/Fuzzing/JWSFuzzHarness.swift); seeded at run time with the genuine
 #                 tokens of ../shared/realworld when that folder exists (DEPOT_FUZZ_REALWORLD overrides)
+#   app-receipts  StoreKit 1 app receipts: CMS SignedData (DER and BER), chains at the creation date, the payload's
+#                 attributes (Tests/DepotTrustTests/Fuzzing/ReceiptFuzzHarness.swift); seeded at run time with the
+#                 genuine receipts of ../shared/realworld/app-receipts and their payloads, never kept here
 #   google-play   Google Play purchase data and signatures verified offline
 #                 (Tests/DepotTrustTests/Fuzzing/GooglePlayFuzzHarness.swift); seeded at run time with the genuine
 #                 Play purchase of ../shared/realworld when that folder exists
@@ -125,6 +128,11 @@ build_google_play() {
         "$ROOT/Fuzz/GooglePlayEntry.swift"
 }
 
+build_app_receipts() {
+    build_trust app-receipts DepotReceiptsFuzz "$ROOT/Tests/DepotTrustTests/Fuzzing/ReceiptFuzzHarness.swift" \
+        "$ROOT/Fuzz/ReceiptsEntry.swift"
+}
+
 build_jws() {
     build_trust jws DepotJWSFuzz "$ROOT/Tests/DepotTrustTests/Fuzzing/JWSFuzzHarness.swift" "$ROOT/Fuzz/JWSEntry.swift"
 }
@@ -154,6 +162,19 @@ seeds_google_play() {
         >"$seeds/genuine-purchase"
 }
 
+# The genuine receipts as they are (mode "anything else"), their payloads to be signed by the harness (mode 1),
+# read from the shared folder, never committed (the edits of mode 2 are in Fuzz/Corpus/app-receipts).
+seeds_app_receipts() {
+    local seeds=$1 folder=${DEPOT_FUZZ_REALWORLD:-}/app-receipts receipt name
+    [[ -n ${DEPOT_FUZZ_REALWORLD:-} && -d $folder ]] || return 0
+    for receipt in "$folder"/*.der; do
+        name=$(basename "$receipt" .der)
+        cp "$receipt" "$seeds/$name"
+        { printf '\x01'; openssl cms -verify -noverify -inform DER -in "$receipt" -out /dev/stdout 2>/dev/null; } \
+            >"$seeds/payload-$name" || rm -f "$seeds/payload-$name"
+    done
+}
+
 # Per target: the longest input, and libFuzzer options of its own.
 options_for() {
     case $1 in
@@ -163,6 +184,8 @@ options_for() {
         # concurrency, whose allocations outlive an input: leak checks after each input would report them
         # and cost most of the time.
         jws) echo "-max_len=20480 -detect_leaks=0" ;;
+        # The 187-record receipt is 79 KB; verification runs on Swift concurrency, as for jws.
+        app-receipts) echo "-max_len=81920 -detect_leaks=0" ;;
         *) echo "-max_len=4096" ;;
     esac
 }
@@ -195,7 +218,7 @@ run_target() {
     return "$status"
 }
 
-targets=(http-fields archives archive-structures tus grants jws google-play)
+targets=(http-fields archives archive-structures tus grants jws google-play app-receipts)
 failed=0
 for target in "${targets[@]}"; do
     [[ -z $ONLY || $ONLY == "$target" ]] || continue

@@ -33,6 +33,17 @@ extension DepotClient {
         return try await post("/v1/restore", body, as: Restoration.self)
     }
 
+    /// `POST /v1/restore` for a StoreKit 1 app: presents its app receipt and returns the downloads its
+    /// non-consumables and subscriptions still entitle.
+    public func restore(
+        appReceipt: Data, installed: [InstalledContent] = [], appAccountToken: UUID? = nil
+    ) async throws(DepotClientError) -> Restoration {
+        let body = RestoreRequest(
+            appReceipt: appReceipt.base64EncodedString(), installed: installed,
+            appAccountToken: appAccountToken?.uuidString.lowercased())
+        return try await post("/v1/restore", body, as: Restoration.self)
+    }
+
     /// `POST /v1/transactions/{id}/finish`: confirms that `delivered` bundles arrived and were unpacked.
     /// Call it only once they are in place; when it returns with `finishStoreKitTransaction`, call
     /// StoreKit's `finish()`.

@@ -96,6 +96,7 @@ struct ConfigurationFile: Decodable {
         var allowNonProductionEnvironments: Bool?
         var trustedRoots: [String]?
         var trustDevelopmentRoot: Bool?
+        var receiptRoots: [String]?
     }
     struct LedgerSection: Decodable {
         var url: String?

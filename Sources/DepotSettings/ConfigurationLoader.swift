@@ -54,7 +54,8 @@ package enum ConfigurationLoader {
                     ?? (deployment == .production ? ["Production"] : AppStoreSettings.allEnvironments),
                 allowNonProductionEnvironments: file.appStore?.allowNonProductionEnvironments ?? false,
                 trustedRootPaths: (file.appStore?.trustedRoots ?? []).map { resolve($0, against: directory) },
-                trustDevelopmentRoot: file.appStore?.trustDevelopmentRoot ?? false),
+                trustDevelopmentRoot: file.appStore?.trustDevelopmentRoot ?? false,
+                receiptRootPaths: (file.appStore?.receiptRoots ?? []).map { resolve($0, against: directory) }),
             ledgerURL: overrides.databaseURL ?? file.ledger?.url
                 ?? "sqlite:" + (dataDirectory as NSString).appendingPathComponent("ledger.sqlite"),
             irregularActivity: IrregularActivityPolicy(

@@ -103,6 +103,9 @@ package struct AppStoreSettings: Sendable {
     package var trustedRootPaths: [String]
     /// Whether the development root under the data directory is trusted (never in production).
     package var trustDevelopmentRoot: Bool
+    /// DER or PEM files of the roots StoreKit 1 app receipts are checked against (Apple Root CA in production);
+    /// empty: receipts are accepted only when the development root is trusted, else refused.
+    package var receiptRootPaths: [String] = []
 
     /// Every App Store environment, accepted by default in development.
     package static let allEnvironments: Set<String> = ["Production", "Sandbox", "Xcode", "LocalTesting"]

@@ -37,6 +37,12 @@ struct Fetch: AsyncParsableCommand {
     @Option(name: .customLong("google-signature"), help: "A file holding that purchase's signature (getSignature(), base64).")
     var googleSignature: String?
 
+    @Option(name: .customLong("app-receipt"), help: "A file holding a StoreKit 1 app receipt (its bytes, or base64).")
+    var appReceipt: String?
+
+    @Option(name: .customLong("transaction-id"), help: "With --app-receipt: the id of the purchase in the receipt.")
+    var transactionId: String?
+
     @Option(help: "The folder to install the content in.")
     var out: String
 
@@ -50,8 +56,11 @@ struct Fetch: AsyncParsableCommand {
         guard (googlePurchase == nil) == (googleSignature == nil) else {
             throw ValidationError("--google-purchase and --google-signature go together")
         }
-        guard [transaction != nil, transactionFile != nil, googlePurchase != nil].filter({ $0 }).count == 1 else {
-            throw ValidationError("give exactly one of --transaction, --transaction-file and --google-purchase")
+        guard (appReceipt == nil) == (transactionId == nil) else {
+            throw ValidationError("--app-receipt and --transaction-id go together")
+        }
+        guard [transaction != nil, transactionFile != nil, googlePurchase != nil, appReceipt != nil].filter({ $0 }).count == 1 else {
+            throw ValidationError("give exactly one of --transaction, --transaction-file, --google-purchase and --app-receipt")
         }
         guard let url = URL(string: server), url.scheme == "http" || url.scheme == "https", url.host != nil else {
             throw ValidationError("--server must be an http or https URL such as http://127.0.0.1:8080")
@@ -88,7 +97,7 @@ struct Fetch: AsyncParsableCommand {
                 print("installed \(content.contentId) \(content.version) at \(content.folder.path)")
             }
             switch purchase {
-            case .appStore:
+            case .appStore, .appReceipt:
                 print("finished transaction \(outcome.transaction.id): the StoreKit transaction may be finished now")
             case .googlePlay:
                 print("finished transaction \(outcome.transaction.id): the Google Play purchase may be acknowledged now")
@@ -115,6 +124,16 @@ struct Fetch: AsyncParsableCommand {
         if let transaction { return .appStore(signedTransaction: transaction) }
         if let transactionFile {
             return .appStore(signedTransaction: try Self.read(transactionFile, "the transaction file").trimmingWhitespace)
+        }
+        if let appReceipt, let transactionId {
+            guard let bytes = FileManager.default.contents(atPath: appReceipt) else {
+                FetchOutput.error("depot fetch: cannot read the app receipt file \(appReceipt)")
+                throw ExitCode(7)
+            }
+            // The receipt's bytes as the app reads them, or their base64 (as `depot dev sign-receipt` prints it).
+            let text = String(decoding: bytes, as: UTF8.self).filter { !$0.isWhitespace }
+            let receipt = bytes.first == 0x30 ? bytes : Data(base64Encoded: text) ?? bytes
+            return .appReceipt(receipt, transactionId: transactionId)
         }
         // The purchase data is sent byte for byte: its signature covers it exactly, trailing newline included.
         let data = try Self.read(googlePurchase ?? "", "the Google Play purchase file")

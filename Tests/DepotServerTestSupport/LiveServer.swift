@@ -64,7 +64,8 @@ struct LiveServer {
     static func with(
         _ name: String = #function, packs: [PackSpec] = standardPacks, idleTimeoutSeconds: Int = 120,
         requestTimeoutSeconds: Int = 30, settings: String = "", serverSettings: String = "",
-        tls: TestCertificates? = nil, body: (LiveServer) async throws -> Void
+        tls: TestCertificates? = nil, configure: (ScratchDirectory) throws -> Void = { _ in },
+        body: (LiveServer) async throws -> Void
     ) async throws {
         let scratch = try ScratchDirectory(name)
         defer { scratch.remove() }
@@ -75,7 +76,7 @@ struct LiveServer {
         }
         let application = try await prepared(
             in: scratch, packs: packs, idleTimeoutSeconds: idleTimeoutSeconds, requestTimeoutSeconds: requestTimeoutSeconds,
-            settings: settings, serverSettings: serverSettings)
+            settings: settings, serverSettings: serverSettings, configure: configure)
         var logger = Logger(label: "depot-test")
         logger.logLevel = .warning
         let running = try await ListeningGroup.start(logger: logger) { ready in application.makeApplication(onRunning: ready) }
@@ -92,14 +93,16 @@ struct LiveServer {
     }
 
     /// The test configuration and `packs` written into `scratch`, and an application prepared on them (SQLite ledger
-    /// in `scratch/data`), not listening.
+    /// in `scratch/data`), not listening. `configure` may rewrite the configuration written before it is loaded.
     static func prepared(
         in scratch: ScratchDirectory, packs: [PackSpec] = standardPacks, idleTimeoutSeconds: Int = 120,
-        requestTimeoutSeconds: Int = 30, settings: String = "", serverSettings: String = ""
+        requestTimeoutSeconds: Int = 30, settings: String = "", serverSettings: String = "",
+        configure: (ScratchDirectory) throws -> Void = { _ in }
     ) async throws -> DepotApplication {
         try writeConfiguration(
             in: scratch, idleTimeoutSeconds: idleTimeoutSeconds, requestTimeoutSeconds: requestTimeoutSeconds,
             settings: settings, serverSettings: serverSettings)
+        try configure(scratch)
         for pack in packs {
             var manifest = "{\"productId\": \"\(pack.productId)\", \"version\": \"\(pack.version)\", "
             if let contentId = pack.contentId { manifest += "\"contentId\": \"\(contentId)\", " }

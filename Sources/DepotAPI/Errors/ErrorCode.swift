@@ -53,6 +53,9 @@ public enum ErrorCode: String, CaseIterable, Sendable {
     case bundleIdMismatch = "bundle-id-mismatch"
     case environmentNotAccepted = "environment-not-accepted"
     case storeNotConfigured = "store-not-configured"
+    case receiptMalformed = "receipt-malformed"
+    case receiptUnsupportedAlgorithm = "receipt-unsupported-algorithm"
+    case transactionNotInReceipt = "transaction-not-in-receipt"
     case purchaseDataMalformed = "purchase-data-malformed"
     case signatureMalformed = "signature-malformed"
     case purchasePending = "purchase-pending"
@@ -200,6 +203,11 @@ public enum ErrorCode: String, CaseIterable, Sendable {
         case .bundleIdMismatch: (403, "The data belongs to another app.")
         case .environmentNotAccepted: (403, "The purchase's store environment (App Store Sandbox, Google Play test) is not accepted here.")
         case .storeNotConfigured: (404, "This server does not accept purchases of that store (for Google Play: no `googlePlay` section).")
+        case .receiptMalformed: (400, "The app receipt is not the CMS SignedData Apple writes, or breaks the receipt format or a bound.")
+        case .receiptUnsupportedAlgorithm:
+            (403, "The app receipt is not signed with SHA-1 or SHA-256 and RSA (PKCS #1 v1.5) without signed attributes.")
+        case .transactionNotInReceipt:
+            (404, "The app receipt holds no in-app purchase with that transaction id; refresh the receipt and try again.")
         case .purchaseDataMalformed:
             (400, "The Google Play purchase data is not the JSON Play Billing signs, or a field has the wrong shape.")
         case .signatureMalformed: (400, "The Google Play signature is not standard base64.")

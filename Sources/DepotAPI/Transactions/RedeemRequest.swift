@@ -5,6 +5,11 @@ public struct RedeemRequest: Sendable, Equatable, Codable {
     public var signedTransaction: String?
     /// A Google Play purchase. Nil for an App Store purchase.
     public var googlePlay: GooglePlayPurchase?
+    /// A StoreKit 1 purchase: the app receipt (standard base64 of `Bundle.main.appStoreReceiptURL`'s contents),
+    /// with ``transactionId`` naming the purchase in it.
+    public var appReceipt: String?
+    /// With ``appReceipt``: the `SKPaymentTransaction`'s `transactionIdentifier`.
+    public var transactionId: String?
     /// What the app already has installed, so a download can be a delta.
     public var installed: [InstalledContent]?
     /// The app's own account identity (a UUID, as StoreKit's `appAccountToken`): who is redeeming, which the
@@ -14,6 +19,16 @@ public struct RedeemRequest: Sendable, Equatable, Codable {
     /// A redeem request for an App Store purchase.
     public init(signedTransaction: String, installed: [InstalledContent]? = nil, appAccountToken: String? = nil) {
         self.signedTransaction = signedTransaction
+        self.installed = installed
+        self.appAccountToken = appAccountToken
+    }
+
+    /// A redeem request for a StoreKit 1 purchase: the app receipt and the transaction's id.
+    public init(
+        appReceipt: String, transactionId: String, installed: [InstalledContent]? = nil, appAccountToken: String? = nil
+    ) {
+        self.appReceipt = appReceipt
+        self.transactionId = transactionId
         self.installed = installed
         self.appAccountToken = appAccountToken
     }

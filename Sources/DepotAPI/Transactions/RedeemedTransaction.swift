@@ -12,6 +12,9 @@ public struct RedeemedTransaction: Sendable, Equatable, Codable {
     public var state: String
     /// The proof `finish` needs; present only in answers to redeem and restore (to the one that redeemed).
     public var finishToken: String?
+    /// What the app presented for it, when it was an app receipt: `receipt`. Nil for a signed transaction or a
+    /// Google Play purchase.
+    public var proof: String?
 
     /// A transaction as answered.
     public init(

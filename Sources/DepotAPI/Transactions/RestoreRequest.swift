@@ -5,6 +5,8 @@ public struct RestoreRequest: Sendable, Equatable, Codable {
     public var signedTransactions: [String]
     /// Every Google Play purchase the app holds (Play Billing's `queryPurchasesAsync`); empty when absent.
     public var googlePlayPurchases: [GooglePlayPurchase]
+    /// A StoreKit 1 app's receipt (standard base64): its non-consumable and subscription purchases are restored.
+    public var appReceipt: String?
     /// What the app already has installed (sent along; a restore answers with whole bundles).
     public var installed: [InstalledContent]?
     /// The app's own account identity, as in `RedeemRequest`.
@@ -22,7 +24,16 @@ public struct RestoreRequest: Sendable, Equatable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case signedTransactions, googlePlayPurchases, installed, appAccountToken
+        case signedTransactions, googlePlayPurchases, installed, appAccountToken, appReceipt
+    }
+
+    /// A restore request for a StoreKit 1 app: what its receipt holds.
+    public init(appReceipt: String, installed: [InstalledContent]? = nil, appAccountToken: String? = nil) {
+        self.signedTransactions = []
+        self.googlePlayPurchases = []
+        self.appReceipt = appReceipt
+        self.installed = installed
+        self.appAccountToken = appAccountToken
     }
 
     /// Decodes a restore; either list may be left out, not both: a body naming neither (`{}`, or only unknown
@@ -37,5 +48,6 @@ public struct RestoreRequest: Sendable, Equatable, Codable {
         googlePlayPurchases = try container.decodeIfPresent([GooglePlayPurchase].self, forKey: .googlePlayPurchases) ?? []
         installed = try container.decodeIfPresent([InstalledContent].self, forKey: .installed)
         appAccountToken = try container.decodeIfPresent(String.self, forKey: .appAccountToken)
+        appReceipt = try container.decodeIfPresent(String.self, forKey: .appReceipt)
     }
 }

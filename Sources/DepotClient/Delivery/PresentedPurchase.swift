@@ -1,9 +1,14 @@
+import Foundation
+
 /// A purchase as the app holds it, from either store: what a redeem presents.
 public enum PresentedPurchase: Sendable, Hashable {
     /// StoreKit's signed transaction (`VerificationResult.jwsRepresentation`).
     case appStore(signedTransaction: String)
     /// Play Billing's purchase: `getOriginalJson()` exactly as received, and `getSignature()`.
     case googlePlay(GooglePlayPurchase)
+    /// A StoreKit 1 purchase: the app receipt (`Bundle.main.appStoreReceiptURL`'s contents) and the
+    /// `SKPaymentTransaction`'s `transactionIdentifier`.
+    case appReceipt(Data, transactionId: String)
 
     /// The body of a redeem of this purchase.
     func redeemRequest(installed: [InstalledContent], appAccountToken: String?) -> RedeemRequest {
@@ -12,6 +17,10 @@ public enum PresentedPurchase: Sendable, Hashable {
             RedeemRequest(signedTransaction: jws, installed: installed, appAccountToken: appAccountToken)
         case .googlePlay(let purchase):
             RedeemRequest(googlePlay: purchase, installed: installed, appAccountToken: appAccountToken)
+        case .appReceipt(let receipt, let transactionId):
+            RedeemRequest(
+                appReceipt: receipt.base64EncodedString(), transactionId: transactionId, installed: installed,
+                appAccountToken: appAccountToken)
         }
     }
 }

@@ -44,6 +44,8 @@ package struct DepotApplication: Sendable {
     package let revocations: RevocationList
     /// The App Store signed-data verifier.
     package let verifier: AppStoreVerifier
+    /// The StoreKit 1 app receipt verifier; nil when no receipt root is configured.
+    package var receiptVerifier: AppReceiptVerifier? = nil
     /// Loads the ledger's catalog into `catalogs` and `index` when it changed.
     package let refresher: CatalogRefresher
     /// Bundles pack directories and stages them as versions.
@@ -177,6 +179,7 @@ package struct DepotApplication: Sendable {
             purges: configuration.edge.purgeHook.map { PurgeQueue(capacity: $0.queueCapacity, logger: logger) }
                 ?? .disabled(logger: logger),
             uploadStore: uploadStore, versionJobs: versionJobs)
+        application.receiptVerifier = try TrustSetup.receiptVerifier(configuration)
         if let settings = configuration.appStoreServerAPI {
             application.appStoreClient = try appStoreClient(settings)
             if settings.outbox.leaseSeconds <= settings.timeoutSeconds {
@@ -374,7 +377,7 @@ package struct DepotApplication: Sendable {
         ProductUpdateRoute(catalogs: catalogs, cacheControl: configuration.http.productListCacheControl, clock: clock)
             .register(on: router)
         let service = DeliveryService(
-            verifier: verifier, googlePlay: configuration.googlePlay?.verifier,
+            verifier: verifier, googlePlay: configuration.googlePlay?.verifier, receipts: receiptVerifier,
             context: DeliveryContext(
                 ledger: ledger, catalogs: catalogs, grants: grants, grantLifetime: configuration.grants.lifetimeSeconds,
                 revocations: revocations, purges: purges, clock: clock, logger: logger),

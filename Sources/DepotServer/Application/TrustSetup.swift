@@ -11,6 +11,12 @@ package enum TrustSetup {
         (configuration.dataDirectory as NSString).appendingPathComponent("dev-ca")
     }
 
+    /// Directory of the development receipt authority (an RSA chain, as Apple's receipt chain is) under the data
+    /// directory.
+    package static func developmentReceiptDirectory(_ configuration: DepotConfiguration) -> String {
+        (configuration.dataDirectory as NSString).appendingPathComponent("dev-receipt-ca")
+    }
+
     static func verifier(_ configuration: DepotConfiguration, logger: Logger) throws -> AppStoreVerifier {
         var roots: [[UInt8]] = []
         for path in configuration.appStore.trustedRootPaths {
@@ -40,6 +46,25 @@ package enum TrustSetup {
         return try AppStoreVerifier(
             trustedRootsDER: roots, bundleId: configuration.appBundleId,
             acceptedEnvironments: configuration.appStore.environments)
+    }
+
+    /// The StoreKit 1 app receipt verifier: the configured receipt roots (`appStore.receiptRoots`), plus the
+    /// development receipt root when the configuration trusts the development root; nil when there are none.
+    /// Making the development receipt root (three RSA keys) takes a moment, once per data directory.
+    static func receiptVerifier(_ configuration: DepotConfiguration) throws -> AppReceiptVerifier? {
+        var roots: [[UInt8]] = []
+        for path in configuration.appStore.receiptRootPaths {
+            guard let data = FileManager.default.contents(atPath: path), let der = certificateDER(Array(data)) else {
+                throw ConfigurationError("cannot read the receipt root certificate \(path) (DER or PEM)")
+            }
+            roots.append(der)
+        }
+        if configuration.appStore.trustDevelopmentRoot {
+            roots.append(try DevelopmentReceiptAuthority.loadOrCreate(directory: developmentReceiptDirectory(configuration)).rootDER)
+        }
+        guard !roots.isEmpty else { return nil }
+        return try AppReceiptVerifier(
+            trustedRootsDER: roots, bundleId: configuration.appBundleId, acceptedEnvironments: configuration.appStore.environments)
     }
 
     /// DER bytes from a DER or PEM certificate file.

@@ -26,14 +26,15 @@ struct DeliveryService: Sendable {
     let metrics: DepotMetrics?
 
     init(
-        verifier: AppStoreVerifier, googlePlay: GooglePlayVerifier? = nil, context: DeliveryContext,
+        verifier: AppStoreVerifier, googlePlay: GooglePlayVerifier? = nil, receipts: AppReceiptVerifier? = nil,
+        context: DeliveryContext,
         irregular: IrregularActivityPolicy, appStoreServerAPI: AppStoreServerAPISettings? = nil,
         googlePlaySubscriptions: GooglePlaySubscriptionPeriod? = nil, metrics: DepotMetrics? = nil
     ) {
         let refused: @Sendable (String) -> Void = { code in metrics?.verificationFailed(code: code) }
         let verification = PurchaseVerification(
             appStore: verifier, googlePlay: googlePlay, googlePlaySubscriptions: googlePlaySubscriptions,
-            catalogs: context.catalogs, refused: refused)
+            catalogs: context.catalogs, receipts: receipts, refused: refused)
         self.verification = verification
         self.context = context
         redemption = RedemptionFlow(context: context, policy: irregular)
@@ -67,16 +68,20 @@ struct DeliveryService: Sendable {
     func redeem(_ request: RedeemRequest, client: String) async throws(DepotError) -> Redemption {
         let installed = Dictionary(
             (request.installed ?? []).map { ($0.contentId, $0.version) }, uniquingKeysWith: { first, _ in first })
-        let signed = try Self.signedPurchase(request)
+        let presented = try Self.presentedPurchase(request)
         do {
             // The account token is checked before the signature is (a malformed one costs no verification).
             let account = try AccountToken.parse(request.appAccountToken)
-            let purchase = try await verification.verify(signed)
+            let purchase =
+                switch presented {
+                case .signed(let signed): try await verification.verify(signed)
+                case .receipt(let receipt, let transactionId): try await verification.verifyReceipt(receipt, transactionId: transactionId)
+                }
             let result = try await redemption.redeem(
                 .init(purchase: purchase, installed: installed, callerAccount: account, client: client))
             countOffers(result.downloads)
             return Redemption(
-                transaction: Self.body(result.transaction, finishToken: result.finishToken),
+                transaction: Self.body(result.transaction, finishToken: result.finishToken, proof: presented.proof),
                 downloads: result.downloads.map(Self.body))
         } catch {
             throw DepotError(error)
@@ -115,18 +120,33 @@ struct DeliveryService: Sendable {
     /// Restores what a set of signed purchases (App Store, Google Play or both) still entitle. Copies of one
     /// signed purchase, or of one transaction, are verified and recorded once.
     func restore(_ request: RestoreRequest, client: String) async throws(DepotError) -> Restoration {
-        do {
+        do throws(DeliveryError) {
             let signed =
                 request.signedTransactions.map { SignedPurchase.appStore(jws: $0) }
                 + request.googlePlayPurchases.map { SignedPurchase.googlePlay(purchaseData: $0.purchaseData, signature: $0.signature) }
             let caller = try restoring.admit(
                 signedCount: signed.count, distinctCount: Set(signed).count,
                 callerAccount: request.appAccountToken, client: client)
-            let purchases = try await verification.verifyDistinct(signed)
+            var purchases = try await verification.verifyDistinct(signed)
+            var receiptIds: Set<String> = []
+            if let receipt = request.appReceipt {
+                // A StoreKit 1 app's purchases: every record of its receipt, within the same bound as signed ones.
+                let known = Set(purchases.map(\.id))
+                let records = try await verification.verifyReceipt(receipt).filter { !known.contains($0.id) }
+                guard purchases.count + records.count <= RestoreFlow.maxPurchases else {
+                    throw DeliveryError.tooManyTransactions(limit: RestoreFlow.maxPurchases)
+                }
+                purchases += records
+                receiptIds = Set(records.map(\.id))
+            }
             let result = try await restoring.restore(purchases, callerAccount: caller, client: client)
             countOffers(result.downloads)
             return Restoration(
-                transactions: result.transactions.map { Self.body($0.transaction, finishToken: $0.finishToken) },
+                transactions: result.transactions.map {
+                    Self.body(
+                        $0.transaction, finishToken: $0.finishToken,
+                        proof: receiptIds.contains($0.transaction.transaction.id) ? "receipt" : nil)
+                },
                 downloads: result.downloads.map(Self.body))
         } catch {
             throw DepotError(error)
@@ -139,6 +159,25 @@ struct DeliveryService: Sendable {
     private func countOffers(_ downloads: [GrantedDownload]) {
         guard let metrics else { return }
         for download in downloads { metrics.versionOffered(contentId: download.contentId, version: download.version) }
+    }
+
+    /// The purchase a redeem presents: exactly one of `signedTransaction` (App Store), `googlePlay`, and
+    /// `appReceipt` with its `transactionId` (StoreKit 1).
+    static func presentedPurchase(_ request: RedeemRequest) throws(DepotError) -> PresentedProof {
+        guard let receipt = request.appReceipt else {
+            guard request.transactionId == nil else {
+                throw DepotError(.badRequest, "\"transactionId\" goes with \"appReceipt\" (a StoreKit 1 purchase)")
+            }
+            return .signed(try signedPurchase(request))
+        }
+        guard request.signedTransaction == nil, request.googlePlay == nil else {
+            throw DepotError(.badRequest, "a redeem carries one purchase: \"appReceipt\", \"signedTransaction\" or \"googlePlay\"")
+        }
+        guard let transactionId = request.transactionId, !transactionId.isEmpty else {
+            throw DepotError(
+                .badRequest, "a redeem of an app receipt needs \"transactionId\": the SKPaymentTransaction's transactionIdentifier")
+        }
+        return .receipt(receipt, transactionId: transactionId)
     }
 
     /// The purchase a redeem presents: exactly one of `signedTransaction` (App Store) and `googlePlay`.
@@ -176,10 +215,12 @@ struct DeliveryService: Sendable {
         }
     }
 
-    static func body(_ stored: LedgerTransaction, finishToken: String? = nil) -> RedeemedTransaction {
-        RedeemedTransaction(
+    static func body(_ stored: LedgerTransaction, finishToken: String? = nil, proof: String? = nil) -> RedeemedTransaction {
+        var body = RedeemedTransaction(
             id: stored.transaction.id, store: stored.transaction.store.rawValue, originalId: stored.transaction.originalId,
             productId: stored.transaction.productId, state: stored.state.rawValue, finishToken: finishToken)
+        body.proof = proof
+        return body
     }
 
     static func body(_ download: GrantedDownload) -> Download {

@@ -10,13 +10,16 @@ package struct PurchaseVerification: Sendable {
     let googlePlay: GooglePlayVerifier?
     let googlePlaySubscriptions: GooglePlaySubscriptionPeriod?
     let catalogs: CatalogHolder
+    /// StoreKit 1 app receipts' verifier; nil when no receipt root is configured.
+    let receipts: AppReceiptVerifier?
     let refused: @Sendable (_ code: String) -> Void
 
     /// Verification with each store's verifier; `refused` is told the code of every refusal.
     package init(
         appStore: AppStoreVerifier, googlePlay: GooglePlayVerifier?, googlePlaySubscriptions: GooglePlaySubscriptionPeriod?,
-        catalogs: CatalogHolder, refused: @escaping @Sendable (_ code: String) -> Void
+        catalogs: CatalogHolder, receipts: AppReceiptVerifier? = nil, refused: @escaping @Sendable (_ code: String) -> Void
     ) {
+        self.receipts = receipts
         self.appStore = appStore
         self.googlePlay = googlePlay
         self.googlePlaySubscriptions = googlePlaySubscriptions
@@ -84,4 +87,34 @@ package struct PurchaseVerification: Sendable {
         }
         return purchases
     }
+
+    /// The in-app purchase `transactionId` of a StoreKit 1 app receipt (base64), verified offline; refused as
+    /// `store-not-configured` when no receipt root is configured, `transaction-not-in-receipt` when it holds none.
+    package func verifyReceipt(_ base64: String, transactionId: String) async throws(DeliveryError) -> VerifiedPurchase {
+        do throws(PurchaseRefusal) {
+            guard let receipts else { throw .receiptsNotAccepted }
+            return try await receipts.verifyPurchase(base64: base64, transactionId: transactionId)
+        } catch {
+            refused(error.code)
+            throw .purchaseRefused(error)
+        }
+    }
+
+    /// Every in-app purchase of a StoreKit 1 app receipt (base64), verified offline, one per transaction id.
+    package func verifyReceipt(_ base64: String) async throws(DeliveryError) -> [VerifiedPurchase] {
+        do throws(PurchaseRefusal) {
+            guard let receipts else { throw .receiptsNotAccepted }
+            var seen: Set<String> = []
+            return try await receipts.verifyPurchases(base64: base64).filter { seen.insert($0.id).inserted }
+        } catch {
+            refused(error.code)
+            throw .purchaseRefused(error)
+        }
+    }
+}
+
+extension PurchaseRefusal {
+    /// An app receipt sent to a server that trusts no receipt root (`appStore.receiptRoots`).
+    static let receiptsNotAccepted = PurchaseRefusal(
+        code: "store-not-configured", message: "this server does not accept app receipts (appStore.receiptRoots is not set)")
 }

@@ -24,6 +24,8 @@ package struct AppStoreVerificationError: CodedError, Sendable, Equatable {
             case signedInFuture = "signed-in-future"
             case bundleIdMismatch = "bundle-id-mismatch"
             case environmentNotAccepted = "environment-not-accepted"
+            case receiptMalformed = "receipt-malformed"
+            case receiptUnsupportedAlgorithm = "receipt-unsupported-algorithm"
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }
@@ -63,6 +65,12 @@ package struct AppStoreVerificationError: CodedError, Sendable, Equatable {
         package static let bundleIdMismatch = Code(.bundleIdMismatch)
         /// The payload's `environment` is not one this server accepts.
         package static let environmentNotAccepted = Code(.environmentNotAccepted)
+        /// An app receipt is not the CMS SignedData Apple writes, or its payload breaks the receipt format or a bound
+        /// (a length, a count, a date).
+        package static let receiptMalformed = Code(.receiptMalformed)
+        /// An app receipt is signed with a digest or signature algorithm other than SHA-1 or SHA-256 with RSA
+        /// (PKCS #1 v1.5), or carries signed attributes.
+        package static let receiptUnsupportedAlgorithm = Code(.receiptUnsupportedAlgorithm)
 
         /// The code as written in error bodies.
         package var description: String { value.rawValue }

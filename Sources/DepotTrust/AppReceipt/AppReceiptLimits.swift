@@ -1,0 +1,15 @@
+/// The bounds an app receipt is read within: anything beyond them is refused as `receipt-malformed` before it
+/// costs more work.
+package enum AppReceiptLimits {
+    /// The most bytes a receipt may have (DER or BER): Apple's receipts are a few kilobytes, about 400 bytes more
+    /// per in-app purchase; 187 records take 79 KB.
+    package static let maximumBytes = 2 << 20
+    /// The most certificates the CMS certificate set may hold (Apple sends leaf, intermediate and root).
+    static let maximumCertificates = 8
+    /// The most in-app purchase records a receipt may hold.
+    package static let maximumInAppPurchases = 10_000
+    /// The most attributes at one level of the payload (Apple writes about 25 per receipt and per record).
+    static let maximumAttributes = 200
+    /// The longest string value read (a bundle id, a version, a product or transaction id), in bytes.
+    static let maximumStringLength = 1_024
+}
