@@ -36,13 +36,17 @@ public struct RestoreRequest: Sendable, Equatable, Codable {
         self.appAccountToken = appAccountToken
     }
 
-    /// Decodes a restore; either list may be left out, not both: a body naming neither (`{}`, or only unknown
-    /// fields) is refused (400 `bad-request`) rather than answered as a restore of nothing.
+    /// Decodes a restore; any of the three sources may be left out, not all: a body naming none (`{}`, or only
+    /// unknown fields) is refused (400 `bad-request`) rather than answered as a restore of nothing.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        guard container.contains(.signedTransactions) || container.contains(.googlePlayPurchases) else {
+        guard
+            container.contains(.signedTransactions) || container.contains(.googlePlayPurchases)
+                || container.contains(.appReceipt)
+        else {
             throw DepotError.badRequest(
-                "a restore names \"signedTransactions\" (App Store) or \"googlePlayPurchases\" (Google Play), even empty")
+                "a restore names \"signedTransactions\" (App Store), \"googlePlayPurchases\" (Google Play) or "
+                    + "\"appReceipt\" (a StoreKit 1 app's receipt), even empty")
         }
         signedTransactions = try container.decodeIfPresent([String].self, forKey: .signedTransactions) ?? []
         googlePlayPurchases = try container.decodeIfPresent([GooglePlayPurchase].self, forKey: .googlePlayPurchases) ?? []

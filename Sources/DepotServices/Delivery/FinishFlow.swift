@@ -111,7 +111,7 @@ package struct FinishFlow: Sendable {
     /// finished consumable) entitles nothing here: the finish is judged as before.
     func entitlesContent(_ stored: LedgerTransaction) async throws(DeliveryError) -> Bool {
         do {
-            let audience = try await context.audience(of: stored, callerAccount: nil, installed: [:])
+            let audience = try await context.audience(of: stored)
             return try await !context.entitledContents(stored, audience: audience).isEmpty
         } catch .ledgerUnavailable {
             throw .ledgerUnavailable

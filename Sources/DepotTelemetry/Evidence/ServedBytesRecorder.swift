@@ -40,6 +40,8 @@ package final class ServedBytesRecorder: ServedBytesRecording, Service, Sendable
     }
 
     private let queue = Mutex(Queue())
+    /// Ranges the ledger could not take because it was unavailable, written first at the next take.
+    private let retained = Mutex<[ServedRange]>([])
     private let capacity: Int
     private let transactionShare: Int
     /// Rings when an event is queued; holds at most one ring, since the writer takes everything queued.
@@ -150,10 +152,15 @@ package final class ServedBytesRecorder: ServedBytesRecording, Service, Sendable
             return waiting
         }
         metrics?.servedBacklog(events.count)
-        guard !events.isEmpty || !merged.isEmpty else { return 0 }
+        let retried = retained.withLock { retained in
+            defer { retained = [] }
+            return retained
+        }
+        guard !events.isEmpty || !merged.isEmpty || !retried.isEmpty else { return 0 }
         // A bundle's ranges of one transaction, merged: a client asking for the same bytes over and over costs one
         // range per take, so it cannot crowd out other buyers' evidence.
-        var served = events.flatMap { event in
+        var served = retried
+        served += events.flatMap { event in
             event.ranges.map {
                 ServedRange(transactionId: event.transactionId, digest: event.digest, range: $0, client: event.client, at: event.at)
             }
@@ -165,10 +172,35 @@ package final class ServedBytesRecorder: ServedBytesRecording, Service, Sendable
         var start = 0
         while start < ranges.count {
             let end = min(ranges.count, start + Self.batchLimit)
-            await write(Array(ranges[start..<end]))
+            guard await write(Array(ranges[start..<end])) else {
+                // The ledger cannot be reached: this batch and the rest wait for it, and the writer tries again in a
+                // second even if no new answer rings.
+                retain(Array(ranges[start...]))
+                let ring = self.ring
+                Task {
+                    try? await Task.sleep(for: Self.retryPause)
+                    ring.yield()
+                }
+                break
+            }
             start = end
         }
-        return events.count + merged.count
+        return events.count + merged.count + retried.count
+    }
+
+    /// How long the writer waits before trying an unavailable ledger again.
+    static let retryPause: Duration = .seconds(1)
+
+    /// Keeps `ranges` for the next take, at most `capacity` of them in all (the oldest beyond it are dropped and
+    /// counted).
+    private func retain(_ ranges: [ServedRange]) {
+        let dropped = retained.withLock { retained -> Int in
+            retained = ServedRange.coalesced(retained + ranges)
+            let excess = max(0, retained.count - capacity)
+            if excess > 0 { retained.removeFirst(excess) }
+            return excess
+        }
+        for _ in 0..<dropped { metrics?.servedEventDropped() }
     }
 
     /// `ranges` with the transactions that have the fewest first, each transaction's in their order: a buyer with
@@ -188,14 +220,16 @@ package final class ServedBytesRecorder: ServedBytesRecording, Service, Sendable
     /// Writes `ranges` in one ledger transaction; when that fails for another reason than the ledger being
     /// unavailable, each alone, so that a range the ledger refuses costs only itself. (An unavailable ledger, a busy
     /// timeout or a lost database connection, would fail each of them again, a timeout at a time.)
-    private func write(_ ranges: [ServedRange]) async {
+    /// Returns false, having written nothing, when the ledger is unavailable: the caller keeps the ranges.
+    private func write(_ ranges: [ServedRange]) async -> Bool {
         let firstError: LedgerError
         do {
             metrics?.servedRangesBeyondBound(try await ledger.recordServed(ranges))
-            return
+            return true
         } catch {
             firstError = error
         }
+        if firstError.isUnavailable { return false }
         var lost = ranges.count
         if ranges.count > 1, !firstError.isUnavailable {
             lost = 0
@@ -208,5 +242,6 @@ package final class ServedBytesRecorder: ServedBytesRecording, Service, Sendable
                 "served bytes not recorded",
                 metadata: ["ranges": "\(lost)", "of": "\(ranges.count)", "error": "\(firstError.message)"])
         }
+        return true
     }
 }
