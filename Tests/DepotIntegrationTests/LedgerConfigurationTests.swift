@@ -8,6 +8,9 @@ import Testing
 struct LedgerConfigurationTests {
     @Test func theDefaultIsTenSecondsAndAValueIsRead() throws {
         #expect(try LiveServer.loadConfiguration("").ledgerBusyTimeoutSeconds == 10)
+        #expect(try LiveServer.loadConfiguration("").ledgerWaitSeconds == 5)
+        #expect(try LiveServer.loadConfiguration("\"ledger\": {\"waitSeconds\": 30}").ledgerWaitSeconds == 30)
+        #expect(throws: ConfigurationError.self) { _ = try LiveServer.loadConfiguration("\"ledger\": {\"waitSeconds\": 0}") }
         #expect(try LiveServer.loadConfiguration("\"ledger\": {\"sqliteBusyTimeoutSeconds\": 120}").ledgerBusyTimeoutSeconds == 120)
     }
 

@@ -110,8 +110,8 @@ struct SharedInstances {
 
     /// The grant key, development trust, an admin token and two products (as `LiveServer` has them);
     /// `settings` adds members to `depot.json`'s top-level object. Instances sharing a SQLite file wait up to 120 s
-    /// for each other's write lock: on a loaded machine a holder is descheduled past the default 10 s, which these
-    /// tests do not measure.
+    /// for each other's write lock, and a PostgreSQL ledger's operations up to 60 s: on a loaded machine a holder is
+    /// descheduled past the defaults (10 s, 5 s), which these tests do not measure.
     static func writeConfiguration(in scratch: ScratchDirectory, settings: String = "") throws {
         let secret = Data(LiveServer.secret).base64EncodedString()
         try scratch.write(
@@ -119,7 +119,7 @@ struct SharedInstances {
             """
             {"grants": {"activeKeyId": "test", "lifetimeSeconds": 600, "keys": [{"id": "test", "secret": "\(secret)"}]},
              "bundles": {"maxRanges": 8}, "app": {"bundleId": "com.example.depot.test"},
-             "appStore": {"trustDevelopmentRoot": true}, "ledger": {"sqliteBusyTimeoutSeconds": 120},
+             "appStore": {"trustDevelopmentRoot": true}, "ledger": {"sqliteBusyTimeoutSeconds": 120, "waitSeconds": 60},
              "admin": {"tokenSHA256": ["\(hexSHA256(adminToken))"]},
              "server": {"idleTimeoutSeconds": 120, "shutdownGraceSeconds": 5}\(settings.isEmpty ? "" : ", " + settings)}
             """)

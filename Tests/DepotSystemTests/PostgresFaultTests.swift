@@ -122,8 +122,7 @@ struct PostgresFaultTests {
         let path = scratch.path + "/Config/depot.json"
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let changed = text.replacingOccurrences(
-            of: "\"ledger\": {\"sqliteBusyTimeoutSeconds\": 120}",
-            with: "\"ledger\": {\"sqliteBusyTimeoutSeconds\": 120, \"waitSeconds\": \(waitSeconds)}")
+            of: "\"waitSeconds\": 60", with: "\"waitSeconds\": \(waitSeconds)")
         #expect(changed != text, "the configuration's ledger section moved")
         try changed.write(toFile: path, atomically: true, encoding: .utf8)
     }

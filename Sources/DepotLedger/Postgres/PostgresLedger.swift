@@ -38,8 +38,9 @@ package final class PostgresLedger: SQLLedger {
     static let migrationLockKey: Int64 = 0x4465_706F_744C_6467  // "DepotLdg"
     /// How many times a transaction that hit a deadlock or serialization failure is tried.
     static let attempts = 4
-    /// The wait bound when the caller names none.
-    package static let defaultWaitBound: Duration = .seconds(5)
+    /// The wait bound when the caller names none: generous, for tools and bulk work; `depot serve` names its own
+    /// (`ledger.waitSeconds`, 5 s by default).
+    package static let defaultWaitBound: Duration = .seconds(60)
 
     /// A logger that passes warnings and errors only (postgres-nio logs connection churn at info level), for
     /// tools and tests.
