@@ -171,11 +171,13 @@ struct ObjectStoreInstancesTests {
 
             // A third instance comes up on an empty data directory and no content directory, as a new container would.
             let empty = shared.scratch.path + "/data-new"
-            let configuration = try ConfigurationLoader.load(
+            var configuration = try ConfigurationLoader.load(
                 overrides: ConfigurationOverrides(
                     configPath: shared.scratch.path + "/Config", port: 0, dataDirectory: empty,
                     contentDirectory: shared.scratch.path + "/no-content", databaseURL: shared.ledgerURL),
                 environment: [:])
+            // A loaded test machine can hold a PostgreSQL statement past serve's 5 s; these tests do not measure it.
+            configuration.ledgerWaitSeconds = max(configuration.ledgerWaitSeconds, 60)
             var logger = Logger(label: "depot-test")
             logger.logLevel = .warning
             let application = try await DepotApplication.prepare(configuration, logger: logger)

@@ -110,11 +110,13 @@ struct LiveServer {
             try scratch.write("content/\(pack.directory)/pack.json", manifest)
             for (path, bytes) in pack.files { try scratch.write("content/\(pack.directory)/Contents/\(path)", bytes) }
         }
-        let configuration = try ConfigurationLoader.load(
+        var configuration = try ConfigurationLoader.load(
             overrides: ConfigurationOverrides(
                 configPath: scratch.path + "/Config", port: 0, dataDirectory: scratch.path + "/data",
                 contentDirectory: scratch.path + "/content"),
             environment: [:])
+        // A loaded test machine can hold a PostgreSQL statement past serve's 5 s; these tests do not measure it.
+        configuration.ledgerWaitSeconds = max(configuration.ledgerWaitSeconds, 60)
         var logger = Logger(label: "depot-test")
         logger.logLevel = .warning
         return try await DepotApplication.prepare(configuration, logger: logger)

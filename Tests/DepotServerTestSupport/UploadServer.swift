@@ -83,11 +83,13 @@ struct UploadServer {
         try SharedInstances.write(
             [LiveServer.PackSpec(directory: "coins", productId: "com.example.coins", files: ["c.json": Array("{}".utf8)])],
             in: scratch)
-        let configuration = try ConfigurationLoader.load(
+        var configuration = try ConfigurationLoader.load(
             overrides: ConfigurationOverrides(
                 configPath: scratch.path + "/Config", port: 0, dataDirectory: scratch.path + "/data",
                 contentDirectory: scratch.path + "/content", databaseURL: ledgerURL),
             environment: [:])
+        // A loaded test machine can hold a PostgreSQL statement past serve's 5 s; these tests do not measure it.
+        configuration.ledgerWaitSeconds = max(configuration.ledgerWaitSeconds, 60)
         var logger = Logger(label: "depot-test")
         logger.logLevel = .warning
         let application = try await DepotApplication.prepare(configuration, logger: logger)

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Running work that waits on something outside the process (a database server) for a bounded time.
 enum WaitBound {
     private enum Outcome<T: Sendable>: Sendable {
@@ -14,10 +16,21 @@ enum WaitBound {
         try await withoutActuallyEscaping(operation) { operation in
             // The group below ends only once both of its tasks have: the operation does not outlive this call.
             nonisolated(unsafe) let operation = operation
+            let ended = EndFlag()
             return try await withThrowingTaskGroup(of: Outcome<T>.self) { group in
-                group.addTask { .answered(try await operation()) }
                 group.addTask {
-                    try await Task.sleep(for: bound)
+                    defer { ended.set() }
+                    return .answered(try await operation())
+                }
+                group.addTask {
+                    do {
+                        try await Task.sleep(for: bound)
+                    } catch {
+                        // Cancelled: by the operation's end (nothing to do), or by the caller's own cancellation,
+                        // which must not wait on an operation that ignores it.
+                        if !ended.isSet { onExpiry() }
+                        throw error
+                    }
                     return .expired
                 }
                 defer { group.cancelAll() }
@@ -30,5 +43,14 @@ enum WaitBound {
                 }
             }
         }
+    }
+
+    /// Whether the operation has ended, shared by the group's two tasks.
+    private final class EndFlag: Sendable {
+        private let ended = Mutex(false)
+
+        var isSet: Bool { ended.withLock { $0 } }
+
+        func set() { ended.withLock { $0 = true } }
     }
 }

@@ -156,33 +156,37 @@ package final class PostgresLedger: SQLLedger {
         _ kind: SQLTransactionKind, _ what: String, _ body: (any SQLSession) async throws -> T
     ) async throws(LedgerError) -> T {
         let held = HeldConnection()
-        let generation = pool.generation
+        let (client, generation) = pool.current
         let answer: T?
         do {
             answer = try await WaitBound.run(within: waitBound, onExpiry: { held.close() }) {
-                try await self.attempts(kind, what, held, body)
+                try await self.attempts(kind, what, client, held, body)
             }
         } catch {
             if Self.isConnectionFailure(error) { pool.noteFailure(of: generation) }
             throw Self.ledgerError(error, while: what)
         }
         guard let answer else {
-            pool.noteFailure(of: generation)
+            // A lease that did not come in time says the pool cannot reach the server; a statement that did not answer
+            // in time may be a slow one (its connection is closed): the pool is not replaced for it.
+            if !held.heldAtExpiry { pool.noteFailure(of: generation) }
             throw .unavailable("\(what): PostgreSQL did not answer within \(waitBound.components.seconds) s")
         }
-        pool.noteSuccess()
+        pool.noteSuccess(of: generation)
         return answer
     }
 
     /// Runs `body` as `transaction` says, without its bound, telling `held` which connection it uses.
     private func attempts<T: Sendable>(
-        _ kind: SQLTransactionKind, _ what: String, _ held: HeldConnection, _ body: (any SQLSession) async throws -> T
+        _ kind: SQLTransactionKind, _ what: String, _ client: PostgresClient, _ held: HeldConnection,
+        _ body: (any SQLSession) async throws -> T
     ) async throws -> T {
         let logger = self.logger
-        let client = pool.client
         if case .read = kind {
             return try await client.withConnection { connection in
                 held.hold(connection)
+                defer { held.release() }
+                try Task.checkCancellation()
                 return try await body(PostgresSession(connection: connection, logger: logger))
             }
         }
@@ -193,6 +197,8 @@ package final class PostgresLedger: SQLLedger {
                 // waits (postgres-nio's `withTransaction` sends BEGIN before handing the connection over).
                 return try await client.withConnection { connection in
                     held.hold(connection)
+                    defer { held.release() }
+                    try Task.checkCancellation()
                     try await connection.query("BEGIN", logger: logger)
                     do {
                         let session = PostgresSession(connection: connection, logger: logger)

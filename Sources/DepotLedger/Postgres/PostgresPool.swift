@@ -46,6 +46,11 @@ package final class PostgresPool: Sendable {
         state.withLock { $0.client }
     }
 
+    /// The pool in use now and its generation, read together.
+    package var current: (client: PostgresClient, generation: Int) {
+        state.withLock { ($0.client, $0.generation) }
+    }
+
     /// How many pools have been put in place (1 until the first replacement).
     package var generation: Int {
         state.withLock { $0.generation }
@@ -72,10 +77,10 @@ package final class PostgresPool: Sendable {
         if current { ring.yield() }
     }
 
-    /// Notes that a transaction went through: the pool works.
-    package func noteSuccess() {
+    /// Notes that a transaction on the pool of `generation` went through: that pool works.
+    package func noteSuccess(of generation: Int) {
         state.withLock { state in
-            if state.failing { state.failing = false }
+            if state.failing, state.generation == generation { state.failing = false }
         }
     }
 

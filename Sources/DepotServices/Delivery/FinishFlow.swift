@@ -115,6 +115,10 @@ package struct FinishFlow: Sendable {
             return try await !context.entitledContents(stored, audience: audience).isEmpty
         } catch .ledgerUnavailable {
             throw .ledgerUnavailable
+        } catch .unknownProduct {
+            // A product this instance's catalog does not list yet (it lags another's): its content cannot be judged
+            // here, so nothing offered is not taken for nothing to deliver.
+            return true
         } catch {
             return false
         }

@@ -191,13 +191,13 @@ package final class ServedBytesRecorder: ServedBytesRecording, Service, Sendable
     /// How long the writer waits before trying an unavailable ledger again.
     static let retryPause: Duration = .seconds(1)
 
-    /// Keeps `ranges` for the next take, at most `capacity` of them in all (the oldest beyond it are dropped and
-    /// counted).
+    /// Keeps `ranges` for the next take, at most `capacity` of them in all: beyond it, the ranges of the transactions
+    /// holding the most are dropped (and counted), so that one buyer's flood cannot crowd out another's evidence.
     private func retain(_ ranges: [ServedRange]) {
         let dropped = retained.withLock { retained -> Int in
-            retained = ServedRange.coalesced(retained + ranges)
+            retained = Self.fewestFirst(ServedRange.coalesced(retained + ranges))
             let excess = max(0, retained.count - capacity)
-            if excess > 0 { retained.removeFirst(excess) }
+            if excess > 0 { retained.removeLast(excess) }
             return excess
         }
         for _ in 0..<dropped { metrics?.servedEventDropped() }
