@@ -206,7 +206,7 @@ run_target() {
     # is the harness's own start-up state (keys, certificates), not a parser's leak.
     local leaks=1
     [[ $(options_for "$target") == *-detect_leaks=0* ]] && leaks=0
-    (cd "$found" && LSAN_OPTIONS="detect_leaks=$leaks" "$BUILD/$target" -max_total_time="$SECONDS_PER_TARGET" -timeout=10 -rss_limit_mb=2048 \
+    (cd "$found" && ASAN_OPTIONS="detect_leaks=$leaks" LSAN_OPTIONS="detect_leaks=$leaks" "$BUILD/$target" -max_total_time="$SECONDS_PER_TARGET" -timeout=10 -rss_limit_mb=2048 \
         $(options_for "$target") -print_final_stats=1 "$corpus" "$ROOT/Fuzz/Corpus/$target" "$seeds") >"$log" 2>&1 \
         || status=$?
     grep -vE '^(#[0-9]+[[:space:]]+(NEW|REDUCE|pulse|RELOAD|INITED)|"|[[:space:]]+NEW_FUNC)' "$log" | tail -n 40
