@@ -141,19 +141,20 @@ package final class PostgresPool: Sendable {
 
     /// Puts a new pool in place if the current one still fails, and ends the old one; true if it did.
     private func replaceIfFailing() -> Bool {
+        guard state.withLock({ $0.failing && !$0.closed }) else { return false }
         let fresh = PostgresClient(configuration: url.configuration, backgroundLogger: logger)
-        let old = state.withLock { state -> Task<Void, Never>?? in
-            guard state.failing, !state.closed else { return .none }
+        let (replaced, old) = state.withLock { state -> (Bool, Task<Void, Never>?) in
+            // Checked again: a success or a shutdown may have come while the new pool was made.
+            guard state.failing, !state.closed else { return (false, nil) }
             let old = state.runner
             state.client = fresh
             state.runner = Task.detached { await fresh.run() }
             state.generation += 1
             state.failing = false
-            return .some(old)
+            return (true, old)
         }
-        guard case .some(let runner) = old else { return false }
-        runner?.cancel()
-        return true
+        old?.cancel()
+        return replaced
     }
 
     /// Ends the watch and the pool in use, waiting at most `bound` for its connections to close; false if they
