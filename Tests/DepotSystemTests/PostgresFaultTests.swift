@@ -20,15 +20,14 @@ struct PostgresFaultTests {
     /// The ledger's wait bound in these tests.
     static let waitSeconds = 2
     /// How long an answer may take, past the bound, on a loaded machine; far below the minute a stuck pool took.
-    static let answerSlack: Duration = .seconds(12)
+    static let answerSlack: Duration = .seconds(30)
     /// How long recovery may take after the database is back: the watch probes twice a second; far below the
     /// minute of postgres-nio's backoff.
     static let recoveryBound: Duration = .seconds(20)
 
-    /// Blackhole is left out: one run in four, a request hung past its bound while PostgreSQL was blackholed (being
-    /// found; the proxy's `blackhole` mode reproduces it).
+    /// Every mode of the proxy but `pass`.
     static let faults: [FaultProxy.Mode] = [
-        .refuse, .reset, .slow(latency: .seconds(waitSeconds * 3), bytesPerSecond: 1 << 20),
+        .refuse, .blackhole, .reset, .slow(latency: .seconds(waitSeconds * 3), bytesPerSecond: 1 << 20),
     ]
 
     @Test func everyFaultIsAnsweredWithinItsBoundAndRecoveredFrom() async throws {

@@ -153,13 +153,21 @@ package final class PostgresLedger: SQLLedger {
     /// - `.read`: on a leased connection without `BEGIN` (each statement is its own transaction), not retried.
     @discardableResult
     package func transaction<T: Sendable>(
-        _ kind: SQLTransactionKind, _ what: String, _ body: (any SQLSession) async throws -> T
+        _ kind: SQLTransactionKind, _ what: String, _ body: @escaping @Sendable (any SQLSession) async throws -> T
     ) async throws(LedgerError) -> T {
         let held = HeldConnection()
         let (client, generation) = pool.current
         let answer: T?
         do {
-            answer = try await WaitBound.run(within: waitBound, onExpiry: { held.close() }) {
+            let logger = self.logger
+            answer = try await WaitBound.run(
+                within: waitBound, onExpiry: { held.close() },
+                onAbandoned: {
+                    logger.error(
+                        "a PostgreSQL operation did not end after its connection was closed and it was cancelled; left to end on its own",
+                        metadata: ["operation": "\(what)"])
+                }
+            ) {
                 try await self.attempts(kind, what, client, held, body)
             }
         } catch {
@@ -179,7 +187,7 @@ package final class PostgresLedger: SQLLedger {
     /// Runs `body` as `transaction` says, without its bound, telling `held` which connection it uses.
     private func attempts<T: Sendable>(
         _ kind: SQLTransactionKind, _ what: String, _ client: PostgresClient, _ held: HeldConnection,
-        _ body: (any SQLSession) async throws -> T
+        _ body: @escaping @Sendable (any SQLSession) async throws -> T
     ) async throws -> T {
         let logger = self.logger
         if case .read = kind {

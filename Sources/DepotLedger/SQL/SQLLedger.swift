@@ -9,7 +9,7 @@ package protocol SQLLedger: Ledger {
     /// errors become `LedgerError`s saying `what` was being done.
     @discardableResult
     func transaction<T: Sendable>(
-        _ kind: SQLTransactionKind, _ what: String, _ body: (any SQLSession) async throws -> T
+        _ kind: SQLTransactionKind, _ what: String, _ body: @escaping @Sendable (any SQLSession) async throws -> T
     ) async throws(LedgerError) -> T
 }
 

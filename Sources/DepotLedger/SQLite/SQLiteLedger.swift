@@ -108,7 +108,7 @@ package final class SQLiteLedger: SQLLedger {
     /// when it throws; an access that fails to begin fails the statements sent.
     @discardableResult
     package func transaction<T: Sendable>(
-        _ kind: SQLTransactionKind, _ what: String, _ body: (any SQLSession) async throws -> T
+        _ kind: SQLTransactionKind, _ what: String, _ body: @escaping @Sendable (any SQLSession) async throws -> T
     ) async throws(LedgerError) -> T {
         let transaction = SQLiteTransaction(kind == .write ? .write : .read)
         transaction.start(on: pool)

@@ -24,7 +24,8 @@ struct ReceiptSigner {
             }
             guard let sid = nodes.next() else { throw ReceiptFormatError("its signer has no identifier") }
             let (issuer, serial) = try BER.sequence(sid, identifier: .sequence) { parts in
-                let issuer = try DistinguishedName(derEncoded: &parts)
+                guard let name = parts.next() else { throw ReceiptFormatError("its signer has no issuer") }
+                let issuer = try DistinguishedName(derEncoded: name)
                 let serial = try ArraySlice<UInt8>(derEncoded: &parts)
                 return (issuer, Certificate.SerialNumber(bytes: serial))
             }
