@@ -19,6 +19,7 @@ struct TestObjectStore: Sendable {
         """
         "storage": {"objectStore": {"endpoint": "\(settings.endpoint)", "region": "\(settings.region)",
           "bucket": "\(settings.bucket)", "prefix": "\(settings.prefix)", "pathStyle": true,
+          "timeoutSeconds": \(settings.timeoutSeconds),
           "accessKeyId": "\(settings.credentials.accessKeyId)", "secretAccessKey": "\(settings.credentials.secretAccessKey)"}\(
             localCacheBytes.map { ", \"localCacheBytes\": \($0)" } ?? "")}
         """
@@ -77,6 +78,18 @@ struct TestObjectStore: Sendable {
 
             """
         return try await ExternalTool.runSucceeding(python, ["-c", prelude + script]).output
+    }
+
+    /// The keys (below the test's prefix) of the bundles the bucket holds, as boto3 lists them.
+    func bundleKeys() async throws -> [String] {
+        let listed = try await boto3(
+            """
+            pages = S3.get_paginator('list_objects_v2').paginate(Bucket=BUCKET, Prefix=PREFIX + 'bundles/')
+            for page in pages:
+                for item in page.get('Contents', []):
+                    print(item['Key'][len(PREFIX):])
+            """)
+        return listed.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
     }
 
     /// Removes every object under the test's prefix.

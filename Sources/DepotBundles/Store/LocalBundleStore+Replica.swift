@@ -8,13 +8,18 @@ extension LocalBundleStore {
 
     /// Sends a bundle this store holds to the replica unless the replica holds it now (asked each time: a copy sent
     /// earlier, by this instance or another, may have been collected since, so nothing is remembered); without a
-    /// replica, nothing. A version is recorded only after this returns, so only once its bundle is in the replica.
-    func replicate(_ record: BundleRecord) async throws {
+    /// replica, nothing. A version is recorded only after this returns, so only once its bundle is in the replica
+    /// (unless `policy` is ``ReplicaFailurePolicy/sendLater``: then a failure keeps the bundle for a later send).
+    func replicate(_ record: BundleRecord, policy: ReplicaFailurePolicy) async throws {
         guard let replica else { return }
         let path = layout.bundlePath(for: record.digest)
         do {
             try await replica.upload(record.digest, path: path)
         } catch {
+            if case .sendLater = policy {
+                keepUnsent(record.digest)
+                return
+            }
             throw BundleStoreError(.replica, "the bundle \(record.digest) could not be stored in the replica: \(error)")
         }
     }

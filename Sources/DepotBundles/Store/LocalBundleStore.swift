@@ -25,6 +25,8 @@ package final class LocalBundleStore: BundleStore, Sendable {
     /// The shared home of bundles, when instances share no directory.
     let replica: (any BundleReplica)?
     let replication = BundleReplication()
+    /// The bundles built here that the replica has not taken yet (see ``ReplicaFailurePolicy/sendLater``).
+    let unsent = UnsentBundles()
     /// The bundle files on this instance's disk, when a replica holds them all (see ``LocalBundleCache``).
     let cache: LocalBundleCache?
 
@@ -75,9 +77,18 @@ package final class LocalBundleStore: BundleStore, Sendable {
     }
 
     /// Builds `pack`'s bundle unless the cache already holds it, and returns its digest and size.
-    /// Concurrent calls for the same pack share one build. The work runs off the concurrency pool.
+    /// Concurrent calls for the same pack share one build. The work runs off the concurrency pool. A replica that
+    /// cannot take the bundle fails the build.
     package func build(
         _ pack: Pack, compressionLevel: Int = BundleWriter.defaultCompressionLevel
+    ) async throws -> BundleRecord {
+        try await build(pack, compressionLevel: compressionLevel, whenReplicaFails: .fail)
+    }
+
+    /// Builds `pack`'s bundle as ``build(_:compressionLevel:)`` does; `policy` says what a replica that cannot take
+    /// the bundle does to the build.
+    package func build(
+        _ pack: Pack, compressionLevel: Int, whenReplicaFails policy: ReplicaFailurePolicy
     ) async throws -> BundleRecord {
         let fingerprint = pack.fingerprint(compressionLevel: compressionLevel)
         let layout = layout
@@ -86,7 +97,7 @@ package final class LocalBundleStore: BundleStore, Sendable {
                 try Self.buildNow(pack, compressionLevel: compressionLevel, layout: layout)
             }
         }
-        try await replicate(record)
+        try await replicate(record, policy: policy)
         cache?.admit(record.digest, size: record.size)
         return record
     }
@@ -110,7 +121,7 @@ package final class LocalBundleStore: BundleStore, Sendable {
                 }
             }
         }
-        try await replicate(record)
+        try await replicate(record, policy: .fail)
         cache?.admit(record.digest, size: record.size)
         return record
     }

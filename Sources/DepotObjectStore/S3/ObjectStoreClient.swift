@@ -22,7 +22,7 @@ public struct ObjectStoreClient: Sendable {
 
     /// A client for `settings`' bucket, over `http`; `now` is the signing time in seconds since 1970.
     public init(
-        settings: ObjectStoreSettings, http: HTTPClient = .shared,
+        settings: ObjectStoreSettings, http: HTTPClient = ObjectStoreClient.defaultHTTP,
         now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) },
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) throws(ObjectStoreError) {

@@ -129,9 +129,18 @@ package struct DepotApplication: Sendable {
             ledger: ledger, store: store, shelf: shelf, limits: configuration.bundles.packLimits,
             compressionLevel: configuration.bundles.compressionLevel, baseCount: configuration.catalog.deltaBaseCount,
             logger: logger, metrics: metrics, onRecorded: { _ = try? await refresher.refresh() })
-        // Deltas between the imported versions are built before the server listens, as they always were.
+        // Deltas between the imported versions are built before the server listens, as they always were; one that
+        // cannot be (its bundle cannot be sent to an unreachable object store) is left to the background builds, and
+        // the full bundle is offered meanwhile.
         for version in imported.imported {
-            try await deltas.build(towards: version, olderOnly: true)
+            do {
+                try await deltas.build(towards: version, olderOnly: true)
+            } catch {
+                logger.warning(
+                    "a delta was not built at start; it is built again in the background",
+                    metadata: ["content": "\(version.contentId)", "version": "\(version.version)", "error": "\(error)"])
+                deltas.enqueue(version)
+            }
         }
         try await refresher.reload()
         // Deltas towards the current versions that a publish asked for but a stop (or a kill) cut short are
@@ -398,13 +407,15 @@ package struct DepotApplication: Sendable {
         .register(on: router)
         let store = bundleStore
         let bundleCacheCounts: (@Sendable () -> BundleCacheCounts)? = store.sharesBundles ? { @Sendable in store.cacheCounts } : nil
-        let unfetchableBundles: (@Sendable () -> Int)? = store.sharesBundles ? { @Sendable [refresher] in refresher.unfetchableCount } : nil
-        let readiness = readinessRoute(unfetchableBundles: unfetchableBundles)
+        let replicaBacklog: (@Sendable () -> ReplicaBacklog)? =
+            store.sharesBundles
+            ? { @Sendable [refresher] in ReplicaBacklog(unfetchable: refresher.unfetchableCount, unsent: refresher.unsentCount) } : nil
+        let readiness = readinessRoute(replicaBacklog: replicaBacklog)
         MetricsRoute(
             metrics: metrics,
             tokens: BearerTokenDigests(hexDigests: configuration.adminTokenDigests + configuration.metricsTokenDigests),
             ledger: ledger, purges: purges.counters, edgeFills: self.edgeFills, connections: connections,
-            bundleCache: bundleCacheCounts, unfetchableBundles: unfetchableBundles, logger: logger,
+            bundleCache: bundleCacheCounts, replicaBacklog: replicaBacklog, logger: logger,
             floor: Self.storageFloor(configuration), readiness: { _ = await readiness.reasonNotReady() }
         ).register(on: router)
         AdminRoutes(service: service, tokenDigests: configuration.adminTokenDigests).register(on: router)
@@ -440,7 +451,7 @@ package struct DepotApplication: Sendable {
     }
 
     /// `/readyz`'s decision, which records `depot_ready` and `depot_ledger_available` (a scrape decides too).
-    func readinessRoute(unfetchableBundles: (@Sendable () -> Int)?) -> ReadinessRoute {
+    func readinessRoute(replicaBacklog: (@Sendable () -> ReplicaBacklog)?) -> ReadinessRoute {
         let ledger = timedLedger
         var readiness = ReadinessRoute(
             readLedger: { [ledger] () async throws(LedgerError) in _ = try await ledger.catalogRevision() },
@@ -448,7 +459,7 @@ package struct DepotApplication: Sendable {
         if let settings = configuration.objectStore, let probe = ObjectStoreReadiness(settings: settings) {
             readiness.objectStoreProblem = { await probe.problem() }
         }
-        readiness.unfetchableBundles = unfetchableBundles
+        readiness.replicaBacklog = replicaBacklog
         readiness.metrics = metrics
         return readiness
     }

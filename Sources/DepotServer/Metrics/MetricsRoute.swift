@@ -23,8 +23,9 @@ struct MetricsRoute: Sendable {
     let connections: ConnectionGate
     /// What the local cache of the object store's bundles did, when bundles are shared through one.
     let bundleCache: (@Sendable () -> BundleCacheCounts)?
-    /// How many of the catalog's bundles could not be fetched from the object store, when bundles are shared through one.
-    var unfetchableBundles: (@Sendable () -> Int)? = nil
+    /// How many of the catalog's bundles could not be fetched from the object store, and how many built here wait to
+    /// be sent to it, when bundles are shared through one.
+    var replicaBacklog: (@Sendable () -> ReplicaBacklog)? = nil
     let logger: Logger
     /// The data directory's free-space floor, sampled into `depot_disk_*`; nil: not sampled.
     var floor: StorageFloor? = nil
@@ -69,7 +70,10 @@ struct MetricsRoute: Sendable {
         metrics.mirror(purges: purges, edgeFills: edgeFills)
         metrics.mirror(connections: connections)
         if let bundleCache { metrics.mirror(bundleCache: bundleCache()) }
-        if let unfetchableBundles { metrics.bundlesUnfetchable(count: unfetchableBundles()) }
+        if let backlog = replicaBacklog?() {
+            metrics.bundlesUnfetchable(count: backlog.unfetchable)
+            metrics.bundlesUnsent(count: backlog.unsent)
+        }
         metrics.sampleProcess()
         await sampleHealth()
     }

@@ -8,15 +8,18 @@ import Synchronization
 /// stops sending it requests: the ledger must answer a read within `ledgerTimeout`, the bundle store's
 /// directory must be writable (staging and deltas write there), and the object store, when bundles are shared through
 /// one, must answer a listing, and every bundle of the catalog must be fetchable from it (a missing or damaged copy
-/// leaves the instance degraded: it refuses the redeems that would offer that bundle until the copy is replaced).
+/// leaves the instance degraded: it refuses the redeems that would offer that bundle until the copy is replaced), and
+/// every bundle built here must have been sent to it (one built while it could not be reached leaves the instance
+/// degraded until it is sent: the other instances cannot fetch it meanwhile).
 struct ReadinessRoute: Sendable {
     /// One cheap read of the ledger.
     let readLedger: @Sendable () async throws(LedgerError) -> Void
     let storeDirectory: String
     /// Why the object store cannot be used now, or nil; nil without an object store.
     var objectStoreProblem: (@Sendable () async -> String?)? = nil
-    /// How many of the catalog's bundles could not be fetched from the object store; nil without an object store.
-    var unfetchableBundles: (@Sendable () -> Int)? = nil
+    /// How many of the catalog's bundles could not be fetched from the object store, and how many built here wait to
+    /// be sent to it; nil without an object store.
+    var replicaBacklog: (@Sendable () -> ReplicaBacklog)? = nil
     var ledgerTimeout: Duration = .seconds(5)
     /// Where each decision is recorded (`depot_ready`, `depot_ledger_available`); nil: nowhere.
     var metrics: DepotMetrics? = nil
@@ -75,8 +78,16 @@ struct ReadinessRoute: Sendable {
         if let objectStoreProblem, let problem = await objectStoreProblem() {
             return "the object store cannot be used (\(problem))"
         }
-        if let unfetchableBundles, case let count = unfetchableBundles(), count > 0 {
-            return "degraded: \(count) published bundle\(count == 1 ? "" : "s") cannot be fetched from the object store"
+        if let backlog = replicaBacklog?() {
+            if backlog.unfetchable > 0 {
+                let count = backlog.unfetchable
+                return "degraded: \(count) published bundle\(count == 1 ? "" : "s") cannot be fetched from the object store"
+            }
+            if backlog.unsent > 0 {
+                let count = backlog.unsent
+                return
+                    "degraded: \(count) bundle\(count == 1 ? "" : "s") built here \(count == 1 ? "is" : "are") not yet in the object store"
+            }
         }
         return nil
     }

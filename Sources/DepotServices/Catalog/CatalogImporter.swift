@@ -11,6 +11,10 @@ import Logging
 /// already bundled), and recorded as a published version: the same pack at the same version is the same
 /// record and changes nothing; a changed pack at a recorded version is refused with a message naming the
 /// product, the content and the version. Refused packs are logged and listed; the rest is imported.
+///
+/// With an object store, a bundle the bucket cannot take now (unreachable at start) is recorded all the same and
+/// kept on this disk until it is sent (`LocalBundleStore.sendUnsent()`): the instance starts and serves what it
+/// holds; the other instances fetch it once it is sent (until then they answer `bundle-unavailable` for it).
 package enum CatalogImporter {
     /// What the import did.
     package struct Result: Sendable {
@@ -64,7 +68,7 @@ package enum CatalogImporter {
                 continue
             }
             let record = try await buildTimer.timingBuild(.full) {
-                try await store.build(pack, compressionLevel: compressionLevel)
+                try await store.build(pack, compressionLevel: compressionLevel, whenReplicaFails: .sendLater)
             }
             let version = ContentVersion(
                 productId: manifest.productId, contentId: manifest.contentId, version: manifest.version,
@@ -93,6 +97,11 @@ package enum CatalogImporter {
                 continue
             }
             shelf.noteImported(digest: record.digest, directory: directory)
+        }
+        if store.unsentCount > 0 {
+            logger.error(
+                "bundles built at start could not be sent to the object store; they are served from this disk and sent once it answers",
+                metadata: ["bundles": "\(store.unsentCount)"])
         }
         return result
     }

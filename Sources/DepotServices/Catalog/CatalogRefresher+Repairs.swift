@@ -40,6 +40,39 @@ extension CatalogRefresher {
     }
 }
 
+extension CatalogRefresher {
+    /// Seconds between two attempts at sending the bundles built here that the object store did not take.
+    package static let unsentRetrySeconds: Int64 = 5
+
+    /// Sends the bundles built here that the object store could not take (at start, while it could not be reached);
+    /// returns the digests sent. Run by ``refresh()`` every `unsentRetrySeconds` while any wait. Failures are
+    /// logged, never thrown.
+    @discardableResult
+    package func sendUnsent() async -> [BundleDigest] {
+        guard store.unsentCount > 0 else { return [] }
+        let sends = await store.sendUnsent()
+        if !sends.sent.isEmpty {
+            logger.notice(
+                "bundles built while the object store could not be reached are sent to it now",
+                metadata: ["bundles": "\(sends.sent.count)", "stillUnsent": "\(store.unsentCount)"])
+        }
+        if let (digest, reason) = sends.failed.first {
+            // Said once a minute at most while the object store stays unreachable.
+            let level: Logger.Level = sendFailures.due(at: clock(), every: 60) ? .warning : .debug
+            logger.log(
+                level: level, "bundles built here still cannot be sent to the object store",
+                metadata: ["bundles": "\(store.unsentCount)", "digest": "\(digest)", "error": "\(reason)"])
+        }
+        return sends.sent
+    }
+
+    /// Runs ``sendUnsent()`` when bundles wait and the last attempt is at least `unsentRetrySeconds` old.
+    func sendUnsentIfDue() async {
+        guard store.unsentCount > 0, sends.due(at: clock(), every: Self.unsentRetrySeconds) else { return }
+        await sendUnsent()
+    }
+}
+
 /// When the reports of unfetchable bundles were last looked at.
 final class RepairSchedule: Sendable {
     private let lastRun = Mutex<Int64?>(nil)

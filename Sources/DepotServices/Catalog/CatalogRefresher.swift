@@ -25,12 +25,20 @@ package struct CatalogRefresher: Sendable {
     let missing = MissingBundles()
     /// When this instance last replaced the reported copies it holds good ones of (see ``repairReported()``).
     let repairs = RepairSchedule()
+    /// When this instance last tried to send the bundles the object store did not take (see ``sendUnsent()``).
+    let sends = RepairSchedule()
+    /// When a failed send was last logged as a warning.
+    let sendFailures = RepairSchedule()
     /// Seconds between two attempts at bundles that could not be fetched.
     package static let missingRetrySeconds: Int64 = 15
 
     /// How many bundles of the installed catalog could not be fetched from the object store at the last attempt:
     /// while any could not, the instance is degraded (`/readyz`).
     package var unfetchableCount: Int { missing.count }
+
+    /// How many bundles built here wait to be sent to the object store: while any do, the other instances cannot
+    /// fetch them, and this instance is degraded (`/readyz`).
+    package var unsentCount: Int { store.unsentCount }
 
     /// A refresher installing `ledger`'s catalog into `holder` and `index`, offering only what `store` holds.
     package init(
@@ -50,6 +58,7 @@ package struct CatalogRefresher: Sendable {
     @discardableResult
     package func refresh() async throws(LedgerError) -> Bool {
         await repairReportedIfDue()
+        await sendUnsentIfDue()
         let revision = try await ledger.catalogRevision()
         guard revision != holder.revision else {
             let now = clock()

@@ -19,4 +19,10 @@ extension DepotMetrics {
     package func bundlesUnfetchable(count: Int) {
         Gauge(label: Name.bundlesUnfetchable, factory: factory).record(count)
     }
+
+    /// Sets the number of bundles built here that the object store has not taken yet (built while it could not be
+    /// reached): while it is above zero, the other instances cannot fetch them and `/readyz` answers 503.
+    package func bundlesUnsent(count: Int) {
+        Gauge(label: Name.bundlesUnsent, factory: factory).record(count)
+    }
 }

@@ -25,6 +25,7 @@ import Prometheus
 /// | `depot_purge_queue_depth` | gauge | |
 /// | `depot_purges_total` | counter | `outcome` (`queued`, `sent`, `failed_attempt`, `abandoned`, `dropped`) |
 /// | `depot_bundles_unfetchable` | gauge | |
+/// | `depot_bundles_unsent` | gauge | |
 /// | `depot_connections_open` | gauge | |
 /// | `depot_connections_total` | counter | `outcome` (`admitted`, `refused_total`, `refused_per_address`) |
 /// | `process_resident_memory_bytes`, `process_open_fds` | gauge | |
@@ -110,6 +111,7 @@ package final class DepotMetrics: Sendable {
         package static let bundleCacheBytes = "depot_bundle_cache_bytes"
         /// Bundles of the catalog this instance could not fetch from the object store at its last attempt.
         package static let bundlesUnfetchable = "depot_bundles_unfetchable"
+        package static let bundlesUnsent = "depot_bundles_unsent"
         /// Connections open now.
         package static let connectionsOpen = "depot_connections_open"
         /// Connections by what the connection gate decided.
