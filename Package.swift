@@ -56,6 +56,15 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "DepotSystem", swiftSettings: swiftSettings),
+        .target(
+            name: "DepotOutboundHTTP",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(name: "DepotArchives", dependencies: ["CZlib"], swiftSettings: swiftSettings),
         .target(
             name: "DepotTrust",
@@ -71,6 +80,7 @@ let package = Package(
         .target(
             name: "DepotAppStore",
             dependencies: [
+                "DepotOutboundHTTP",
                 "DepotTrust",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -106,12 +116,11 @@ let package = Package(
         .target(
             name: "DepotObjectStore",
             dependencies: [
-                "DepotCore", "DepotSystem",
+                "DepotCore", "DepotSystem", "DepotOutboundHTTP",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "XMLCoder", package: "XMLCoder"),
             ],
             swiftSettings: swiftSettings
@@ -119,6 +128,7 @@ let package = Package(
         .target(
             name: "DepotGooglePlay",
             dependencies: [
+                "DepotOutboundHTTP",
                 "DepotTrust",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -216,6 +226,7 @@ let package = Package(
         .target(
             name: "DepotServer",
             dependencies: [
+                "DepotOutboundHTTP",
                 "DepotCore", "DepotHTTP", "DepotBundles", "DepotTrust", "DepotLedger", "DepotArchives", "DepotAppStore",
                 "DepotGooglePlay", "DepotAPI", "DepotServices", "DepotOrigin", "DepotObjectStore", "DepotSettings", "DepotTelemetry",
                 "DepotConsole",

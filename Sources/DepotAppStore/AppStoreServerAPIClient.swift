@@ -1,3 +1,4 @@
+import DepotOutboundHTTP
 import AsyncHTTPClient
 import Foundation
 import NIOCore
@@ -44,7 +45,7 @@ public struct AppStoreServerAPIClient: Sendable {
 
     /// Creates a client. `clock` gives seconds since 1970 (token times); `sleep` waits between attempts.
     public init(
-        http: HTTPClient = .shared, signer: AppStoreAPITokenSigner, baseURLs: BaseURLs = .apple,
+        http: HTTPClient = OutboundHTTP.client, signer: AppStoreAPITokenSigner, baseURLs: BaseURLs = .apple,
         timeoutSeconds: Int64 = 30, retry: AppStoreAPIRetryPolicy = AppStoreAPIRetryPolicy(),
         clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) },
         sleep: @escaping @Sendable (Double) async -> Void = { try? await Task.sleep(for: .seconds($0)) },

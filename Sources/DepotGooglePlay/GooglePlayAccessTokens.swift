@@ -1,3 +1,4 @@
+import DepotOutboundHTTP
 import AsyncHTTPClient
 import CryptoExtras
 import DepotTrust
@@ -23,7 +24,7 @@ public actor GooglePlayAccessTokens {
 
     /// Tokens for `account`, asked of `tokenURL` (the key file's `token_uri` when nil).
     public init(
-        account: GooglePlayServiceAccount, tokenURL: String? = nil, http: HTTPClient = .shared, timeoutSeconds: Int64 = 30
+        account: GooglePlayServiceAccount, tokenURL: String? = nil, http: HTTPClient = OutboundHTTP.client, timeoutSeconds: Int64 = 30
     )
         throws(GooglePlayAPIError)
     {

@@ -1,3 +1,4 @@
+import DepotOutboundHTTP
 import AsyncHTTPClient
 import Foundation
 import NIOCore
@@ -19,7 +20,7 @@ public struct GooglePlayDeveloperAPIClient: Sendable {
 
     /// A client for the app `packageName`. `clock` gives seconds since 1970 (token lifetimes).
     public init(
-        packageName: String, tokens: GooglePlayAccessTokens, baseURL: String = Self.googleBaseURL, http: HTTPClient = .shared,
+        packageName: String, tokens: GooglePlayAccessTokens, baseURL: String = Self.googleBaseURL, http: HTTPClient = OutboundHTTP.client,
         timeoutSeconds: Int64 = 30, clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
     ) {
         self.packageName = packageName

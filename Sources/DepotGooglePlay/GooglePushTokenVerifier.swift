@@ -1,3 +1,4 @@
+import DepotOutboundHTTP
 import AsyncHTTPClient
 import Crypto
 import CryptoExtras
@@ -49,7 +50,7 @@ public actor GooglePushTokenVerifier {
     /// A verifier for pushes to `audience` (the push endpoint's audience as configured in Pub/Sub).
     public init(
         audience: String, serviceAccountEmail: String?, certificatesURL: String = GooglePushTokenVerifier.googleCertificatesURL,
-        http: HTTPClient = .shared
+        http: HTTPClient = OutboundHTTP.client
     ) {
         self.audience = audience
         self.serviceAccountEmail = serviceAccountEmail

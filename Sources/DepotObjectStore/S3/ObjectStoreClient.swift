@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import DepotOutboundHTTP
 import Crypto
 import DepotCore
 import Foundation
@@ -22,7 +23,7 @@ public struct ObjectStoreClient: Sendable {
 
     /// A client for `settings`' bucket, over `http`; `now` is the signing time in seconds since 1970.
     public init(
-        settings: ObjectStoreSettings, http: HTTPClient = ObjectStoreClient.defaultHTTP,
+        settings: ObjectStoreSettings, http: HTTPClient = OutboundHTTP.client,
         now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) },
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) throws(ObjectStoreError) {

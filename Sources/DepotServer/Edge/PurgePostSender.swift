@@ -1,3 +1,4 @@
+import DepotOutboundHTTP
 import AsyncHTTPClient
 import DepotServices
 import NIOCore
@@ -11,7 +12,7 @@ struct PurgePostSender: PurgeSender {
     /// Extra request fields.
     let headers: [String: String]
     /// The client (the process-wide shared one).
-    var client: HTTPClient = .shared
+    var client: HTTPClient = OutboundHTTP.client
 
     func send(_ purge: PurgeRequest, body: [UInt8], timeoutSeconds: Int) async throws(PurgeFailure) {
         var request = HTTPClientRequest(url: url)
