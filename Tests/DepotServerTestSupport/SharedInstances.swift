@@ -35,19 +35,20 @@ struct SharedInstances {
     /// A PostgreSQL test without a server is skipped (or fails in CI), see `PostgresTestDatabase`.
     static func with(
         _ name: String = #function, engine: LedgerEngine, count: Int = 2, packs: [LiveServer.PackSpec] = smallPacks,
-        settings: String = "", dataDirectoryPerInstance: Bool = false, body: (SharedInstances) async throws -> Void
+        settings: String = "", dataDirectoryPerInstance: Bool = false, ledgerWaitSeconds: Int? = nil,
+        ledgerURLThrough: (String) throws -> String = { $0 }, body: (SharedInstances) async throws -> Void
     ) async throws {
         switch engine {
         case .postgres:
             try await PostgresTestDatabase.with(name) { database in
                 try await run(
-                    name, ledgerURL: database.url, count: count, packs: packs, settings: settings,
-                    dataDirectoryPerInstance: dataDirectoryPerInstance, body: body)
+                    name, ledgerURL: try ledgerURLThrough(database.url), count: count, packs: packs, settings: settings,
+                    dataDirectoryPerInstance: dataDirectoryPerInstance, ledgerWaitSeconds: ledgerWaitSeconds, body: body)
             }
         case .sqlite:
             try await run(
                 name, ledgerURL: nil, count: count, packs: packs, settings: settings,
-                dataDirectoryPerInstance: dataDirectoryPerInstance, body: body)
+                dataDirectoryPerInstance: dataDirectoryPerInstance, ledgerWaitSeconds: ledgerWaitSeconds, body: body)
         }
     }
 
@@ -59,7 +60,7 @@ struct SharedInstances {
 
     private static func run(
         _ name: String, ledgerURL: String?, count: Int, packs: [LiveServer.PackSpec], settings: String,
-        dataDirectoryPerInstance: Bool, body: (SharedInstances) async throws -> Void
+        dataDirectoryPerInstance: Bool, ledgerWaitSeconds: Int?, body: (SharedInstances) async throws -> Void
     ) async throws {
         let scratch = try ScratchDirectory(name)
         defer { scratch.remove() }
@@ -90,8 +91,9 @@ struct SharedInstances {
                         dataDirectory: dataDirectory(in: scratch, index: index, perInstance: dataDirectoryPerInstance),
                         contentDirectory: scratch.path + "/content", databaseURL: ledgerURL),
                     environment: [:])
-                // A loaded test machine can hold a PostgreSQL statement past serve's 5 s; these tests do not measure it.
-                configuration.ledgerWaitSeconds = max(configuration.ledgerWaitSeconds, 60)
+                // A loaded test machine can hold a PostgreSQL statement past serve's 5 s; these tests do not measure it
+                // (unless they name their own bound).
+                configuration.ledgerWaitSeconds = ledgerWaitSeconds.map(Int64.init) ?? max(configuration.ledgerWaitSeconds, 60)
                 let application = try await DepotApplication.prepare(configuration, logger: logger)
                 let running = try await ListeningGroup.start(logger: logger) { ready in application.makeApplication(onRunning: ready) }
                 groups.append((running.group, running.task, application.ledger))

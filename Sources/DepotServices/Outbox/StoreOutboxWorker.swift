@@ -176,13 +176,39 @@ package struct StoreOutboxWorker: Service {
             }
             return
         }
-        if try await ledger.completeAppleJob(id: job.id, owner: owner, now: clock()) {
+        if try await recordCompletion(job) {
             logger.info("store call acknowledged", metadata: metadata)
         } else {
             // The lease ran out while the call was under way and another sender took the job: Finish
             // Transaction is idempotent at Apple, and a purchase Google holds as acknowledged counts as done, so the
             // second call is harmless.
             logger.warning("store call acknowledged after the lease ended", metadata: metadata)
+        }
+    }
+
+    /// Records `job` done, trying again while the ledger cannot be reached and this sender's lease holds: a call the
+    /// store accepted is not sent a second time (after the lease) only because its outcome could not be written while
+    /// the database restarted. Throws once the lease has run out or the server stops.
+    private func recordCompletion(_ job: AppleJob) async throws(LedgerError) -> Bool {
+        var pause: Duration = .milliseconds(200)
+        var told = false
+        while true {
+            do {
+                return try await ledger.completeAppleJob(id: job.id, owner: owner, now: clock())
+            } catch {
+                let leaseEnd = job.leaseExpiresAt ?? 0
+                guard error.isUnavailable, clock() + 1 < leaseEnd, !Task.isShuttingDownGracefully, !Task.isCancelled else {
+                    throw error
+                }
+                if !told {
+                    told = true
+                    logger.warning(
+                        "a store call was accepted but the ledger cannot record it; trying again until the lease ends",
+                        metadata: ["transaction": "\(job.transactionId)", "leaseEndsAt": "\(leaseEnd)", "error": "\(error.message)"])
+                }
+                try? await Task.sleep(for: pause)
+                pause = min(pause * 2, .seconds(2))
+            }
         }
     }
 }
