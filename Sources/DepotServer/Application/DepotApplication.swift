@@ -70,6 +70,8 @@ package struct DepotApplication: Sendable {
     package var appStoreClient: AppStoreServerAPIClient? = nil
     /// The Google Play Developer API client, when `googlePlay.developerAPI` is configured.
     package var googlePlayClient: GooglePlayDeveloperAPIClient? = nil
+    /// The same API for the calls a request waits on, each bounded by `requestPathTimeoutSeconds`.
+    package var googlePlayRequestClient: GooglePlayDeveloperAPIClient? = nil
 
     /// The ledger as the server's parts use it: every call timed into `metrics`.
     var timedLedger: any Ledger { MeasuredLedger(base: ledger, metrics: metrics) }
@@ -204,6 +206,7 @@ package struct DepotApplication: Sendable {
         }
         if let googlePlay = configuration.googlePlay, let settings = googlePlay.developerAPI {
             application.googlePlayClient = try settings.client(packageName: googlePlay.packageName)
+            application.googlePlayRequestClient = try settings.requestPathClient(packageName: googlePlay.packageName)
             logger.info(
                 "Google Play Developer API on: delivered purchases are acknowledged (or consumed) at Google Play by Depot",
                 metadata: ["baseURL": "\(settings.baseURL)"])
@@ -391,7 +394,7 @@ package struct DepotApplication: Sendable {
                 ledger: ledger, catalogs: catalogs, grants: grants, grantLifetime: configuration.grants.lifetimeSeconds,
                 revocations: revocations, purges: purges, clock: clock, logger: logger),
             irregular: configuration.irregularActivity, appStoreServerAPI: configuration.appStoreServerAPI,
-            googlePlaySubscriptions: googlePlayClient.map { GooglePlaySubscriptionPeriod(client: $0, logger: self.logger) },
+            googlePlaySubscriptions: googlePlayRequestClient.map { GooglePlaySubscriptionPeriod(client: $0, logger: self.logger) },
             metrics: metrics)
         TransactionRoutes(service: service, trustedProxies: configuration.http.trustedProxies, metrics: metrics)
             .register(on: router)

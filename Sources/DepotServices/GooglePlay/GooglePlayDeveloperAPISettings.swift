@@ -32,8 +32,22 @@ package struct GooglePlayDeveloperAPISettings: Sendable {
         self.voidedPurchases = voidedPurchases
     }
 
-    /// A client for the app `packageName` under these settings.
+    /// The longest a request (a redeem, a restore) waits for one Google call before the offline judgement applies,
+    /// when `timeoutSeconds` is longer: the app's request must not wait as long as the outbox may.
+    package static let requestPathTimeoutSeconds: Int64 = 5
+
+    /// A client for the app `packageName` under these settings, for the outbox and the polls.
     package func client(packageName: String) throws(GooglePlayAPIError) -> GooglePlayDeveloperAPIClient {
+        try client(packageName: packageName, timeoutSeconds: timeoutSeconds)
+    }
+
+    /// A client for the calls a request waits on (a subscription's current period, a purchase's type): each call
+    /// gives up after `requestPathTimeoutSeconds` at most.
+    package func requestPathClient(packageName: String) throws(GooglePlayAPIError) -> GooglePlayDeveloperAPIClient {
+        try client(packageName: packageName, timeoutSeconds: min(timeoutSeconds, Self.requestPathTimeoutSeconds))
+    }
+
+    private func client(packageName: String, timeoutSeconds: Int64) throws(GooglePlayAPIError) -> GooglePlayDeveloperAPIClient {
         let tokens = try GooglePlayAccessTokens(account: account, tokenURL: tokenURL, timeoutSeconds: timeoutSeconds)
         return GooglePlayDeveloperAPIClient(packageName: packageName, tokens: tokens, baseURL: baseURL, timeoutSeconds: timeoutSeconds)
     }
