@@ -11,9 +11,11 @@ import Glibc
 #endif
 
 /// `depot serve` whose bucket cannot be reached, through the fault proxy between it and the test's S3 gateway: refused
-/// at start, the instance starts all the same, serves the bundles it built from its own disk, says why it is not ready,
-/// and sends them to the bucket once it answers, without a restart; blackholed while serving, downloads go on and
-/// readiness says so within the client's bound.
+/// at a restart, the instance starts all the same and serves the versions the ledger holds from its own disk; a new
+/// version in its content directory is held back (recorded only once its bundle is in the bucket, so that no other
+/// instance is told of a bundle it cannot fetch); it says why it is not ready, and once the bucket answers it sends
+/// the bundle and records the version, without a restart. Blackholed while serving, downloads go on and readiness
+/// says so within the client's bound.
 @Suite("A bucket that fails under depot serve", .serialized)
 struct ObjectStoreFaultTests {
     @Test(arguments: LedgerEngine.allCases)
@@ -26,7 +28,6 @@ struct ObjectStoreFaultTests {
         guard let proxy = try await FaultProxy.start(upstreamPort: upstream) else { return }
         defer { proxy.stop() }
         try await ServePlace.onEngine(engine) { binary, databaseURL in
-            try await proxy.set(.refuse)
             var proxied = store.settings
             proxied.endpoint = "http://127.0.0.1:\(proxy.port)"
             proxied.timeoutSeconds = 3
@@ -37,31 +38,50 @@ struct ObjectStoreFaultTests {
                 settings: TestObjectStore.configurationSection(proxied).replacingOccurrences(of: "\n", with: " "))
             try SharedInstances.write(SharedInstances.smallPacks, in: scratch)
             let place = ServePlace(scratch: scratch, databaseURL: databaseURL)
+
+            // A first start with the bucket up records the content and sends its bundles.
+            let first = try await DepotProcess.start(binary: binary, arguments: place.arguments, environment: place.environment)
+            defer { first.killIfRunning() }
+            let firstPort = try #require(first.port)
+            #expect(try await Self.becomesReady(port: firstPort), "\(first.logText.suffix(4000))")
+            first.kill(SIGTERM)
+            _ = await first.waitForExit(timeout: .seconds(60))
+            let sentAtFirst = try await store.bundleKeys()
+
+            // A new version of level1 in the content directory, and the bucket refusing connections at the restart.
+            var newer = SharedInstances.smallPacks[0]
+            newer.directory = "game/level1-2"
+            newer.version = "2.0"
+            newer.publishedAt = "2026-04-01T09:00:00Z"
+            newer.files["notes.txt"] = Array("Second edition.".utf8)
+            try SharedInstances.write([newer], in: scratch)
+            try await proxy.set(.refuse)
             let server = try await DepotProcess.start(binary: binary, arguments: place.arguments, environment: place.environment)
             defer { server.killIfRunning() }
             let port = try #require(server.port, "depot serve did not start while its bucket refused connections")
             let authority = try DevelopmentCertificateAuthority.loadOrCreate(directory: place.data + "/dev-ca")
 
-            // Started degraded: not ready, saying why, and serving what it built.
+            // Started degraded: not ready, saying why, and serving the version the ledger holds from its disk.
             let notReady = try await RawHTTPClient(port: port).request(RawHTTPClient.get("/readyz"))
             #expect(notReady.status == 503)
             #expect(notReady.text.contains("object store"), "\(notReady.text)")
             let purchase = try await PostgresFaultTests.Purchase.redeem(port: port, authority: authority)
+            #expect(sentAtFirst.contains("bundles/\(purchase.digest).zip"), "the first version is offered, not the held one")
             let bundle = try await RawHTTPClient(port: port).request(RawHTTPClient.get(purchase.url))
             #expect(bundle.status == 200, "\(bundle.status) \(bundle.text.prefix(200))")
-            #expect(try await store.bundleKeys().isEmpty, "nothing reached the bucket through a refusing proxy")
+            #expect(try await store.bundleKeys() == sentAtFirst, "nothing reached the bucket through a refusing proxy")
 
-            // The bucket answers: the bundles built here are sent, and the instance becomes ready without a restart.
+            // The bucket answers: the new bundle is sent, its version recorded, and the instance ready, with no restart.
             try await proxy.set(.pass)
-            var ready = false
+            #expect(try await Self.becomesReady(port: port), "\(server.logText.suffix(4000))")
+            var offered = purchase.digest
             let back = ContinuousClock.now
-            while !ready, ContinuousClock.now - back < .seconds(120) {
-                ready = try await RawHTTPClient(port: port).request(RawHTTPClient.get("/readyz")).status == 200
-                if !ready { try await Task.sleep(for: .milliseconds(250)) }
+            while offered == purchase.digest, ContinuousClock.now - back < .seconds(120) {
+                offered = try await PostgresFaultTests.Purchase.redeem(port: port, authority: authority).digest
+                if offered == purchase.digest { try await Task.sleep(for: .milliseconds(250)) }
             }
-            #expect(ready, "the instance did not become ready after its bucket came back; its log:\n\(server.logText.suffix(4000))")
-            let keys = try await store.bundleKeys()
-            #expect(keys.contains("bundles/\(purchase.digest).zip"), "the bucket holds \(keys)")
+            #expect(offered != purchase.digest, "the held version was not recorded once its bundle was sent")
+            #expect(try await store.bundleKeys().contains("bundles/\(offered).zip"))
 
             // Blackholed while serving: the granted download is served from this disk, a new redeem of content held here
             // is answered, and readiness says the object store cannot be used.
@@ -83,5 +103,15 @@ struct ObjectStoreFaultTests {
             _ = await server.waitForExit(timeout: .seconds(60))
         }
         try await store.removeAll()
+    }
+
+    /// Whether `/readyz` answers 200 within two minutes.
+    static func becomesReady(port: Int) async throws -> Bool {
+        let start = ContinuousClock.now
+        while ContinuousClock.now - start < .seconds(120) {
+            if try await RawHTTPClient(port: port).request(RawHTTPClient.get("/readyz")).status == 200 { return true }
+            try await Task.sleep(for: .milliseconds(250))
+        }
+        return false
     }
 }

@@ -13,14 +13,19 @@ extension LocalBundleStore {
     func replicate(_ record: BundleRecord, policy: ReplicaFailurePolicy) async throws {
         guard let replica else { return }
         let path = layout.bundlePath(for: record.digest)
-        do {
-            try await replica.upload(record.digest, path: path)
-        } catch {
-            if case .sendLater = policy {
-                keepUnsent(record.digest)
-                return
+        switch policy {
+        case .fail:
+            do {
+                try await replica.upload(record.digest, path: path)
+            } catch {
+                throw BundleStoreError(.replica, "the bundle \(record.digest) could not be stored in the replica: \(error)")
             }
-            throw BundleStoreError(.replica, "the bundle \(record.digest) could not be stored in the replica: \(error)")
+        case .sendLater:
+            if await Self.upload(record.digest, path: path, to: replica, within: Self.sendLaterBound) != nil {
+                keepUnsent(record.digest)
+            }
+        case .holdForLater:
+            keepUnsent(record.digest)
         }
     }
 

@@ -71,12 +71,15 @@ enum WaitBound {
                 do { try await Task.sleep(for: bound) } catch { return }
                 self.expire(byCaller: false)
             }
-            let ended = state.withLock { state -> Bool in
+            // The operation may have ended, or the caller been cancelled, before these were stored: the timer is then
+            // not needed, and the operation is cancelled here (the expiry found nothing to cancel).
+            let (ended, expired) = state.withLock { state -> (Bool, Bool) in
                 state.work = work
                 state.timer = timer
-                return state.answered
+                return (state.answered, state.expiredByCaller != nil)
             }
-            if ended { timer.cancel() }
+            if ended || expired { timer.cancel() }
+            if expired { work.cancel() }
         }
 
         /// The operation ended: its answer, unless the bound passed first (then nil, or the caller's cancellation).

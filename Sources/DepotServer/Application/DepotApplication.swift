@@ -135,15 +135,22 @@ package struct DepotApplication: Sendable {
         // cannot be (its bundle cannot be sent to an unreachable object store) is left to the background builds, and
         // the full bundle is offered meanwhile.
         for version in imported.imported {
+            // With a bucket that did not take the imported bundles, a delta's send would wait out the client's retries
+            // too: the deltas are left to the background.
+            guard store.unsentCount == 0 else {
+                deltas.enqueue(version)
+                continue
+            }
             do {
                 try await deltas.build(towards: version, olderOnly: true)
             } catch {
                 logger.warning(
-                    "a delta was not built at start; it is built again in the background",
+                    "a delta was not built at start; it is tried once more in the background (else at the next start or publish)",
                     metadata: ["content": "\(version.contentId)", "version": "\(version.version)", "error": "\(error)"])
                 deltas.enqueue(version)
             }
         }
+        refresher.recordOnceSent(imported.deferred)
         try await refresher.reload()
         // Deltas towards the current versions that a publish asked for but a stop (or a kill) cut short are
         // built again in the background: what is recorded already is skipped.

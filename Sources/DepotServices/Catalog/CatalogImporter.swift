@@ -12,9 +12,11 @@ import Logging
 /// record and changes nothing; a changed pack at a recorded version is refused with a message naming the
 /// product, the content and the version. Refused packs are logged and listed; the rest is imported.
 ///
-/// With an object store, a bundle the bucket cannot take now (unreachable at start) is recorded all the same and
-/// kept on this disk until it is sent (`LocalBundleStore.sendUnsent()`): the instance starts and serves what it
-/// holds; the other instances fetch it once it is sent (until then they answer `bundle-unavailable` for it).
+/// With an object store, a bundle the bucket cannot take now (unreachable at start: once one bundle fails, the rest
+/// are not tried) is kept on this disk until it is sent (`LocalBundleStore.sendUnsent()`), and the instance starts. A
+/// version the ledger already holds is served from this disk meanwhile; a version new to the ledger is not recorded
+/// until its bundle is in the bucket (``Result/deferred``): the other instances, which read the same ledger, could not
+/// fetch it, and would refuse every redeem that offers it.
 package enum CatalogImporter {
     /// What the import did.
     package struct Result: Sendable {
@@ -24,6 +26,8 @@ package enum CatalogImporter {
         package var added: [ContentVersion]
         /// Every version the content directory holds that the ledger has (new or already recorded).
         package var imported: [ContentVersion]
+        /// Versions new to the ledger whose bundles the object store could not take: to record once it has them.
+        package var deferred: [ContentVersion] = []
     }
 
     /// Imports `products` and the packs of `contentDirectory` (read within `packLimits`, bundled at
@@ -68,11 +72,24 @@ package enum CatalogImporter {
                 continue
             }
             let record = try await buildTimer.timingBuild(.full) {
-                try await store.build(pack, compressionLevel: compressionLevel, whenReplicaFails: .sendLater)
+                try await store.build(
+                    pack, compressionLevel: compressionLevel, whenReplicaFails: store.unsentCount > 0 ? .holdForLater : .sendLater)
             }
             let version = ContentVersion(
                 productId: manifest.productId, contentId: manifest.contentId, version: manifest.version,
                 publishedAt: manifest.publishedAt, digest: record.digest, size: record.size, unpackedSize: pack.unpackedSize)
+            if store.isUnsent(record.digest),
+                try await !ledger.catalogVersions(productId: version.productId).contains(where: {
+                    $0.content.contentId == version.contentId && $0.content.version == version.version
+                })
+            {
+                logger.warning(
+                    "a new version is recorded once the object store holds its bundle",
+                    metadata: ["content": "\(version.contentId)", "version": "\(version.version)", "digest": "\(record.digest)"])
+                result.deferred.append(version)
+                shelf.noteImported(digest: record.digest, directory: directory)
+                continue
+            }
             switch try await ledger.addVersion(version, state: .published, now: now) {
             case .added:
                 result.added.append(version)

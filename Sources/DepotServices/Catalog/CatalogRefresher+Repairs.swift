@@ -1,5 +1,6 @@
 import DepotBundles
 import DepotCore
+import DepotLedger
 import Logging
 import Synchronization
 
@@ -44,33 +45,88 @@ extension CatalogRefresher {
     /// Seconds between two attempts at sending the bundles built here that the object store did not take.
     package static let unsentRetrySeconds: Int64 = 5
 
-    /// Sends the bundles built here that the object store could not take (at start, while it could not be reached);
-    /// returns the digests sent. Run by ``refresh()`` every `unsentRetrySeconds` while any wait. Failures are
-    /// logged, never thrown.
+    /// Notes versions new to the ledger whose bundles the object store did not take at start: each is recorded, as the
+    /// import would have, once its bundle has been sent.
+    package func recordOnceSent(_ versions: [ContentVersion]) {
+        deferred.add(versions)
+    }
+
+    /// Sends the bundles built here that the object store could not take (at start, while it could not be reached),
+    /// then records the versions waiting for them; returns the digests sent. Failures are logged, never thrown.
     @discardableResult
     package func sendUnsent() async -> [BundleDigest] {
-        guard store.unsentCount > 0 else { return [] }
         let sends = await store.sendUnsent()
         if !sends.sent.isEmpty {
             logger.notice(
                 "bundles built while the object store could not be reached are sent to it now",
                 metadata: ["bundles": "\(sends.sent.count)", "stillUnsent": "\(store.unsentCount)"])
         }
-        if let (digest, reason) = sends.failed.first {
+        if let (digest, reason) = sends.failed.min(by: { $0.key.hex < $1.key.hex }) {
             // Said once a minute at most while the object store stays unreachable.
             let level: Logger.Level = sendFailures.due(at: clock(), every: 60) ? .warning : .debug
             logger.log(
                 level: level, "bundles built here still cannot be sent to the object store",
-                metadata: ["bundles": "\(store.unsentCount)", "digest": "\(digest)", "error": "\(reason)"])
+                metadata: ["bundles": "\(sends.failed.count)", "digest": "\(digest)", "error": "\(reason)"])
         }
+        await recordDeferred()
         return sends.sent
     }
 
-    /// Runs ``sendUnsent()`` when bundles wait and the last attempt is at least `unsentRetrySeconds` old.
-    func sendUnsentIfDue() async {
-        guard store.unsentCount > 0, sends.due(at: clock(), every: Self.unsentRetrySeconds) else { return }
-        await sendUnsent()
+    /// Records the deferred versions whose bundles are in the object store now.
+    private func recordDeferred() async {
+        for version in deferred.all where !store.isUnsent(version.digest) {
+            do {
+                _ = try await ledger.addVersion(version, state: .published, now: clock())
+                deferred.remove(version)
+                logger.notice(
+                    "a version deferred at start is recorded: its bundle is in the object store",
+                    metadata: ["content": "\(version.contentId)", "version": "\(version.version)"])
+            } catch {
+                logger.warning(
+                    "a deferred version could not be recorded yet", metadata: ["content": "\(version.contentId)", "error": "\(error)"])
+            }
+        }
     }
+
+    /// Starts ``sendUnsent()`` in the background when bundles or versions wait, none is under way, and the last attempt
+    /// is at least `unsentRetrySeconds` old: an attempt against an unreachable bucket takes seconds per bundle, and
+    /// neither the catalog poll nor a publisher's request waits for it.
+    func sendUnsentIfDue() {
+        guard store.unsentCount > 0 || !deferred.all.isEmpty, sends.due(at: clock(), every: Self.unsentRetrySeconds),
+            sending.start()
+        else { return }
+        let (refresher, sending) = (self, sending)
+        Task {
+            await refresher.sendUnsent()
+            sending.end()
+        }
+    }
+}
+
+/// Versions recorded once their bundles are in the object store.
+final class DeferredVersions: Sendable {
+    private let versions = Mutex<[ContentVersion]>([])
+
+    func add(_ more: [ContentVersion]) { versions.withLock { $0 += more } }
+    func remove(_ version: ContentVersion) { versions.withLock { $0.removeAll { $0 == version } } }
+    var all: [ContentVersion] { versions.withLock { $0 } }
+}
+
+/// One run at a time of a background job.
+final class SingleRun: Sendable {
+    private let running = Mutex(false)
+
+    /// Notes a run; false when one is under way already.
+    func start() -> Bool {
+        running.withLock { running in
+            guard !running else { return false }
+            running = true
+            return true
+        }
+    }
+
+    /// Notes the run over.
+    func end() { running.withLock { $0 = false } }
 }
 
 /// When the reports of unfetchable bundles were last looked at.

@@ -29,6 +29,10 @@ package struct CatalogRefresher: Sendable {
     let sends = RepairSchedule()
     /// When a failed send was last logged as a warning.
     let sendFailures = RepairSchedule()
+    /// Whether a send of the unsent bundles is under way.
+    let sending = SingleRun()
+    /// Versions new to the ledger whose bundles were not sent at start (see ``recordOnceSent(_:)``).
+    let deferred = DeferredVersions()
     /// Seconds between two attempts at bundles that could not be fetched.
     package static let missingRetrySeconds: Int64 = 15
 
@@ -58,7 +62,7 @@ package struct CatalogRefresher: Sendable {
     @discardableResult
     package func refresh() async throws(LedgerError) -> Bool {
         await repairReportedIfDue()
-        await sendUnsentIfDue()
+        sendUnsentIfDue()
         let revision = try await ledger.catalogRevision()
         guard revision != holder.revision else {
             let now = clock()

@@ -78,7 +78,16 @@ package struct StoreOutboxWorker: Service {
     package func runOnce() async throws(LedgerError) -> Int {
         let jobs = try await ledger.claimAppleJobs(
             owner: owner, now: clock(), leaseSeconds: settings.leaseSeconds, limit: settings.batchSize)
-        for job in jobs { try await send(job) }
+        for job in jobs {
+            // A job whose lease ends before its call could be made and recorded is left to the sender that claims it
+            // next: sent now, it could be sent by both.
+            guard clock() + leaseMargin < job.leaseExpiresAt ?? 0 else {
+                logger.notice(
+                    "store outbox batch stopped: the lease of the rest ends too soon", metadata: ["transaction": "\(job.transactionId)"])
+                break
+            }
+            try await send(job)
+        }
         return jobs.count
     }
 
@@ -186,6 +195,10 @@ package struct StoreOutboxWorker: Service {
         }
     }
 
+    /// Seconds of a job's lease that must be left to send its call or to try recording it once more (a ledger attempt
+    /// past its wait bound and grace, or most of a store call): 10, or half the lease when it is shorter.
+    var leaseMargin: Int64 { min(10, settings.leaseSeconds / 2) }
+
     /// Records `job` done, trying again while the ledger cannot be reached and this sender's lease holds: a call the
     /// store accepted is not sent a second time (after the lease) only because its outcome could not be written while
     /// the database restarted. Throws once the lease has run out or the server stops.
@@ -197,7 +210,8 @@ package struct StoreOutboxWorker: Service {
                 return try await ledger.completeAppleJob(id: job.id, owner: owner, now: clock())
             } catch {
                 let leaseEnd = job.leaseExpiresAt ?? 0
-                guard error.isUnavailable, clock() + 1 < leaseEnd, !Task.isShuttingDownGracefully, !Task.isCancelled else {
+                guard error.isUnavailable, clock() + leaseMargin < leaseEnd, !Task.isShuttingDownGracefully, !Task.isCancelled
+                else {
                     throw error
                 }
                 if !told {
