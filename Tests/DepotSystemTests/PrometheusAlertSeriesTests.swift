@@ -24,6 +24,7 @@ struct PrometheusAlertSeriesTests {
         ("depot_served_events_dropped_total", ["job", "instance"]),
         ("depot_google_play_unconfirmed_near_deadline", ["job"]),
         ("depot_disk_below_floor", ["job", "instance"]),
+        ("depot_bundles_unsent", ["job", "instance"]),
     ]
     /// Label values the rules match exactly, which must occur.
     static let values: [(name: String, label: String, value: String)] = [
