@@ -322,3 +322,7 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     /// The interim answer to `Expect: 100-continue`.
     private static let continueBytes = ByteBuffer(string: "HTTP/1.1 100 Continue\r\n\r\n")
 }
+
+/// Bound to its channel's event loop.
+@available(*, unavailable)
+extension BundleChannelHandler: Sendable {}

@@ -102,3 +102,7 @@ final class BufferedBodyWrite {
         }
     }
 }
+
+/// Bound to its channel's event loop.
+@available(*, unavailable)
+extension BufferedBodyWrite: Sendable {}
