@@ -7,18 +7,16 @@ import Testing
 /// The request deadline's timer stays armed across requests and reports a deadline only once it is really due.
 @Suite("The request deadline's timer, on an embedded event loop")
 struct RequestDeadlineTimerTests {
-    /// A timer bound to an embedded loop, and the times it reported.
-    final class Probe {
+    /// A listener of a timer on an embedded loop, and the times it heard of.
+    final class Probe: RequestDeadlineListener {
         let loop = EmbeddedEventLoop()
         let timer = RequestDeadlineTimer()
         var reported: [NIODeadline] = []
-        var live = true
+        var connectionIsUp = true
 
-        init() {
-            timer.bind(to: loop, isLive: { [unowned self] in self.live }, passed: { [unowned self] in self.reported.append($0) })
-        }
+        func requestDeadlinePassed(now: NIODeadline) { reported.append(now) }
 
-        func schedule(_ seconds: Int64) { timer.schedule(in: .seconds(seconds), now: loop.now) }
+        func schedule(_ seconds: Int64) { timer.schedule(in: .seconds(seconds), now: loop.now, loop: loop, listener: self) }
         func advance(_ seconds: Int64) { loop.advanceTime(by: .seconds(seconds)) }
         /// Reports so far, in seconds from the start.
         func seconds(since start: NIODeadline) -> [Int64] {
@@ -72,7 +70,7 @@ struct RequestDeadlineTimerTests {
     @Test func nothingIsReportedOnceTheConnectionIsDownOrTheTimerCancelled() {
         let down = Probe()
         down.schedule(30)
-        down.live = false
+        down.connectionIsUp = false
         down.advance(30)
         #expect(down.reported.isEmpty)
 

@@ -87,9 +87,6 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
         rawOutput = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self)
         ownContext = context
         socketOptions = context.channel.syncOptions
-        deadline.bind(
-            to: context.eventLoop, isLive: { [weak self] in self?.ownContext?.channel.isActive ?? false },
-            passed: { [weak self] now in self?.deadlinePassed(now: now) })
         if context.channel.isActive {
             machine.connectionStarted(now: context.eventLoop.now)
             runActions(context: context)
@@ -283,7 +280,7 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
                 idleTask?.cancel()
                 idleTask = schedule(in: delay, context: context) { $0.idleTimerFired(now: $1) }
             case .scheduleDeadline(let delay):
-                deadline.schedule(in: delay, now: context.eventLoop.now)
+                deadline.schedule(in: delay, now: context.eventLoop.now, loop: context.eventLoop, listener: self)
             case .cancelDeadline:
                 deadline.stop()
             case .scheduleGraceClose(let delay):
@@ -298,13 +295,6 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
                 deadline.cancel()
             }
         }
-    }
-
-    /// The request deadline passed while the connection is up.
-    private func deadlinePassed(now: NIODeadline) {
-        guard let context = ownContext else { return }
-        machine.deadlinePassed(now: now)
-        runActions(context: context)
     }
 
     /// A timer that reports `event` to the machine, unless the connection is gone by then.
@@ -326,3 +316,15 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
 /// Bound to its channel's event loop.
 @available(*, unavailable)
 extension BundleChannelHandler: Sendable {}
+
+extension BundleChannelHandler: RequestDeadlineListener {
+    /// Whether the connection is up.
+    var connectionIsUp: Bool { ownContext?.channel.isActive ?? false }
+
+    /// The request deadline passed while the connection is up: the machine decides.
+    func requestDeadlinePassed(now: NIODeadline) {
+        guard let context = ownContext else { return }
+        machine.deadlinePassed(now: now)
+        runActions(context: context)
+    }
+}

@@ -5,35 +5,29 @@ import NIOCore
 ///
 /// It stays armed across requests, so that a request costs no timer of its own: stopping the deadline only clears
 /// when it is due, and a deadline due later than the armed timer fires is looked at again then. Bound to the
-/// connection's event loop; its callbacks are given once, when the connection's handler is added.
+/// connection's event loop. It keeps no reference to its listener while nothing is armed (and never a weak one,
+/// which would make every retain of the listener take the slow path).
 final class RequestDeadlineTimer {
-    /// The connection's event loop, whether the connection is still up, and who hears of a deadline that passed.
-    private var loop: NIOIsolatedEventLoop?
-    private var isLive: () -> Bool = { false }
-    private var passed: (NIODeadline) -> Void = { _ in }
     /// The armed timer, and when it fires.
     private var task: Scheduled<Void>?
     private var firesAt = NIODeadline.distantFuture
     /// When the machine's deadline is due; nil while none runs.
     private var due: NIODeadline?
 
-    /// A timer with nothing armed, and nobody to report to until ``bind(to:isLive:passed:)``.
+    /// A timer with nothing armed.
     init() {}
 
-    /// Binds the timer to its event loop (call on it): `passed` hears of a deadline that passed, with the time,
-    /// while `isLive` says the connection is up.
-    func bind(to loop: any EventLoop, isLive: @escaping () -> Bool, passed: @escaping (NIODeadline) -> Void) {
-        self.loop = loop.assumeIsolated()
-        (self.isLive, self.passed) = (isLive, passed)
-    }
-
-    /// The deadline is due `delay` after `now`.
-    func schedule(in delay: TimeAmount, now: NIODeadline) {
+    /// The deadline is due `delay` after `now`: `listener` hears of it then, on `loop` (read only when the timer
+    /// is armed), unless it was stopped before.
+    func schedule(
+        in delay: TimeAmount, now: NIODeadline, loop: @autoclosure () -> any EventLoop,
+        listener: some RequestDeadlineListener
+    ) {
         let at = now + delay
         due = at
         guard task == nil || firesAt > at else { return }
         task?.cancel()
-        arm(at: at)
+        arm(at: at, loop: loop().assumeIsolated(), listener: listener)
     }
 
     /// The deadline stops (the request arrived); the timer stays armed for the next one.
@@ -48,19 +42,18 @@ final class RequestDeadlineTimer {
     }
 
     /// Arms the timer: when it fires, a deadline still due later re-arms it, one due now is reported.
-    private func arm(at time: NIODeadline) {
-        guard let loop else { return }
+    private func arm(at time: NIODeadline, loop: NIOIsolatedEventLoop, listener: some RequestDeadlineListener) {
         firesAt = time
         task = loop.scheduleTask(deadline: time) {
             self.task = nil
-            guard self.isLive(), let due = self.due else { return }
+            guard listener.connectionIsUp, let due = self.due else { return }
             let now = loop.nonisolated().now
             if due > now {
-                self.arm(at: due)
+                self.arm(at: due, loop: loop, listener: listener)
                 return
             }
             self.due = nil
-            self.passed(now)
+            listener.requestDeadlinePassed(now: now)
         }
     }
 }
@@ -68,3 +61,11 @@ final class RequestDeadlineTimer {
 /// Bound to one event loop.
 @available(*, unavailable)
 extension RequestDeadlineTimer: Sendable {}
+
+/// Who hears of a request deadline that passed.
+protocol RequestDeadlineListener: AnyObject {
+    /// Whether the connection is still up (a deadline of a connection gone is not reported).
+    var connectionIsUp: Bool { get }
+    /// The deadline passed at `now`.
+    func requestDeadlinePassed(now: NIODeadline)
+}
