@@ -124,7 +124,7 @@ final class EmbeddedBundleConnection {
     private let directory: URL
     /// The open bundle files, kept beyond the handler as the server's per-loop caches are (file regions written
     /// to the socket are read after the connection closed).
-    private let files = LoopFileCache()
+    private let files = OriginLoopState()
 
     /// A connected pipeline; `ready` false leaves the request decoder's swap unfinished until the loop runs.
     init(testName: String = #function, bundleSize: Int = 1000, bundleBytes given: [UInt8]? = nil, ready: Bool = true) throws {
@@ -145,7 +145,7 @@ final class EmbeddedBundleConnection {
         let handler = BundleChannelHandler(
             responder: BundleResponder(
                 index: BundleIndex([ServedBundle(version: version, path: path)]), access: access, rangeLimits: RangeLimits()),
-            checker: GrantCheckResponder(access: access, cacheSeconds: 0), recorder: nil, files: files,
+            checker: GrantCheckResponder(access: access, cacheSeconds: 0), recorder: nil, loopState: files,
             idleTimeout: .seconds(60), requestTimeout: .seconds(30), shutdownGrace: .seconds(10),
             clock: { Int64(Date().timeIntervalSince1970) })
         self.handler = handler

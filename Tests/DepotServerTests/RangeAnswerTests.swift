@@ -30,7 +30,7 @@ struct RangeAnswerTests {
             digest: .parsed(digest), size: Int64(size), unpackedSize: Int64(size))
         let plain = ServedBundle(version: version, path: path)
         let asOrigin = plain.adding(OriginHeaders(settings: .defaults).bundleFields(for:))
-        let files = LoopFileCache()
+        let files = OriginLoopState()
         let allocator = ByteBufferAllocator()
         var compared = 0
         for bundle in [plain, asOrigin] {
@@ -48,7 +48,7 @@ struct RangeAnswerTests {
                     func written(_ answer: BundleAnswer) throws -> (String, Int, [String]) {
                         let (head, body, status) = BundleResponseWriter.render(
                             answer, request: framing, date: "Tue, 24 Nov 2026 03:00:00 GMT", second: 1_800_000_000,
-                            keepAlive: keepAlive, requestId: requestId, files: files, allocator: allocator)
+                            keepAlive: keepAlive, requestId: requestId, loopState: files, allocator: allocator)
                         let parts = body.map { part -> String in
                             switch part {
                             case .bytes(let buffer): return "bytes \(buffer.readableBytes)"

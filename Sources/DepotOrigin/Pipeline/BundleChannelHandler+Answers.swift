@@ -15,10 +15,10 @@ extension BundleChannelHandler {
         fetched: Bool = false
     ) {
         let now = clock()
-        let decision = responder.answer(fields, now: now, grantCache: &files.grantCache, bundleMemo: &files.bundleMemo)
-        if let source = files.source, !fetched, let bundle = decision.bundle,
+        let decision = responder.answer(fields, now: now, grantCache: &loopState.grantCache, bundleMemo: &loopState.indexMemo)
+        if let source = loopState.bundleFiles.source, !fetched, let bundle = decision.bundle,
             AnswerEvidence.sendsBundleBytes(decision, method: fields.method),
-            !files.holds(bundle.version.digest)
+            !loopState.holds(bundle.version.digest)
         {
             let (digest, size) = (bundle.version.digest, bundle.version.size)
             // Reserved until the second decision has opened the file (an answer sending it then holds it).
@@ -35,10 +35,10 @@ extension BundleChannelHandler {
             fields.method == .GET && recorder != nil
             ? AnswerEvidence.servedEvent(decision, client: context.channel.remoteAddress, now: now) : nil
         evidence = (served, edgeFills == nil ? nil : AnswerEvidence.edgeFillBytes(decision, method: fields.method))
-        let date = files.dateCache.value(now: now)
+        let date = loopState.dateHeader.value(now: now)
         let (responseHead, body, status) = BundleResponseWriter.render(
             decision, request: framing, date: date, second: now, keepAlive: keepAlive, requestId: fields.requestId,
-            files: files, allocator: context.channel.allocator)
+            loopState: loopState, allocator: context.channel.allocator)
         if let metrics {
             let method: BytePathRequestCounters.Method =
                 switch fields.method {
@@ -46,11 +46,11 @@ extension BundleChannelHandler {
                 case .HEAD: .head
                 default: .other
                 }
-            files.requestCounters.count(.bundle, method, status: status, metrics: metrics)
+            loopState.counters.count(.bundle, method, status: status, metrics: metrics)
         }
         let sendsFile = body.contains(where: \.isFile)
         if sendsFile, let digest = decision.bundle?.version.digest {
-            files.answerStarted(digest)
+            loopState.bundleFiles.answerStarted(digest)
             sendingFile = digest
         }
         send(
@@ -61,13 +61,13 @@ extension BundleChannelHandler {
     /// Answers the grant check an edge makes before serving a bundle.
     func answerCheck(_ head: HTTPRequestHead, keepAlive: Bool, context: ChannelHandlerContext) {
         let now = clock()
-        let decision = checker.answer(head, now: now, grantCache: &files.grantCache)
+        let decision = checker.answer(head, now: now, grantCache: &loopState.grantCache)
         evidence = (nil, nil)
         let (responseHead, body, status) = BundleResponseWriter.renderCheck(
-            decision, request: AnswerFraming(head), date: files.dateCache.value(now: now), keepAlive: keepAlive,
+            decision, request: AnswerFraming(head), date: loopState.dateHeader.value(now: now), keepAlive: keepAlive,
             requestId: RequestId.accepted(head.headers.first(name: "X-Request-Id")), allocator: context.channel.allocator)
         if let metrics {
-            files.requestCounters.count(
+            loopState.counters.count(
                 .grantCheck, head.method == .GET ? .get : head.method == .HEAD ? .head : .other, status: status,
                 metrics: metrics)
         }
@@ -136,10 +136,10 @@ extension BundleChannelHandler {
     func answerErrorAndClose(_ error: DepotError, context: ChannelHandlerContext) {
         let (head, body) = BundleResponseWriter.renderError(
             error, extraHeaders: [], request: AnswerFraming(isHead: false),
-            date: files.dateCache.value(now: clock()), keepAlive: false, requestId: RequestId.generate(),
+            date: loopState.dateHeader.value(now: clock()), keepAlive: false, requestId: RequestId.generate(),
             allocator: context.channel.allocator)
         // No request was read: its route and method are unknown.
-        if let metrics { files.requestCounters.count(.unmatched, .other, status: error.status, metrics: metrics) }
+        if let metrics { loopState.counters.count(.unmatched, .other, status: error.status, metrics: metrics) }
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         for case .bytes(let buffer) in body { context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in

@@ -16,7 +16,7 @@ extension BundleChannelHandler {
         completingInline = true
         defer { completingInline = false }
         BufferedBodyWrite.start(
-            head: responseHead, body: body, output: output, reader: reader, files: files, promise: promise)
+            head: responseHead, body: body, output: output, reader: reader, files: loopState.bundleFiles, promise: promise)
         promise.futureResult.assumeIsolated().whenComplete { result in
             downloads?.decrement()
             let inline = self.completingInline

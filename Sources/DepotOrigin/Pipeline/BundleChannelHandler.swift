@@ -24,7 +24,8 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     let checker: GrantCheckResponder
     let recorder: (any ServedBytesRecording)?
     let edgeFills: EdgeFillCounter?
-    let files: LoopFileCache
+    /// What this connection's event loop keeps: open files, small answers, grants, the `Date` header, counters.
+    let loopState: OriginLoopState
     let clock: @Sendable () -> Int64
     /// How large a request head may be (414, 431).
     let headLimits: RequestHeadLimits
@@ -46,19 +47,13 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     var completingInline = false
     /// Whether the answer being written counts as a download in flight.
     var countedDownload = false
-    /// The bundle whose file the answer being written sends, when files come from a source (see ``LoopFileCache``).
+    /// The bundle whose file the answer being written sends, when files come from a source (see ``BundleFiles``).
     var sendingFile: BundleDigest?
     /// What the answer being written leaves behind once sent (see ``AnswerEvidence``).
     var evidence: (served: ServedBytes?, edgeBytes: Int64?) = (nil, nil)
     private var idleTask: Scheduled<Void>?
-    /// The request deadline's timer. It stays armed across requests: a deadline the machine stops only clears
-    /// `deadlineDue`, and a new one due later than the timer fires re-arms it then, so that a request costs no
-    /// timer of its own.
-    private var deadlineTask: Scheduled<Void>?
-    /// When the armed deadline timer fires.
-    private var deadlineFiresAt = NIODeadline.distantFuture
-    /// When the machine's request deadline is due; nil while none runs.
-    private var deadlineDue: NIODeadline?
+    /// The request deadline's timer, armed across requests.
+    private let deadline = RequestDeadlineTimer()
     private var graceTask: Scheduled<Void>?
     /// The close after an answer that ends the connection.
     let lingering = LingeringClose()
@@ -67,7 +62,7 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
 
     init(
         responder: BundleResponder, checker: GrantCheckResponder, recorder: (any ServedBytesRecording)?,
-        edgeFills: EdgeFillCounter? = nil, files: LoopFileCache, idleTimeout: TimeAmount, requestTimeout: TimeAmount,
+        edgeFills: EdgeFillCounter? = nil, loopState: OriginLoopState, idleTimeout: TimeAmount, requestTimeout: TimeAmount,
         shutdownGrace: TimeAmount, headLimits: RequestHeadLimits = .defaults, metrics: BytePathMetrics? = nil,
         bodyWriter: BundleBodyWriter = .fileRegions, clock: @escaping @Sendable () -> Int64
     ) {
@@ -79,7 +74,7 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
         self.checker = checker
         self.recorder = recorder
         self.edgeFills = edgeFills
-        self.files = files
+        self.loopState = loopState
         self.clock = clock
         machine = BundleConnectionStateMachine(
             timeouts: .init(idle: idleTimeout, request: requestTimeout, shutdownGrace: shutdownGrace), now: .now())
@@ -234,7 +229,7 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     func answerWritten(succeeded: Bool, inline: Bool, context: ChannelHandlerContext) {
         if let digest = sendingFile {
             sendingFile = nil
-            files.answerEnded(digest)
+            loopState.bundleFiles.answerEnded(digest)
         }
         machine.answerWritten(succeeded: succeeded, inline: inline, now: context.eventLoop.now)
         if !inline { runActions(context: context) }
@@ -285,14 +280,9 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
                 idleTask?.cancel()
                 idleTask = schedule(in: delay, context: context) { $0.idleTimerFired(now: $1) }
             case .scheduleDeadline(let delay):
-                let due = context.eventLoop.now + delay
-                deadlineDue = due
-                if deadlineTask == nil || deadlineFiresAt > due {
-                    deadlineTask?.cancel()
-                    armDeadline(at: due, context: context)
-                }
+                deadline.schedule(in: delay, now: context.eventLoop.now, loop: context.eventLoop, listener: self)
             case .cancelDeadline:
-                deadlineDue = nil
+                deadline.stop()
             case .scheduleGraceClose(let delay):
                 graceTask?.cancel()
                 graceTask = schedule(in: delay, context: context) { machine, _ in machine.graceExpired() }
@@ -300,26 +290,10 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
                 graceTask?.cancel()
                 graceTask = nil
             case .cancelTimers:
-                for task in [idleTask, deadlineTask, graceTask] { task?.cancel() }
-                (idleTask, deadlineTask, graceTask, deadlineDue) = (nil, nil, nil, nil)
+                for task in [idleTask, graceTask] { task?.cancel() }
+                (idleTask, graceTask) = (nil, nil)
+                deadline.cancel()
             }
-        }
-    }
-
-    /// Arms the deadline timer: when it fires, a deadline still due later re-arms it, one due now goes to the machine.
-    private func armDeadline(at time: NIODeadline, context: ChannelHandlerContext) {
-        deadlineFiresAt = time
-        deadlineTask = context.eventLoop.assumeIsolated().scheduleTask(deadline: time) {
-            self.deadlineTask = nil
-            guard context.channel.isActive, let due = self.deadlineDue else { return }
-            let now = context.eventLoop.now
-            if due > now {
-                self.armDeadline(at: due, context: context)
-                return
-            }
-            self.deadlineDue = nil
-            self.machine.deadlinePassed(now: now)
-            self.runActions(context: context)
         }
     }
 
@@ -337,4 +311,20 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
 
     /// The interim answer to `Expect: 100-continue`.
     private static let continueBytes = ByteBuffer(string: "HTTP/1.1 100 Continue\r\n\r\n")
+}
+
+/// Bound to its channel's event loop.
+@available(*, unavailable)
+extension BundleChannelHandler: Sendable {}
+
+extension BundleChannelHandler: RequestDeadlineListener {
+    /// Whether the connection is up.
+    var connectionIsUp: Bool { ownContext?.channel.isActive ?? false }
+
+    /// The request deadline passed while the connection is up: the machine decides.
+    func requestDeadlinePassed(now: NIODeadline) {
+        guard let context = ownContext else { return }
+        machine.deadlinePassed(now: now)
+        runActions(context: context)
+    }
 }

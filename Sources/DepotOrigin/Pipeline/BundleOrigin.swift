@@ -34,8 +34,8 @@ package struct BundleOrigin: Sendable {
     let recorder: (any ServedBytesRecording)?
     /// Where bytes sent to filling edges are counted, when edges may fill.
     let edgeFills: EdgeFillCounter?
-    /// The per-loop caches.
-    let caches: FileCacheRegistry
+    /// The state each event loop keeps for the byte path.
+    let loopStates: OriginLoopStates
     let timeouts: Timeouts
     let headLimits: RequestHeadLimits
     let metrics: BytePathMetrics?
@@ -64,7 +64,7 @@ package struct BundleOrigin: Sendable {
         checker = GrantCheckResponder(access: access, cacheSeconds: grantCheckCacheSeconds, purgeTag: checkTag)
         self.recorder = recorder
         self.edgeFills = edgeSecrets.isEnabled ? edgeFills : nil
-        caches = FileCacheRegistry(source: fileSource)
+        loopStates = OriginLoopStates(source: fileSource)
         self.timeouts = timeouts
         self.headLimits = headLimits
         self.metrics = metrics
@@ -78,7 +78,7 @@ package struct BundleOrigin: Sendable {
         let pipeline = channel.pipeline.syncOperations
         let handler = BundleChannelHandler(
             responder: responder, checker: checker, recorder: recorder, edgeFills: edgeFills,
-            files: caches.cache(for: channel.eventLoop), idleTimeout: timeouts.idle, requestTimeout: timeouts.request,
+            loopState: loopStates.state(for: channel.eventLoop), idleTimeout: timeouts.idle, requestTimeout: timeouts.request,
             shutdownGrace: timeouts.shutdownGrace, headLimits: headLimits, metrics: metrics, bodyWriter: bodyWriter,
             clock: clock)
         // A 64 KiB range is one file region: under NIO's default high-water mark (64 KiB) writing it would make

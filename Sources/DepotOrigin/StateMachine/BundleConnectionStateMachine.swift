@@ -15,6 +15,10 @@ import NIOHTTP1
 /// Every event method queues actions; ``nextAction()`` hands them out in order. The queue's storage is kept, so
 /// a request costs no allocation for it. `BundleChannelHandler` feeds it the channel's events and carries out
 /// the actions; the time of each event comes in as `now`.
+///
+/// Its state is three parts: the connection's ``Lifecycle``, the ``ResponseOrder`` of the answers due and the
+/// ``RequestArrival`` of the request arriving, with the requests that wait behind an earlier answer and who owns
+/// the request being processed.
 struct BundleConnectionStateMachine {
     /// The timeouts of a connection.
     struct Timeouts {
@@ -26,53 +30,33 @@ struct BundleConnectionStateMachine {
         var shutdownGrace: TimeAmount
     }
 
-    /// Who owns the request whose parts are arriving.
-    private enum Owner { case none, ours, forwarded }
+    /// Who owns the request whose parts are being processed: nobody between requests (→ ours or forwarded, on a
+    /// head), this connection (→ nobody, on its end), or Hummingbird (→ nobody, on its end).
+    enum Owner { case none, ours, forwarded }
 
     let timeouts: Timeouts
 
-    private var actions = CircularBuffer<Action>(initialCapacity: 8)
-    private var owner = Owner.none
+    /// The actions queued and not yet handed out; the storage is kept across requests.
+    var actions = CircularBuffer<Action>(initialCapacity: 8)
+    /// How far the connection is from its end.
+    var lifecycle = Lifecycle.open
+    /// Which answer is being written, and which are due.
+    var order = ResponseOrder.idle
+    /// How the request arriving arrives: its deadline, an upload's progress and key, a read asked.
+    var arriving = RequestArrival.between(readAsked: false)
+    /// Who owns the request whose parts are being processed.
+    var owner = Owner.none
     /// What waits for an earlier answer, oldest first.
-    private var pending = CircularBuffer<Arrival>()
-    private var readHeldBack = false
-    /// Whether an answer of ours is being written, and whether its connection stays open after it.
-    private var answering = false
-    private var answerKeepsAlive = false
-    /// Requests handed to Hummingbird whose answer has not ended.
-    private var forwardedInFlight = 0
-    /// For each request handed on whose answer has not begun, oldest first: whether it is a HEAD.
-    private var forwardedHeads = CircularBuffer<Bool>()
-    /// Whether Hummingbird has written an answer's head and not its end, and whether that answer is to a HEAD.
-    private var forwardedResponseStarted = false
-    private var answeringForwardedHead = false
-    private var quiescing = false
-    /// Set once the connection is being closed: nothing more is answered on it.
-    private var closing = false
-    /// Set when a request's deadline passed while an answer was being written: close once it ends.
-    private var closeAfterResponse = false
+    var pending = CircularBuffer<Arrival>()
+    /// Whether a read was held back while something waits: it is asked once nothing does.
+    var readHeldBack = false
     /// When the connection last became idle: the idle timer compares against it instead of being moved.
-    private var idleSince: NIODeadline
-    /// Whether a request has begun to arrive and its end has not; how its deadline runs.
-    private var arriving = false
-    private var deadlinePolicy = RequestDeadline.Policy.wholeRequest
-    /// When the arriving body last made progress, and since when a read asked of the socket has brought nothing
-    /// (while no read is asked, a stalled upload is the server's doing, not the client's).
-    private var lastProgress: NIODeadline
-    private var readAskedSince: NIODeadline?
-    /// Whether a read was asked of the socket and nothing arrived since (kept under every policy, so that an upload
-    /// whose key is accepted while its read waits is timed from then).
-    private var readOutstanding = false
-    /// Whether the arriving request is a body for the upload routes, which earns the progress policy once its route
-    /// accepted the publisher key (``uploadAuthorized(now:)``), and whether it waits for `100 Continue`.
-    private var uploadAwaitingKey = false
-    private var awaitsContinue = false
+    var idleSince: NIODeadline
 
     /// A connection that opened at `now`.
     init(timeouts: Timeouts, now: NIODeadline) {
         self.timeouts = timeouts
         idleSince = now
-        lastProgress = now
     }
 
     /// The next action to carry out, oldest first.
@@ -82,7 +66,7 @@ struct BundleConnectionStateMachine {
 
     /// Whether nothing is being answered, waits, or is arriving.
     var isIdle: Bool {
-        !answering && forwardedInFlight == 0 && owner == .none && pending.isEmpty
+        order.isIdle && owner == .none && pending.isEmpty
     }
 
     // MARK: connection
@@ -95,7 +79,7 @@ struct BundleConnectionStateMachine {
 
     /// The connection is gone.
     mutating func connectionEnded() {
-        closing = true
+        lifecycle.close()
         pending.removeAll()
         actions.append(.cancelTimers)
     }
@@ -107,7 +91,7 @@ struct BundleConnectionStateMachine {
             readHeldBack = true
             return
         }
-        noteReadAsked(now: now())
+        arriving.readAsked(now: now())
         actions.append(.read)
     }
 
@@ -116,43 +100,26 @@ struct BundleConnectionStateMachine {
     /// read request follows and is held back by ``readRequested(now:)``.
     mutating func readRequestedDirectly(now: @autoclosure () -> NIODeadline) -> Bool {
         guard pending.isEmpty else { return false }
-        noteReadAsked(now: now())
+        arriving.readAsked(now: now())
         return true
-    }
-
-    /// Since when a read asked of the socket has brought nothing: only an upload's body, whose deadline runs on
-    /// progress, needs it (a new part clears it), so the clock is read only then.
-    private mutating func noteReadAsked(now: @autoclosure () -> NIODeadline) {
-        readOutstanding = true
-        if readAskedSince == nil && arriving && deadlinePolicy == .progress { readAskedSince = now() }
     }
 
     // MARK: requests
 
     /// The first bytes of a request arrived (before the decoder made anything of them): its deadline starts.
     mutating func requestBytesArrived() {
-        startDeadline()
+        queue(arriving.bytesArrived())
     }
 
     /// The decoder made one part of a request.
     mutating func partReceived(_ part: HTTPServerRequestPart, now: NIODeadline) {
         // What is still in the decoder when the connection closes is nobody's request.
-        guard !closing else { return }
+        guard lifecycle.isTakingRequests else { return }
         idleSince = now
-        (readAskedSince, readOutstanding) = (nil, false)
         switch part {
-        case .head(let head):
-            startDeadline()
-            // Every request starts on the whole-request deadline: an upload's body earns the progress policy only once
-            // its key was accepted, so that a client without one cannot hold the connection by trickling bytes.
-            deadlinePolicy = .wholeRequest
-            uploadAwaitingKey = RequestDeadline.policy(method: head.method, uri: head.uri) == .progress
-            awaitsContinue = RequestDeadline.sendsContinue(head, earlierAnswersPending: false)
-            lastProgress = now
-        case .body:
-            if deadlinePolicy == .progress { lastProgress = now }
-        case .end:
-            requestEnded()
+        case .head(let head): queue(arriving.headArrived(head))
+        case .body: arriving.bodyArrived(now: now)
+        case .end: queue(arriving.requestEnded())
         }
         arrived(.part(part))
     }
@@ -160,10 +127,9 @@ struct BundleConnectionStateMachine {
     /// A plain bundle request was read straight from its bytes (see ``RequestHeadScanner``): its head and its
     /// end at once.
     mutating func requestRecognized(_ request: RecognizedBundleRequest, now: NIODeadline) {
-        guard !closing else { return }
+        guard lifecycle.isTakingRequests else { return }
         idleSince = now
-        (readAskedSince, readOutstanding) = (nil, false)
-        requestEnded()
+        queue(arriving.requestEnded())
         arrived(.recognized(request))
     }
 
@@ -173,31 +139,27 @@ struct BundleConnectionStateMachine {
     /// request never reaches a later one. False when the connection is closing (its request deadline may have passed
     /// first): the route must not start on a body that will not come.
     mutating func uploadAuthorized(now: NIODeadline) -> Bool {
-        guard !closing else { return false }
-        guard arriving, uploadAwaitingKey, owner == .forwarded, forwardedInFlight == 1 else { return true }
-        uploadAwaitingKey = false
-        deadlinePolicy = .progress
-        lastProgress = now
-        if readOutstanding && readAskedSince == nil { readAskedSince = now }
-        if awaitsContinue && !answering && !forwardedResponseStarted { actions.append(.sendContinue) }
-        awaitsContinue = false
+        guard lifecycle.isTakingRequests else { return false }
+        guard owner == .forwarded, order.forwardedInFlight == 1, let awaitsContinue = arriving.keyAccepted(now: now)
+        else { return true }
+        if awaitsContinue && !order.isWriting { actions.append(.sendContinue) }
         return true
     }
 
     /// A request head broke the limits (414, 431): answered once every earlier answer went out, then the
     /// connection closes (nothing after the head is read).
     mutating func requestRejected(_ error: DepotError) {
-        guard !closing else { return }
-        requestEnded()
+        guard lifecycle.isTakingRequests else { return }
+        queue(arriving.requestRefused())
         arrived(.rejected(error))
     }
 
     /// An answer of ours went out (`succeeded`) or failed; `inline` when that happened inside the write itself,
     /// with the processing that started the answer still running.
     mutating func answerWritten(succeeded: Bool, inline: Bool, now: NIODeadline) {
-        answering = false
+        let keepAlive = order.answerEnded()
         if succeeded { actions.append(.recordEvidence) }
-        guard succeeded, answerKeepsAlive, !quiescing, !closeAfterResponse else {
+        guard succeeded, keepAlive, lifecycle == .open else {
             actions.append(.cancelGraceClose)
             close()
             return
@@ -220,212 +182,30 @@ struct BundleConnectionStateMachine {
         case .head(let status, let closes):
             // A non-final 1xx is followed by the final head of the same answer.
             if (100..<200).contains(status) && status != 101 { return .passOn }
-            forwardedResponseStarted = true
             // The route answers without reading the rest of the request (a body over the limit): the connection
             // ends with the answer rather than reading that body to its end.
-            if closes { closeAfterResponse = true }
-            answeringForwardedHead = forwardedHeads.popFirst() ?? false
+            if closes { lifecycle.closeAfterResponse() }
+            order.routedHeadWritten()
             return .passOn
         case .body:
-            return answeringForwardedHead ? .dropBody : .passOn
+            return order.isWritingToHead ? .dropBody : .passOn
         case .end:
-            forwardedInFlight -= 1
-            forwardedResponseStarted = false
-            let toHead = answeringForwardedHead
-            answeringForwardedHead = false
-            if !closeAfterResponse && forwardedInFlight == 0 { actions.append(.resumeLater) }
+            let toHead = order.routedEndWritten()
+            let thenClose = lifecycle == .closing
+            if !thenClose && order.forwardedInFlight == 0 { actions.append(.resumeLater) }
             // Closing once this end went out: nothing that arrives later is answered.
-            if closeAfterResponse { closing = true }
-            return .end(belowEncoder: toHead, thenClose: closeAfterResponse)
+            if thenClose { lifecycle.close() }
+            return .end(belowEncoder: toHead, thenClose: thenClose)
         }
     }
 
-    // MARK: failures, shutdown, timers
-
-    /// The decoder cannot read the bytes: 400 and close when no answer is due, as NIO's protocol error handler
-    /// would; otherwise the error goes on (and the connection with it).
-    mutating func parserFailed() {
-        // Bytes cut short by a close of ours (a request timed out, say) are nobody's request.
-        guard !closing else { return }
-        if !answering && forwardedInFlight == 0 && owner != .forwarded {
-            closeAnswering(.badRequest("the request is not valid HTTP/1.1"))
-        } else {
-            actions.append(.passErrorOn)
+    /// Queues the deadline's change, if any.
+    mutating func queue(_ deadline: RequestArrival.Deadline?) {
+        switch deadline {
+        case .start: actions.append(.scheduleDeadline(in: timeouts.request))
+        case .stop: actions.append(.cancelDeadline)
+        case .recheck(let delay): actions.append(.scheduleDeadline(in: delay))
+        case nil: break
         }
-    }
-
-    /// A graceful shutdown began: a running download may end within the grace period; otherwise Hummingbird
-    /// closes the connection as it does for its own.
-    mutating func shutdownRequested() {
-        quiescing = true
-        if answering || owner == .ours {
-            actions.append(.scheduleGraceClose(in: timeouts.shutdownGrace))
-        } else {
-            actions.append(.passShutdownOn)
-        }
-    }
-
-    /// The shutdown grace period ran out.
-    mutating func graceExpired() {
-        close()
-    }
-
-    /// The idle timer fired: close when idle for the whole timeout, else wait for the rest of it.
-    mutating func idleTimerFired(now: NIODeadline) {
-        guard isIdle else {
-            actions.append(.scheduleIdleTimer(in: timeouts.idle))
-            return
-        }
-        let idleFor = now - idleSince
-        if idleFor >= timeouts.idle {
-            close()
-        } else {
-            actions.append(.scheduleIdleTimer(in: timeouts.idle - idleFor))
-        }
-    }
-
-    /// The request deadline fired.
-    mutating func deadlinePassed(now: NIODeadline) {
-        guard arriving else { return }
-        if deadlinePolicy == .progress {
-            // An upload's body: the timer is not moved on every part; it checks here how long the client has
-            // been silent while the server was asking for bytes.
-            guard let asked = readAskedSince else {
-                actions.append(.scheduleDeadline(in: timeouts.request))
-                return
-            }
-            let quiet = now - max(lastProgress, asked)
-            if quiet < timeouts.request {
-                actions.append(.scheduleDeadline(in: timeouts.request - quiet))
-                return
-            }
-        }
-        let decision = RequestDeadline.decide(
-            writingResponse: answering || forwardedResponseStarted,
-            earlierAnswersPending: forwardedInFlight > (owner == .forwarded ? 1 : 0),
-            answered: owner == .ours || (owner == .forwarded && forwardedInFlight == 0))
-        switch decision {
-        case .closeAfterResponse:
-            closeAfterResponse = true
-        case .close:
-            close()
-        case .answerTimeoutAndClose:
-            let seconds = timeouts.request.nanoseconds / 1_000_000_000
-            closeAnswering(
-                DepotError(
-                    .requestTimeout, "the request did not arrive in full within \(seconds) seconds"))
-        }
-    }
-
-    // MARK: request flow
-
-    private mutating func close() {
-        closing = true
-        actions.append(.close)
-    }
-
-    private mutating func closeAnswering(_ error: DepotError) {
-        closing = true
-        actions.append(.answerErrorAndClose(error))
-    }
-
-    /// The request that was arriving is all there: its deadline stops.
-    private mutating func requestEnded() {
-        guard arriving else { return }
-        arriving = false
-        deadlinePolicy = .wholeRequest
-        (uploadAwaitingKey, awaitsContinue) = (false, false)
-        actions.append(.cancelDeadline)
-    }
-
-    private mutating func startDeadline() {
-        guard !arriving else { return }
-        arriving = true
-        actions.append(.scheduleDeadline(in: timeouts.request))
-    }
-
-    /// Processes what arrived now, or queues it behind what waits.
-    private mutating func arrived(_ arrival: Arrival) {
-        guard !closing else { return }
-        if pending.isEmpty && canProcess(arrival) {
-            process(arrival)
-        } else {
-            pending.append(arrival)
-        }
-    }
-
-    /// Whether an arrival may be processed now: a head waits behind an answer of ours being written, and a
-    /// request of ours (or a refusal) waits behind routed answers still due (answers go out in request order).
-    private func canProcess(_ arrival: Arrival) -> Bool {
-        switch arrival {
-        case .part(.head(let head)):
-            if answering { return false }
-            if forwardedInFlight > 0 && Self.claimed(head.uri) != nil { return false }
-            return true
-        case .part:
-            return true
-        case .recognized, .rejected:
-            return !answering && forwardedInFlight == 0
-        }
-    }
-
-    /// What this connection answers itself for a request target: a bundle, or the grant check.
-    static func claimed(_ uri: String) -> Answer? {
-        if let target = BundleRequestTarget(uri: uri) { return .bundle(target) }
-        if GrantCheckResponder.isCheck(uri: uri) { return .grantCheck }
-        return nil
-    }
-
-    /// Answers, refuses or hands on one arrival; returns whether a part was handed on.
-    @discardableResult
-    private mutating func process(_ arrival: Arrival) -> Bool {
-        let part: HTTPServerRequestPart
-        switch arrival {
-        case .part(let arrived):
-            part = arrived
-        case .recognized(let request):
-            answering = true
-            answerKeepsAlive = request.keepAlive && !quiescing
-            actions.append(.answerRecognized(request, keepAlive: answerKeepsAlive))
-            return false
-        case .rejected(let error):
-            closeAnswering(error)
-            return false
-        }
-        switch part {
-        case .head(let head):
-            if let answer = Self.claimed(head.uri) {
-                owner = .ours
-                answering = true
-                answerKeepsAlive = head.isKeepAlive && !quiescing
-                actions.append(.answer(answer, head, keepAlive: answerKeepsAlive))
-                return false
-            }
-            owner = .forwarded
-            forwardedInFlight += 1
-            forwardedHeads.append(head.method == .HEAD)
-        case .body:
-            guard owner == .forwarded else { return false }
-        case .end:
-            defer { owner = .none }
-            guard owner == .forwarded else { return false }
-        }
-        actions.append(.forward(part))
-        return true
-    }
-
-    private mutating func drain(now: NIODeadline) {
-        var forwarded = false
-        while !closing, let arrival = pending.first, canProcess(arrival) {
-            pending.removeFirst()
-            forwarded = process(arrival) || forwarded
-        }
-        if forwarded { actions.append(.endReadBurst) }
-        if pending.isEmpty && readHeldBack {
-            readHeldBack = false
-            noteReadAsked(now: now)
-            actions.append(.read)
-        }
-        if isIdle { idleSince = now }
     }
 }

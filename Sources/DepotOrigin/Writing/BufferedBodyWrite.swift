@@ -12,7 +12,7 @@ final class BufferedBodyWrite {
     private let output: ChannelHandlerContext
     private let reader: FileChunkReader
     /// Holds the bundle descriptors open while a read of this answer runs on the thread pool.
-    private let files: LoopFileCache
+    private let files: BundleFiles
     private let parts: [BundleResponseWriter.BodyPart]
     private let promise: EventLoopPromise<Void>
     /// The part being written.
@@ -23,14 +23,14 @@ final class BufferedBodyWrite {
     /// Writes `head` and `body` through `output` (the context writes go out of), completing `promise` at the end.
     static func start(
         head: ByteBuffer, body: [BundleResponseWriter.BodyPart], output: ChannelHandlerContext, reader: FileChunkReader,
-        files: LoopFileCache, promise: EventLoopPromise<Void>
+        files: BundleFiles, promise: EventLoopPromise<Void>
     ) {
         output.write(NIOAny(IOData.byteBuffer(head)), promise: nil)
         BufferedBodyWrite(output: output, reader: reader, files: files, parts: body, promise: promise).writeNext()
     }
 
     private init(
-        output: ChannelHandlerContext, reader: FileChunkReader, files: LoopFileCache,
+        output: ChannelHandlerContext, reader: FileChunkReader, files: BundleFiles,
         parts: [BundleResponseWriter.BodyPart], promise: EventLoopPromise<Void>
     ) {
         self.output = output
@@ -102,3 +102,7 @@ final class BufferedBodyWrite {
         }
     }
 }
+
+/// Bound to its channel's event loop.
+@available(*, unavailable)
+extension BufferedBodyWrite: Sendable {}

@@ -45,8 +45,9 @@ struct BundleResponseWriter {
     /// `date` is the `Date` value of the second `second`; `requestId` the request's valid `X-Request-Id`.
     static func render(
         _ answer: BundleAnswer, request: AnswerFraming, date: String, second: Int64, keepAlive: Bool,
-        requestId: String?, files: LoopFileCache, allocator: ByteBufferAllocator
+        requestId: String?, loopState: OriginLoopState, allocator: ByteBufferAllocator
     ) -> (ByteBuffer, [BodyPart], status: Int) {
+        let files = loopState.bundleFiles
         switch answer {
         case .error(let error, let extraHeaders):
             let (head, body) = renderError(
@@ -54,7 +55,7 @@ struct BundleResponseWriter {
                 requestId: requestId ?? RequestId.generate(), allocator: allocator)
             return (serialized(head, allocator: allocator), body, error.status)
         case .complete(let bundle, _):
-            let small = files.smallAnswer(
+            let small = loopState.smallAnswer(
                 digest: bundle.version.digest, path: bundle.path, size: bundle.version.size, allocator: allocator)
             if let small, keepAlive, !request.isHead, request.version == .http1_1, requestId == nil {
                 // The commonest answer of all, head and body, in one buffer built once a second.
