@@ -56,6 +56,9 @@ public enum ErrorCode: String, CaseIterable, Sendable {
     case receiptMalformed = "receipt-malformed"
     case receiptUnsupportedAlgorithm = "receipt-unsupported-algorithm"
     case transactionNotInReceipt = "transaction-not-in-receipt"
+    case receiptDeviceMismatch = "receipt-device-mismatch"
+    case receiptDeviceRequired = "receipt-device-required"
+    case invalidDeviceId = "invalid-device-id"
     case purchaseDataMalformed = "purchase-data-malformed"
     case signatureMalformed = "signature-malformed"
     case purchasePending = "purchase-pending"
@@ -208,6 +211,10 @@ public enum ErrorCode: String, CaseIterable, Sendable {
             (403, "The app receipt is not signed with SHA-1 or SHA-256 and RSA (PKCS #1 v1.5) without signed attributes.")
         case .transactionNotInReceipt:
             (404, "The app receipt holds no in-app purchase with that transaction id; refresh the receipt and try again.")
+        case .receiptDeviceMismatch:
+            (403, "The app receipt was not issued to the device named by `deviceId` (its SHA-1 hash does not match); nothing was recorded.")
+        case .receiptDeviceRequired: (400, "The server requires `deviceId` (the app's `identifierForVendor`) beside an app receipt.")
+        case .invalidDeviceId: (400, "`deviceId` is not a UUID.")
         case .purchaseDataMalformed:
             (400, "The Google Play purchase data is not the JSON Play Billing signs, or a field has the wrong shape.")
         case .signatureMalformed: (400, "The Google Play signature is not standard base64.")

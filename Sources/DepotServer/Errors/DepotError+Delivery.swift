@@ -8,6 +8,8 @@ extension DepotError {
         switch error {
         case .invalidAccountToken:
             self.init(.invalidAccountToken, "appAccountToken must be a UUID such as StoreKit's appAccountToken")
+        case .invalidDeviceId:
+            self.init(.invalidDeviceId, "deviceId must be a UUID: the app's identifierForVendor")
         case .finishTokenRequired:
             self.init(.finishTokenRequired, "a finish needs \"finishToken\", from the answer to the redeem of this transaction")
         case .unknownTransaction:

@@ -5,6 +5,8 @@ import DepotCore
 package enum DeliveryError: Error, Sendable, Equatable {
     /// The app's `appAccountToken` is not a UUID.
     case invalidAccountToken
+    /// The `deviceId` beside an app receipt is not a UUID.
+    case invalidDeviceId
     /// A finish without the finish token from the redeem answer.
     case finishTokenRequired
     /// No such transaction was redeemed here, or the finish token is not its (the two are not told apart).

@@ -1,5 +1,6 @@
 import DepotCore
 import DepotTrust
+import Foundation
 
 /// Turns what an app presents into a verified purchase with its store's verifier: the App Store's JWS, or Google
 /// Play's purchase data and signature (refused as `store-not-accepted` when Google Play is not configured). A
@@ -90,26 +91,41 @@ package struct PurchaseVerification: Sendable {
 
     /// The in-app purchase `transactionId` of a StoreKit 1 app receipt (base64), verified offline; refused as
     /// `store-not-configured` when no receipt root is configured, `transaction-not-in-receipt` when it holds none.
-    package func verifyReceipt(_ base64: String, transactionId: String) async throws(DeliveryError) -> VerifiedPurchase {
+    /// `deviceId` (the app's `identifierForVendor`, as sent) must be a UUID (`invalid-device-id`) the receipt was
+    /// issued to (`receipt-device-mismatch`).
+    package func verifyReceipt(
+        _ base64: String, transactionId: String, deviceId: String? = nil
+    ) async throws(DeliveryError) -> VerifiedPurchase {
+        let device = try Self.device(deviceId)
         do throws(PurchaseRefusal) {
             guard let receipts else { throw .receiptsNotAccepted }
-            return try await receipts.verifyPurchase(base64: base64, transactionId: transactionId)
+            return try await receipts.verifyPurchase(base64: base64, transactionId: transactionId, deviceId: device)
         } catch {
             refused(error.code)
             throw .purchaseRefused(error)
         }
     }
 
-    /// Every in-app purchase of a StoreKit 1 app receipt (base64), verified offline, one per transaction id.
-    package func verifyReceipt(_ base64: String) async throws(DeliveryError) -> [VerifiedPurchase] {
+    /// Every in-app purchase of a StoreKit 1 app receipt (base64), verified offline, one per transaction id;
+    /// `deviceId` as for a redeem.
+    package func verifyReceipt(_ base64: String, deviceId: String? = nil) async throws(DeliveryError) -> [VerifiedPurchase] {
+        let device = try Self.device(deviceId)
         do throws(PurchaseRefusal) {
             guard let receipts else { throw .receiptsNotAccepted }
             var seen: Set<String> = []
-            return try await receipts.verifyPurchases(base64: base64).filter { seen.insert($0.id).inserted }
+            return try await receipts.verifyPurchases(base64: base64, deviceId: device).filter { seen.insert($0.id).inserted }
         } catch {
             refused(error.code)
             throw .purchaseRefused(error)
         }
+    }
+
+    /// The device id sent beside a receipt: nil when absent, a UUID in its 36-character form, else
+    /// `invalid-device-id`.
+    static func device(_ text: String?) throws(DeliveryError) -> UUID? {
+        guard let text else { return nil }
+        guard text.utf8.count == 36, let uuid = UUID(uuidString: text) else { throw .invalidDeviceId }
+        return uuid
     }
 }
 
