@@ -376,8 +376,17 @@ package struct DepotApplication: Sendable {
         .register(on: router)
         ProductUpdateRoute(catalogs: catalogs, cacheControl: configuration.http.productListCacheControl, clock: clock)
             .register(on: router)
+        // With the App Store Server API configured, Apple decides an app receipt's purchases (Get Transaction Info).
+        let receiptLookup = appStoreClient.flatMap { client in
+            receiptVerifier.map { _ in
+                ReceiptTransactionLookup(
+                    client: client, verifier: verifier, environments: Set(configuration.appStoreServerAPI?.baseURLs.keys.map { $0 } ?? []),
+                    logger: logger)
+            }
+        }
         let service = DeliveryService(
             verifier: verifier, googlePlay: configuration.googlePlay?.verifier, receipts: receiptVerifier,
+            receiptLookup: receiptLookup,
             context: DeliveryContext(
                 ledger: ledger, catalogs: catalogs, grants: grants, grantLifetime: configuration.grants.lifetimeSeconds,
                 revocations: revocations, purges: purges, clock: clock, logger: logger),

@@ -27,14 +27,14 @@ struct DeliveryService: Sendable {
 
     init(
         verifier: AppStoreVerifier, googlePlay: GooglePlayVerifier? = nil, receipts: AppReceiptVerifier? = nil,
-        context: DeliveryContext,
+        receiptLookup: ReceiptTransactionLookup? = nil, context: DeliveryContext,
         irregular: IrregularActivityPolicy, appStoreServerAPI: AppStoreServerAPISettings? = nil,
         googlePlaySubscriptions: GooglePlaySubscriptionPeriod? = nil, metrics: DepotMetrics? = nil
     ) {
         let refused: @Sendable (String) -> Void = { code in metrics?.verificationFailed(code: code) }
         let verification = PurchaseVerification(
             appStore: verifier, googlePlay: googlePlay, googlePlaySubscriptions: googlePlaySubscriptions,
-            catalogs: context.catalogs, receipts: receipts, refused: refused)
+            catalogs: context.catalogs, receipts: receipts, receiptLookup: receiptLookup, refused: refused)
         self.verification = verification
         self.context = context
         redemption = RedemptionFlow(context: context, policy: irregular)

@@ -44,6 +44,10 @@ extension DepotError {
                 "transaction \(transactionId) was recorded as another purchase (store, product or purchase token); nothing was recorded")
         case .ledgerUnavailable:
             self.init(.ledgerUnavailable, "the ledger cannot be reached; try again")
+        case .storeUnavailable(let wait):
+            self.init(
+                .storeUnavailable, "the App Store could not be asked about this purchase; nothing was recorded, try again",
+                retryAfterSeconds: wait)
         case .bundleUnavailable(let wait):
             self.init(
                 .bundleUnavailable, "a bundle this purchase entitles cannot be served right now; nothing was offered, try again",
