@@ -83,6 +83,15 @@ struct AppReceiptAppStoreTests {
             #expect(restored.status == 200, "\(restored.text)")
             #expect((try PurchaseSteps.object(restored)["transactions"] as? [Any])?.isEmpty == true)
             #expect(Self.lookups(appStore, receipt.id) == 4)
+
+            // A restore while Apple cannot be asked: 503, and a fresh purchase's receipt records nothing.
+            let fresh = try AppReceiptFixture.sign(server.application, product: "com.example.premium")
+            appStore.double.failNext(.init(count: 1, status: 500, retryAfter: nil))
+            let unavailable = try await PurchaseSteps.post(client, "/v1/restore", try AppReceiptFixture.json(["appReceipt": fresh.receipt]))
+            #expect(unavailable.status == 503, "\(unavailable.text)")
+            #expect(unavailable.text.contains("store-unavailable"), "\(unavailable.text)")
+            #expect(unavailable.value("Retry-After") == "10")
+            #expect(try await ledger.transaction(id: fresh.id) == nil)
         }
     }
 
