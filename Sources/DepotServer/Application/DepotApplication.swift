@@ -222,14 +222,17 @@ package struct DepotApplication: Sendable {
     }
 
     /// The App Store Server API client for the configured key. It makes one attempt per call: the outbox
-    /// retries durably, with its own backoff.
-    package static func appStoreClient(_ settings: AppStoreServerAPISettings) throws(AppStoreAPIError) -> AppStoreServerAPIClient {
+    /// retries durably, with its own backoff. `timeoutSeconds` shortens the configured timeout.
+    package static func appStoreClient(
+        _ settings: AppStoreServerAPISettings, timeoutSeconds: Int64? = nil
+    ) throws(AppStoreAPIError) -> AppStoreServerAPIClient {
         let signer = try AppStoreAPITokenSigner(
             keyId: settings.keyId, issuerId: settings.issuerId, bundleId: settings.bundleId,
             privateKeyPEM: settings.privateKeyPEM)
         return AppStoreServerAPIClient(
             signer: signer, baseURLs: AppStoreServerAPIClient.BaseURLs(settings.baseURLs),
-            timeoutSeconds: settings.timeoutSeconds, retry: AppStoreAPIRetryPolicy(maxAttempts: 1))
+            timeoutSeconds: min(settings.timeoutSeconds, timeoutSeconds ?? settings.timeoutSeconds),
+            retry: AppStoreAPIRetryPolicy(maxAttempts: 1))
     }
 
     /// Closes the ledger after the server stopped.
@@ -376,17 +379,9 @@ package struct DepotApplication: Sendable {
         .register(on: router)
         ProductUpdateRoute(catalogs: catalogs, cacheControl: configuration.http.productListCacheControl, clock: clock)
             .register(on: router)
-        // With the App Store Server API configured, Apple decides an app receipt's purchases (Get Transaction Info).
-        let receiptLookup = appStoreClient.flatMap { client in
-            receiptVerifier.map { _ in
-                ReceiptTransactionLookup(
-                    client: client, verifier: verifier, environments: Set(configuration.appStoreServerAPI?.baseURLs.keys.map { $0 } ?? []),
-                    logger: logger)
-            }
-        }
         let service = DeliveryService(
             verifier: verifier, googlePlay: configuration.googlePlay?.verifier, receipts: receiptVerifier,
-            receiptLookup: receiptLookup,
+            receiptLookup: receiptLookup(),
             context: DeliveryContext(
                 ledger: ledger, catalogs: catalogs, grants: grants, grantLifetime: configuration.grants.lifetimeSeconds,
                 revocations: revocations, purges: purges, clock: clock, logger: logger),
