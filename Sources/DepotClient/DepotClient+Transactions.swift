@@ -34,12 +34,13 @@ extension DepotClient {
     }
 
     /// `POST /v1/restore` for a StoreKit 1 app: presents its app receipt and returns the downloads its
-    /// non-consumables and subscriptions still entitle.
+    /// non-consumables and subscriptions still entitle. `deviceId` is the device's `identifierForVendor`, for
+    /// servers that check the receipt was issued to it.
     public func restore(
-        appReceipt: Data, installed: [InstalledContent] = [], appAccountToken: UUID? = nil
+        appReceipt: Data, deviceId: UUID? = nil, installed: [InstalledContent] = [], appAccountToken: UUID? = nil
     ) async throws(DepotClientError) -> Restoration {
         let body = RestoreRequest(
-            appReceipt: appReceipt.base64EncodedString(), installed: installed,
+            appReceipt: appReceipt.base64EncodedString(), deviceId: deviceId?.uuidString.lowercased(), installed: installed,
             appAccountToken: appAccountToken?.uuidString.lowercased())
         return try await post("/v1/restore", body, as: Restoration.self)
     }

@@ -97,6 +97,7 @@ struct ConfigurationFile: Decodable {
         var trustedRoots: [String]?
         var trustDevelopmentRoot: Bool?
         var receiptRoots: [String]?
+        var requireReceiptDevice: Bool?
     }
     struct LedgerSection: Decodable {
         var url: String?

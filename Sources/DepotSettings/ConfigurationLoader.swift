@@ -55,7 +55,8 @@ package enum ConfigurationLoader {
                 allowNonProductionEnvironments: file.appStore?.allowNonProductionEnvironments ?? false,
                 trustedRootPaths: (file.appStore?.trustedRoots ?? []).map { resolve($0, against: directory) },
                 trustDevelopmentRoot: file.appStore?.trustDevelopmentRoot ?? false,
-                receiptRootPaths: (file.appStore?.receiptRoots ?? []).map { resolve($0, against: directory) }),
+                receiptRootPaths: (file.appStore?.receiptRoots ?? []).map { resolve($0, against: directory) },
+                requireReceiptDevice: file.appStore?.requireReceiptDevice ?? false),
             ledgerURL: overrides.databaseURL ?? file.ledger?.url
                 ?? "sqlite:" + (dataDirectory as NSString).appendingPathComponent("ledger.sqlite"),
             irregularActivity: IrregularActivityPolicy(

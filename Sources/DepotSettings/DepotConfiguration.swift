@@ -106,6 +106,9 @@ package struct AppStoreSettings: Sendable {
     /// DER or PEM files of the roots StoreKit 1 app receipts are checked against (Apple Root CA in production);
     /// empty: receipts are accepted only when the development root is trusted, else refused.
     package var receiptRootPaths: [String] = []
+    /// Whether an app receipt must come with the device's `identifierForVendor` (`deviceId`), checked against
+    /// the receipt's hash; without it, the device id is checked only when the app sends one.
+    package var requireReceiptDevice = false
 
     /// Every App Store environment, accepted by default in development.
     package static let allEnvironments: Set<String> = ["Production", "Sandbox", "Xcode", "LocalTesting"]

@@ -43,6 +43,17 @@ struct DevSignReceipt: AsyncParsableCommand {
     @Option(help: "Quantity (consumables).")
     var quantity: Int = 1
 
+    @Option(
+        name: .customLong("device-id"),
+        help: "The device's identifierForVendor (a UUID): the receipt's hash is made to match it (default: matches no device).")
+    var deviceId: String?
+
+    func validate() throws {
+        if let deviceId, deviceId.utf8.count != 36 || UUID(uuidString: deviceId) == nil {
+            throw ValidationError("--device-id must be a UUID such as identifierForVendor")
+        }
+    }
+
     func run() async throws {
         let configuration = try common.load()
         let authority = try DevelopmentReceiptAuthority.loadOrCreate(directory: TrustSetup.developmentReceiptDirectory(configuration))
@@ -58,6 +69,7 @@ struct DevSignReceipt: AsyncParsableCommand {
         builder.receiptType = environment
         guard (1...1_000_000).contains(quantity) else { throw ValidationError("--quantity must be 1 to 1000000") }
         builder.quantity = quantity
+        builder.deviceId = deviceId.flatMap(UUID.init(uuidString:))
         print(Data(try authority.sign(payload: try builder.payload())).base64EncodedString())
     }
 }

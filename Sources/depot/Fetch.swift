@@ -43,6 +43,11 @@ struct Fetch: AsyncParsableCommand {
     @Option(name: .customLong("transaction-id"), help: "With --app-receipt: the id of the purchase in the receipt.")
     var transactionId: String?
 
+    @Option(
+        name: .customLong("device-id"),
+        help: "With --app-receipt: the device's identifierForVendor (a UUID) the receipt was issued to.")
+    var deviceId: String?
+
     @Option(help: "The folder to install the content in.")
     var out: String
 
@@ -58,6 +63,12 @@ struct Fetch: AsyncParsableCommand {
         }
         guard (appReceipt == nil) == (transactionId == nil) else {
             throw ValidationError("--app-receipt and --transaction-id go together")
+        }
+        if let deviceId {
+            guard appReceipt != nil else { throw ValidationError("--device-id goes with --app-receipt") }
+            guard deviceId.utf8.count == 36, UUID(uuidString: deviceId) != nil else {
+                throw ValidationError("--device-id must be a UUID such as identifierForVendor")
+            }
         }
         guard [transaction != nil, transactionFile != nil, googlePurchase != nil, appReceipt != nil].filter({ $0 }).count == 1 else {
             throw ValidationError("give exactly one of --transaction, --transaction-file, --google-purchase and --app-receipt")
@@ -133,7 +144,7 @@ struct Fetch: AsyncParsableCommand {
             // The receipt's bytes as the app reads them, or their base64 (as `depot dev sign-receipt` prints it).
             let text = String(decoding: bytes, as: UTF8.self).filter { !$0.isWhitespace }
             let receipt = bytes.first == 0x30 ? bytes : Data(base64Encoded: text) ?? bytes
-            return .appReceipt(receipt, transactionId: transactionId)
+            return .appReceipt(receipt, transactionId: transactionId, deviceId: deviceId.flatMap(UUID.init(uuidString:)))
         }
         // The purchase data is sent byte for byte: its signature covers it exactly, trailing newline included.
         let data = try Self.read(googlePurchase ?? "", "the Google Play purchase file")

@@ -56,6 +56,11 @@ public enum ErrorCode: String, CaseIterable, Sendable {
     case receiptMalformed = "receipt-malformed"
     case receiptUnsupportedAlgorithm = "receipt-unsupported-algorithm"
     case transactionNotInReceipt = "transaction-not-in-receipt"
+    case receiptDeviceMismatch = "receipt-device-mismatch"
+    case receiptDeviceRequired = "receipt-device-required"
+    case invalidDeviceId = "invalid-device-id"
+    case transactionNotAtStore = "transaction-not-at-store"
+    case storeUnavailable = "store-unavailable"
     case purchaseDataMalformed = "purchase-data-malformed"
     case signatureMalformed = "signature-malformed"
     case purchasePending = "purchase-pending"
@@ -208,6 +213,17 @@ public enum ErrorCode: String, CaseIterable, Sendable {
             (403, "The app receipt is not signed with SHA-1 or SHA-256 and RSA (PKCS #1 v1.5) without signed attributes.")
         case .transactionNotInReceipt:
             (404, "The app receipt holds no in-app purchase with that transaction id; refresh the receipt and try again.")
+        case .receiptDeviceMismatch:
+            (403, "The app receipt was not issued to the device named by `deviceId` (its SHA-1 hash does not match); nothing was recorded.")
+        case .receiptDeviceRequired: (400, "The server requires `deviceId` (the app's `identifierForVendor`) beside an app receipt.")
+        case .invalidDeviceId: (400, "`deviceId` is not a UUID.")
+        case .transactionNotAtStore:
+            (404, "The App Store Server API does not know the app receipt's transaction (Get Transaction Info answered 404).")
+        case .storeUnavailable:
+            (
+                503,
+                "The App Store Server API, which decides app receipts where it is configured, could not be asked; retry after `Retry-After`."
+            )
         case .purchaseDataMalformed:
             (400, "The Google Play purchase data is not the JSON Play Billing signs, or a field has the wrong shape.")
         case .signatureMalformed: (400, "The Google Play signature is not standard base64.")

@@ -10,6 +10,8 @@ public struct RedeemRequest: Sendable, Equatable, Codable {
     public var appReceipt: String?
     /// With ``appReceipt``: the `SKPaymentTransaction`'s `transactionIdentifier`.
     public var transactionId: String?
+    /// With ``appReceipt``: the device's `identifierForVendor` (a UUID); the receipt must have been issued to it.
+    public var deviceId: String?
     /// What the app already has installed, so a download can be a delta.
     public var installed: [InstalledContent]?
     /// The app's own account identity (a UUID, as StoreKit's `appAccountToken`): who is redeeming, which the
@@ -23,12 +25,15 @@ public struct RedeemRequest: Sendable, Equatable, Codable {
         self.appAccountToken = appAccountToken
     }
 
-    /// A redeem request for a StoreKit 1 purchase: the app receipt and the transaction's id.
+    /// A redeem request for a StoreKit 1 purchase: the app receipt, the transaction's id and, when given, the
+    /// device's `identifierForVendor`.
     public init(
-        appReceipt: String, transactionId: String, installed: [InstalledContent]? = nil, appAccountToken: String? = nil
+        appReceipt: String, transactionId: String, deviceId: String? = nil, installed: [InstalledContent]? = nil,
+        appAccountToken: String? = nil
     ) {
         self.appReceipt = appReceipt
         self.transactionId = transactionId
+        self.deviceId = deviceId
         self.installed = installed
         self.appAccountToken = appAccountToken
     }

@@ -7,6 +7,8 @@ public struct RestoreRequest: Sendable, Equatable, Codable {
     public var googlePlayPurchases: [GooglePlayPurchase]
     /// A StoreKit 1 app's receipt (standard base64): its non-consumable and subscription purchases are restored.
     public var appReceipt: String?
+    /// With ``appReceipt``: the device's `identifierForVendor` (a UUID); the receipt must have been issued to it.
+    public var deviceId: String?
     /// What the app already has installed (sent along; a restore answers with whole bundles).
     public var installed: [InstalledContent]?
     /// The app's own account identity, as in `RedeemRequest`.
@@ -24,14 +26,18 @@ public struct RestoreRequest: Sendable, Equatable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case signedTransactions, googlePlayPurchases, installed, appAccountToken, appReceipt
+        case signedTransactions, googlePlayPurchases, installed, appAccountToken, appReceipt, deviceId
     }
 
-    /// A restore request for a StoreKit 1 app: what its receipt holds.
-    public init(appReceipt: String, installed: [InstalledContent]? = nil, appAccountToken: String? = nil) {
+    /// A restore request for a StoreKit 1 app: what its receipt holds, and the device's `identifierForVendor` when
+    /// given.
+    public init(
+        appReceipt: String, deviceId: String? = nil, installed: [InstalledContent]? = nil, appAccountToken: String? = nil
+    ) {
         self.signedTransactions = []
         self.googlePlayPurchases = []
         self.appReceipt = appReceipt
+        self.deviceId = deviceId
         self.installed = installed
         self.appAccountToken = appAccountToken
     }
@@ -53,5 +59,6 @@ public struct RestoreRequest: Sendable, Equatable, Codable {
         installed = try container.decodeIfPresent([InstalledContent].self, forKey: .installed)
         appAccountToken = try container.decodeIfPresent(String.self, forKey: .appAccountToken)
         appReceipt = try container.decodeIfPresent(String.self, forKey: .appReceipt)
+        deviceId = try container.decodeIfPresent(String.self, forKey: .deviceId)
     }
 }

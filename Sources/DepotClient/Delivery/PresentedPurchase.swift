@@ -6,9 +6,10 @@ public enum PresentedPurchase: Sendable, Hashable {
     case appStore(signedTransaction: String)
     /// Play Billing's purchase: `getOriginalJson()` exactly as received, and `getSignature()`.
     case googlePlay(GooglePlayPurchase)
-    /// A StoreKit 1 purchase: the app receipt (`Bundle.main.appStoreReceiptURL`'s contents) and the
-    /// `SKPaymentTransaction`'s `transactionIdentifier`.
-    case appReceipt(Data, transactionId: String)
+    /// A StoreKit 1 purchase: the app receipt (`Bundle.main.appStoreReceiptURL`'s contents), the
+    /// `SKPaymentTransaction`'s `transactionIdentifier` and, for servers that check it, the device's
+    /// `UIDevice.current.identifierForVendor` (the receipt must have been issued to it).
+    case appReceipt(Data, transactionId: String, deviceId: UUID? = nil)
 
     /// The body of a redeem of this purchase.
     func redeemRequest(installed: [InstalledContent], appAccountToken: String?) -> RedeemRequest {
@@ -17,10 +18,10 @@ public enum PresentedPurchase: Sendable, Hashable {
             RedeemRequest(signedTransaction: jws, installed: installed, appAccountToken: appAccountToken)
         case .googlePlay(let purchase):
             RedeemRequest(googlePlay: purchase, installed: installed, appAccountToken: appAccountToken)
-        case .appReceipt(let receipt, let transactionId):
+        case .appReceipt(let receipt, let transactionId, let deviceId):
             RedeemRequest(
-                appReceipt: receipt.base64EncodedString(), transactionId: transactionId, installed: installed,
-                appAccountToken: appAccountToken)
+                appReceipt: receipt.base64EncodedString(), transactionId: transactionId,
+                deviceId: deviceId?.uuidString.lowercased(), installed: installed, appAccountToken: appAccountToken)
         }
     }
 }

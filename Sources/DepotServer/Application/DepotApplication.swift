@@ -241,14 +241,17 @@ package struct DepotApplication: Sendable {
     }
 
     /// The App Store Server API client for the configured key. It makes one attempt per call: the outbox
-    /// retries durably, with its own backoff.
-    package static func appStoreClient(_ settings: AppStoreServerAPISettings) throws(AppStoreAPIError) -> AppStoreServerAPIClient {
+    /// retries durably, with its own backoff. `timeoutSeconds` shortens the configured timeout.
+    package static func appStoreClient(
+        _ settings: AppStoreServerAPISettings, timeoutSeconds: Int64? = nil
+    ) throws(AppStoreAPIError) -> AppStoreServerAPIClient {
         let signer = try AppStoreAPITokenSigner(
             keyId: settings.keyId, issuerId: settings.issuerId, bundleId: settings.bundleId,
             privateKeyPEM: settings.privateKeyPEM)
         return AppStoreServerAPIClient(
             signer: signer, baseURLs: AppStoreServerAPIClient.BaseURLs(settings.baseURLs),
-            timeoutSeconds: settings.timeoutSeconds, retry: AppStoreAPIRetryPolicy(maxAttempts: 1))
+            timeoutSeconds: min(settings.timeoutSeconds, timeoutSeconds ?? settings.timeoutSeconds),
+            retry: AppStoreAPIRetryPolicy(maxAttempts: 1))
     }
 
     /// Closes the ledger after the server stopped.
@@ -397,6 +400,7 @@ package struct DepotApplication: Sendable {
             .register(on: router)
         let service = DeliveryService(
             verifier: verifier, googlePlay: configuration.googlePlay?.verifier, receipts: receiptVerifier,
+            receiptLookup: receiptLookup(),
             context: DeliveryContext(
                 ledger: ledger, catalogs: catalogs, grants: grants, grantLifetime: configuration.grants.lifetimeSeconds,
                 revocations: revocations, purges: purges, clock: clock, logger: logger),

@@ -63,8 +63,11 @@ package enum TrustSetup {
             roots.append(try DevelopmentReceiptAuthority.loadOrCreate(directory: developmentReceiptDirectory(configuration)).rootDER)
         }
         guard !roots.isEmpty else { return nil }
+        // Only Apple signs Production receipts, unless the development root is trusted (never in production).
         return try AppReceiptVerifier(
-            trustedRootsDER: roots, bundleId: configuration.appBundleId, acceptedEnvironments: configuration.appStore.environments)
+            trustedRootsDER: roots, bundleId: configuration.appBundleId, acceptedEnvironments: configuration.appStore.environments,
+            trustsDevelopmentProduction: configuration.appStore.trustDevelopmentRoot,
+            requiresDevice: configuration.appStore.requireReceiptDevice)
     }
 
     /// DER bytes from a DER or PEM certificate file.

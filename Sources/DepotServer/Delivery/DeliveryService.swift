@@ -27,14 +27,14 @@ struct DeliveryService: Sendable {
 
     init(
         verifier: AppStoreVerifier, googlePlay: GooglePlayVerifier? = nil, receipts: AppReceiptVerifier? = nil,
-        context: DeliveryContext,
+        receiptLookup: ReceiptTransactionLookup? = nil, context: DeliveryContext,
         irregular: IrregularActivityPolicy, appStoreServerAPI: AppStoreServerAPISettings? = nil,
         googlePlaySubscriptions: GooglePlaySubscriptionPeriod? = nil, metrics: DepotMetrics? = nil
     ) {
         let refused: @Sendable (String) -> Void = { code in metrics?.verificationFailed(code: code) }
         let verification = PurchaseVerification(
             appStore: verifier, googlePlay: googlePlay, googlePlaySubscriptions: googlePlaySubscriptions,
-            catalogs: context.catalogs, receipts: receipts, refused: refused)
+            catalogs: context.catalogs, receipts: receipts, receiptLookup: receiptLookup, refused: refused)
         self.verification = verification
         self.context = context
         redemption = RedemptionFlow(context: context, policy: irregular)
@@ -75,7 +75,8 @@ struct DeliveryService: Sendable {
             let purchase =
                 switch presented {
                 case .signed(let signed): try await verification.verify(signed)
-                case .receipt(let receipt, let transactionId): try await verification.verifyReceipt(receipt, transactionId: transactionId)
+                case .receipt(let receipt, let transactionId, let deviceId):
+                    try await verification.verifyReceipt(receipt, transactionId: transactionId, deviceId: deviceId)
                 }
             let result = try await redemption.redeem(
                 .init(purchase: purchase, installed: installed, callerAccount: account, client: client))
@@ -120,6 +121,9 @@ struct DeliveryService: Sendable {
     /// Restores what a set of signed purchases (App Store, Google Play or both) still entitle. Copies of one
     /// signed purchase, or of one transaction, are verified and recorded once.
     func restore(_ request: RestoreRequest, client: String) async throws(DepotError) -> Restoration {
+        if request.deviceId != nil, request.appReceipt == nil {
+            throw DepotError(.badRequest, "\"deviceId\" goes with \"appReceipt\" (a StoreKit 1 app)")
+        }
         do throws(DeliveryError) {
             let signed =
                 request.signedTransactions.map { SignedPurchase.appStore(jws: $0) }
@@ -132,7 +136,7 @@ struct DeliveryService: Sendable {
             if let receipt = request.appReceipt {
                 // A StoreKit 1 app's purchases: every record of its receipt, within the same bound as signed ones.
                 let known = Set(purchases.map(\.id))
-                let records = try await verification.verifyReceipt(receipt).filter { !known.contains($0.id) }
+                let records = try await verification.verifyReceipt(receipt, deviceId: request.deviceId).filter { !known.contains($0.id) }
                 guard purchases.count + records.count <= RestoreFlow.maxPurchases else {
                     throw DeliveryError.tooManyTransactions(limit: RestoreFlow.maxPurchases)
                 }
@@ -165,8 +169,8 @@ struct DeliveryService: Sendable {
     /// `appReceipt` with its `transactionId` (StoreKit 1).
     static func presentedPurchase(_ request: RedeemRequest) throws(DepotError) -> PresentedProof {
         guard let receipt = request.appReceipt else {
-            guard request.transactionId == nil else {
-                throw DepotError(.badRequest, "\"transactionId\" goes with \"appReceipt\" (a StoreKit 1 purchase)")
+            guard request.transactionId == nil, request.deviceId == nil else {
+                throw DepotError(.badRequest, "\"transactionId\" and \"deviceId\" go with \"appReceipt\" (a StoreKit 1 purchase)")
             }
             return .signed(try signedPurchase(request))
         }
@@ -177,7 +181,7 @@ struct DeliveryService: Sendable {
             throw DepotError(
                 .badRequest, "a redeem of an app receipt needs \"transactionId\": the SKPaymentTransaction's transactionIdentifier")
         }
-        return .receipt(receipt, transactionId: transactionId)
+        return .receipt(receipt, transactionId: transactionId, deviceId: request.deviceId)
     }
 
     /// The purchase a redeem presents: exactly one of `signedTransaction` (App Store) and `googlePlay`.

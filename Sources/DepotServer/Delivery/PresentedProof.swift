@@ -4,8 +4,9 @@ import DepotCore
 enum PresentedProof: Sendable {
     /// A StoreKit 2 signed transaction or a Google Play purchase.
     case signed(SignedPurchase)
-    /// An app receipt (base64) and the `SKPaymentTransaction`'s `transactionIdentifier`.
-    case receipt(String, transactionId: String)
+    /// An app receipt (base64), the `SKPaymentTransaction`'s `transactionIdentifier` and the device id sent with
+    /// them, if any.
+    case receipt(String, transactionId: String, deviceId: String?)
 
     /// The answer's `proof`: `receipt` for a receipt, nil otherwise.
     var proof: String? {

@@ -8,6 +8,8 @@ extension DepotError {
         switch error {
         case .invalidAccountToken:
             self.init(.invalidAccountToken, "appAccountToken must be a UUID such as StoreKit's appAccountToken")
+        case .invalidDeviceId:
+            self.init(.invalidDeviceId, "deviceId must be a UUID: the app's identifierForVendor")
         case .finishTokenRequired:
             self.init(.finishTokenRequired, "a finish needs \"finishToken\", from the answer to the redeem of this transaction")
         case .unknownTransaction:
@@ -42,6 +44,10 @@ extension DepotError {
                 "transaction \(transactionId) was recorded as another purchase (store, product or purchase token); nothing was recorded")
         case .ledgerUnavailable:
             self.init(.ledgerUnavailable, "the ledger cannot be reached; try again")
+        case .storeUnavailable(let wait):
+            self.init(
+                .storeUnavailable, "the App Store could not be asked about this purchase; nothing was recorded, try again",
+                retryAfterSeconds: wait)
         case .bundleUnavailable(let wait):
             self.init(
                 .bundleUnavailable, "a bundle this purchase entitles cannot be served right now; nothing was offered, try again",

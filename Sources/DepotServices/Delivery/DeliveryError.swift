@@ -5,6 +5,8 @@ import DepotCore
 package enum DeliveryError: Error, Sendable, Equatable {
     /// The app's `appAccountToken` is not a UUID.
     case invalidAccountToken
+    /// The `deviceId` beside an app receipt is not a UUID.
+    case invalidDeviceId
     /// A finish without the finish token from the redeem answer.
     case finishTokenRequired
     /// No such transaction was redeemed here, or the finish token is not its (the two are not told apart).
@@ -35,4 +37,7 @@ package enum DeliveryError: Error, Sendable, Equatable {
     /// A bundle the purchase is entitled to cannot be served by this instance now (missing from its disk and from the
     /// object store, or damaged there); retry after the wait. Nothing was offered.
     case bundleUnavailable(retryAfterSeconds: Int64)
+    /// The App Store Server API, the authority over app receipts where it is configured, could not be asked;
+    /// retry after the wait. Nothing was recorded.
+    case storeUnavailable(retryAfterSeconds: Int64)
 }

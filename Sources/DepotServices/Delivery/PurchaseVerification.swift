@@ -1,5 +1,6 @@
 import DepotCore
 import DepotTrust
+import Foundation
 
 /// Turns what an app presents into a verified purchase with its store's verifier: the App Store's JWS, or Google
 /// Play's purchase data and signature (refused as `store-not-accepted` when Google Play is not configured). A
@@ -12,14 +13,19 @@ package struct PurchaseVerification: Sendable {
     let catalogs: CatalogHolder
     /// StoreKit 1 app receipts' verifier; nil when no receipt root is configured.
     let receipts: AppReceiptVerifier?
+    /// The App Store Server API's word on a receipt's purchases; nil when it is not configured (the receipt alone
+    /// decides).
+    let receiptLookup: ReceiptTransactionLookup?
     let refused: @Sendable (_ code: String) -> Void
 
     /// Verification with each store's verifier; `refused` is told the code of every refusal.
     package init(
         appStore: AppStoreVerifier, googlePlay: GooglePlayVerifier?, googlePlaySubscriptions: GooglePlaySubscriptionPeriod?,
-        catalogs: CatalogHolder, receipts: AppReceiptVerifier? = nil, refused: @escaping @Sendable (_ code: String) -> Void
+        catalogs: CatalogHolder, receipts: AppReceiptVerifier? = nil, receiptLookup: ReceiptTransactionLookup? = nil,
+        refused: @escaping @Sendable (_ code: String) -> Void
     ) {
         self.receipts = receipts
+        self.receiptLookup = receiptLookup
         self.appStore = appStore
         self.googlePlay = googlePlay
         self.googlePlaySubscriptions = googlePlaySubscriptions
@@ -90,26 +96,91 @@ package struct PurchaseVerification: Sendable {
 
     /// The in-app purchase `transactionId` of a StoreKit 1 app receipt (base64), verified offline; refused as
     /// `store-not-configured` when no receipt root is configured, `transaction-not-in-receipt` when it holds none.
-    package func verifyReceipt(_ base64: String, transactionId: String) async throws(DeliveryError) -> VerifiedPurchase {
+    /// `deviceId` (the app's `identifierForVendor`, as sent) must be a UUID (`invalid-device-id`) the receipt was
+    /// issued to (`receipt-device-mismatch`). With the App Store Server API configured, Apple's answer decides
+    /// (``ReceiptTransactionLookup``).
+    package func verifyReceipt(
+        _ base64: String, transactionId: String, deviceId: String? = nil
+    ) async throws(DeliveryError) -> VerifiedPurchase {
+        let device = try Self.device(deviceId)
+        let purchase: VerifiedPurchase
         do throws(PurchaseRefusal) {
             guard let receipts else { throw .receiptsNotAccepted }
-            return try await receipts.verifyPurchase(base64: base64, transactionId: transactionId)
+            purchase = try await receipts.verifyPurchase(base64: base64, transactionId: transactionId, deviceId: device)
         } catch {
             refused(error.code)
             throw .purchaseRefused(error)
         }
+        return try await confirmed([purchase])[0]
     }
 
-    /// Every in-app purchase of a StoreKit 1 app receipt (base64), verified offline, one per transaction id.
-    package func verifyReceipt(_ base64: String) async throws(DeliveryError) -> [VerifiedPurchase] {
+    /// Every in-app purchase of a StoreKit 1 app receipt (base64), verified offline, one per transaction id;
+    /// `deviceId` and the App Store Server API as for a redeem.
+    package func verifyReceipt(_ base64: String, deviceId: String? = nil) async throws(DeliveryError) -> [VerifiedPurchase] {
+        let device = try Self.device(deviceId)
+        let purchases: [VerifiedPurchase]
         do throws(PurchaseRefusal) {
             guard let receipts else { throw .receiptsNotAccepted }
             var seen: Set<String> = []
-            return try await receipts.verifyPurchases(base64: base64).filter { seen.insert($0.id).inserted }
+            purchases = try await receipts.verifyPurchases(base64: base64, deviceId: device).filter { seen.insert($0.id).inserted }
         } catch {
             refused(error.code)
             throw .purchaseRefused(error)
         }
+        return try await confirmed(purchases)
+    }
+
+    /// `purchases` as the App Store Server API holds them, when it is configured, looked up a few at a time; the
+    /// first failure is the answer.
+    private func confirmed(_ purchases: [VerifiedPurchase]) async throws(DeliveryError) -> [VerifiedPurchase] {
+        guard let receiptLookup, !purchases.isEmpty else { return purchases }
+        let outcomes = await withTaskGroup(of: (Int, Result<VerifiedPurchase, DeliveryError>).self) { group in
+            var outcomes = [Result<VerifiedPurchase, DeliveryError>?](repeating: nil, count: purchases.count)
+            var next = 0
+            func add() {
+                let index = next
+                next += 1
+                group.addTask {
+                    do throws(DeliveryError) {
+                        return (index, .success(try await receiptLookup.confirmed(purchases[index])))
+                    } catch {
+                        return (index, .failure(error))
+                    }
+                }
+            }
+            while next < min(Self.lookupConcurrency, purchases.count) { add() }
+            while let (index, outcome) = await group.next() {
+                outcomes[index] = outcome
+                if case .failure = outcome {
+                    group.cancelAll()
+                    break
+                }
+                if next < purchases.count { add() }
+            }
+            return outcomes
+        }
+        var confirmed: [VerifiedPurchase] = []
+        for outcome in outcomes {
+            switch outcome {
+            case .success(let purchase): confirmed.append(purchase)
+            case .failure(let error):
+                if case .purchaseRefused(let refusal) = error { refused(refusal.code) }
+                throw error
+            case nil: continue
+            }
+        }
+        return confirmed
+    }
+
+    /// How many Get Transaction Info calls a restore by receipt makes at once.
+    static let lookupConcurrency = 8
+
+    /// The device id sent beside a receipt: nil when absent, a UUID in its 36-character form, else
+    /// `invalid-device-id`.
+    static func device(_ text: String?) throws(DeliveryError) -> UUID? {
+        guard let text else { return nil }
+        guard text.utf8.count == 36, let uuid = UUID(uuidString: text) else { throw .invalidDeviceId }
+        return uuid
     }
 }
 

@@ -11,8 +11,8 @@ extension AppReceipt {
         bundleIdDER = try fields.raw(2) ?? []
         bundleId = try fields.string(2, required: true) ?? ""
         appVersion = try fields.string(3, required: true) ?? ""
-        opaqueValue = try fields.raw(4) ?? []
-        sha1Hash = try fields.raw(5) ?? []
+        opaqueValue = try fields.raw(4, maximumLength: AppReceiptLimits.maximumDeviceFieldLength) ?? []
+        sha1Hash = try fields.raw(5, maximumLength: AppReceiptLimits.maximumDeviceFieldLength) ?? []
         guard let creation = try fields.date(12) else { throw ReceiptFormatError("has no creation date (attribute 12)") }
         creationDate = creation
         originalAppVersion = try fields.string(19, required: false)
@@ -105,12 +105,14 @@ struct ReceiptFields {
         for attribute in attributes where attribute.type != 17 { byType[attribute.type, default: []].append(attribute.value) }
     }
 
-    /// The one value of `type`, nil when absent; given twice fails.
-    func raw(_ type: Int64) throws(ReceiptFormatError) -> [UInt8]? {
+    /// The one value of `type`, nil when absent; given twice or longer than `maximumLength` bytes fails.
+    func raw(
+        _ type: Int64, maximumLength: Int = AppReceiptLimits.maximumStringLength
+    ) throws(ReceiptFormatError) -> [UInt8]? {
         guard let values = byType[type] else { return nil }
         guard values.count == 1 else { throw ReceiptFormatError("attribute \(type) is given \(values.count) times") }
-        guard values[0].count <= AppReceiptLimits.maximumStringLength else {
-            throw ReceiptFormatError("attribute \(type) is longer than \(AppReceiptLimits.maximumStringLength) bytes")
+        guard values[0].count <= maximumLength else {
+            throw ReceiptFormatError("attribute \(type) is longer than \(maximumLength) bytes")
         }
         return Array(values[0])
     }

@@ -12,4 +12,7 @@ package enum AppReceiptLimits {
     static let maximumAttributes = 200
     /// The longest string value read (a bundle id, a version, a product or transaction id), in bytes.
     static let maximumStringLength = 1_024
+    /// The longest opaque value (attribute 4) and device hash (attribute 5) read, in bytes: Apple writes 16 and
+    /// 20, Xcode 8 and 20.
+    static let maximumDeviceFieldLength = 64
 }

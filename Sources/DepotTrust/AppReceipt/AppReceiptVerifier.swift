@@ -23,7 +23,9 @@ import SwiftASN1
 ///    is), the signer
 ///    carries Apple's receipt-signing marker (`leaf-oid-missing`) and the certificate it is issued by the WWDR
 ///    marker (`intermediate-oid-missing`);
-/// 8. the bundle id is the configured one (`bundle-id-mismatch`) and the environment
+/// 8. a receipt of the `Production` environment chains to Apple Root CA (``AppleRootCA``), unless the verifier
+///    trusts development roots for it (``trustsDevelopmentProduction``): else `chain-untrusted`;
+/// 9. the bundle id is the configured one (`bundle-id-mismatch`) and the environment
 ///    (``AppReceipt/environment``) is accepted (`environment-not-accepted`).
 ///
 /// Receipts are judged at their creation date, not now: every Apple receipt-signing certificate expires, and a
@@ -32,6 +34,14 @@ import SwiftASN1
 package struct AppReceiptVerifier: Sendable {
     private let roots: CertificateStore
     private let rootCertificates: [Certificate]
+    /// The configured roots that are Apple Root CA.
+    private let appleRoots: [Certificate]
+    /// Whether a `Production` receipt may chain to a root other than Apple Root CA (the development receipt
+    /// root, Xcode's StoreKit certificate): only where the configuration trusts the development root
+    /// (`appStore.trustDevelopmentRoot`, never in production). Otherwise only Apple signs production receipts.
+    package let trustsDevelopmentProduction: Bool
+    /// Whether every receipt must come with the device id it was issued to (`appStore.requireReceiptDevice`).
+    package let requiresDevice: Bool
     /// The app's bundle id every receipt must carry.
     package let bundleId: String
     /// The environments accepted (`Production`, `Sandbox`, `Xcode`), as for a JWS.
@@ -40,9 +50,12 @@ package struct AppReceiptVerifier: Sendable {
 
     /// A verifier trusting `trustedRootsDER` (Apple Root CA; the development receipt root; Xcode's StoreKit
     /// certificate for local testing). Fails with `configuration-invalid` when nothing is trusted or the bundle id
-    /// or environments are empty, `certificate-malformed` when a root is not DER.
+    /// or environments are empty, `certificate-malformed` when a root is not DER. `trustsDevelopmentProduction`
+    /// lets `Production` receipts chain to a root other than Apple Root CA; `requiresDevice` refuses a receipt
+    /// presented without its device id.
     package init(
         trustedRootsDER: [[UInt8]], bundleId: String, acceptedEnvironments: Set<String>,
+        trustsDevelopmentProduction: Bool = false, requiresDevice: Bool = false,
         now: @escaping @Sendable () -> Date = { Date() }
     ) throws(AppStoreVerificationError) {
         guard !trustedRootsDER.isEmpty else {
@@ -53,13 +66,18 @@ package struct AppReceiptVerifier: Sendable {
             throw AppStoreVerificationError(.configurationInvalid, "no App Store environment is accepted")
         }
         var roots: [Certificate] = []
+        var appleRoots: [Certificate] = []
         for (index, der) in trustedRootsDER.enumerated() {
             guard let root = try? Certificate(derEncoded: der) else {
                 throw AppStoreVerificationError(.certificateMalformed, "receipt root \(index + 1) is not a DER certificate")
             }
             roots.append(root)
+            if AppleRootCA.isAppleRootCA(der: der) { appleRoots.append(root) }
         }
         self.rootCertificates = roots
+        self.appleRoots = appleRoots
+        self.trustsDevelopmentProduction = trustsDevelopmentProduction
+        self.requiresDevice = requiresDevice
         self.roots = CertificateStore(roots)
         self.bundleId = bundleId
         self.acceptedEnvironments = acceptedEnvironments
@@ -86,7 +104,11 @@ package struct AppReceiptVerifier: Sendable {
             throw AppStoreVerificationError(.signedInFuture, "the app receipt claims to be made in the future")
         }
         let created = Date(timeIntervalSince1970: Double(payload.creationDate) / 1000)
-        try await checkChain(envelope, at: created)
+        let root = try await checkChain(envelope, at: created)
+        if payload.receiptType == AppStoreEnvironment.production, !trustsDevelopmentProduction, !appleRoots.contains(root) {
+            throw AppStoreVerificationError(
+                .chainUntrusted, "a Production app receipt must chain to Apple Root CA; this one is signed by a development root")
+        }
         guard payload.bundleId == bundleId else {
             throw AppStoreVerificationError(.bundleIdMismatch, "the app receipt is for another app")
         }
@@ -115,8 +137,9 @@ package struct AppReceiptVerifier: Sendable {
         }
     }
 
-    /// Steps 6 and 7: the signer's chain to a configured root at the creation date, and Apple's markers.
-    private func checkChain(_ envelope: ReceiptEnvelope, at time: Date) async throws(AppStoreVerificationError) {
+    /// Steps 6 and 7: the signer's chain to a configured root at the creation date, and Apple's markers; returns
+    /// the root it leads to.
+    private func checkChain(_ envelope: ReceiptEnvelope, at time: Date) async throws(AppStoreVerificationError) -> Certificate {
         let signer = envelope.signer
         guard signer.notValidBefore <= time, time <= signer.notValidAfter else {
             throw AppStoreVerificationError(
@@ -124,7 +147,7 @@ package struct AppReceiptVerifier: Sendable {
         }
         // A signer that is itself a configured root (Xcode's self-signed StoreKit certificate) is a trust anchor:
         // nothing to build, and no Apple markers to carry.
-        if rootCertificates.contains(signer) { return }
+        if rootCertificates.contains(signer) { return signer }
         var verifier = Verifier(rootCertificates: roots) {
             RFC5280Policy(fixedExpiryValidationTime: time)
             AppStoreMarkerExtensionsPolicy()
@@ -142,5 +165,6 @@ package struct AppReceiptVerifier: Sendable {
             throw AppStoreVerificationError(
                 .intermediateOIDMissing, "the app receipt's signer is not issued by an Apple WWDR intermediate")
         }
+        return chain[chain.count - 1]
     }
 }

@@ -31,6 +31,11 @@ package struct DevelopmentReceiptBuilder: Sendable {
     package var receiptType = "ProductionSandbox"
     /// The product type written as attribute 1707 (0 non-consumable, 1 consumable, 2 non-renewing, 3 auto-renewable).
     package var productType: Int
+    /// The device (`identifierForVendor`) the receipt is issued to: its hash (attribute 5) is that of this id, the
+    /// opaque value and the bundle id, as Apple's is; nil writes 20 random bytes, which match no device.
+    package var deviceId: UUID?
+    /// Attribute 4, 16 random bytes as Apple writes.
+    package var opaqueValue: [UInt8] = (0..<16).map { _ in UInt8.random(in: 0 ... .max) }
 
     /// A purchase of `productId` (a Depot product type: `consumable`, `nonConsumable`, `autoRenewable`,
     /// `nonRenewing`, `freeSubscription`) made `now`.
@@ -63,9 +68,12 @@ package struct DevelopmentReceiptBuilder: Sendable {
         try recordSerializer.serializeSetOf(try record.map { try $0.encoded() })
         var bundleSerializer = DER.Serializer()
         try bundleSerializer.serialize(ASN1UTF8String(bundleId))
+        let bundleIdDER = bundleSerializer.serializedBytes
+        let hash =
+            deviceId.map { AppReceipt.deviceHash(deviceId: $0, opaqueValue: opaqueValue, bundleIdDER: bundleIdDER) }
+            ?? (0..<20).map { _ in UInt8.random(in: 0 ... .max) }
         let receipt: [Attribute] = [
-            .utf8(0, receiptType), .raw(2, bundleSerializer.serializedBytes), .utf8(3, "1"),
-            .raw(4, (0..<16).map { _ in UInt8.random(in: 0 ... .max) }), .raw(5, (0..<20).map { _ in UInt8.random(in: 0 ... .max) }),
+            .utf8(0, receiptType), .raw(2, bundleIdDER), .utf8(3, "1"), .raw(4, opaqueValue), .raw(5, hash),
             .date(12, creationDate), .utf8(19, "1.0"), .raw(17, recordSerializer.serializedBytes),
         ]
         var serializer = DER.Serializer()

@@ -45,4 +45,40 @@ struct ReceiptFetchTests {
             #expect(absent.error.contains("transaction-not-in-receipt"), "\(absent.error)")
         }
     }
+
+    @Test func aReceiptMadeForADeviceIsFetchedWithThatDeviceOnly() async throws {
+        try await LiveServer.with { server in
+            let id = "2000000000123457"
+            let device = "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"
+            let common = ["--config", server.scratch.path + "/Config", "--data-dir", server.scratch.path + "/data"]
+            let invalid = try await ExternalTool.run(
+                Self.binary, ["dev", "sign-receipt", "--product", "com.example.level1", "--device-id", "nope"] + common)
+            #expect(invalid.status != 0)
+            let signed = try await ExternalTool.run(
+                Self.binary,
+                ["dev", "sign-receipt", "--product", "com.example.level1", "--transaction-id", id, "--device-id", device] + common)
+            #expect(signed.status == 0, "\(signed.error)")
+            let receipt = try #require(signed.output.split(separator: "\n").last.map(String.init))
+            try server.scratch.write("receipt.b64", receipt + "\n")
+            func fetch(_ deviceId: String, into folder: String) async throws -> ExternalTool.Output {
+                try await ExternalTool.run(
+                    Self.binary,
+                    [
+                        "fetch", "--server", server.base, "--app-receipt", server.scratch.path + "/receipt.b64", "--transaction-id", id,
+                        "--device-id", deviceId, "--out", server.scratch.path + "/" + folder,
+                    ])
+            }
+
+            // Another device: the server's code, exit status 4, nothing installed.
+            let other = try await fetch("0F1C2D3E-4A5B-4C6D-8E7F-901A2B3C4D5E", into: "other")
+            #expect(other.status == 4)
+            #expect(other.error.contains("receipt-device-mismatch"), "\(other.error)")
+            #expect(!FileManager.default.fileExists(atPath: server.scratch.path + "/other/com.example.level1"))
+
+            let fetched = try await fetch(device, into: "out")
+            #expect(fetched.status == 0, "\(fetched.error)")
+            #expect(
+                try ClientTestSupport.contents(of: server.scratch.path + "/out/com.example.level1") == LiveServer.standardPacks[0].files)
+        }
+    }
 }

@@ -16,7 +16,10 @@ import DepotCore
 ///   authority exactly as Apple signs; the signature and chain hold, so it is accepted or refused only for what
 ///   the payload says (`receipt-malformed`, `bundle-id-mismatch`, `environment-not-accepted`,
 ///   `signed-in-future`, `certificate-expired` for a creation date outside the chain's years), and what is accepted is consistent: the configured bundle id, a creation date in range
-///   and not in the future, records with ids, quantities within bounds, at most the maximum count.
+///   and not in the future, records with ids, quantities within bounds, at most the maximum count, the device
+///   fields within their bounds and the device check what the hash says. The verifier trusts the harness's root
+///   for `Production` receipts too, as a development server does; one that does not refuses exactly those
+///   (`chain-untrusted`) and accepts the rest.
 /// - `0x02`: (offset, xor) pairs edit a receipt the harness signed; whatever still verifies carries the payload
 ///   that was signed, byte for byte.
 /// - anything else: a whole receipt (the genuine ones of `shared/realworld/app-receipts` start with `0x30`),
@@ -35,6 +38,8 @@ struct ReceiptFuzzHarness: Sendable {
 
     let authority: DevelopmentReceiptAuthority
     let verifier: AppReceiptVerifier
+    /// The same root without development trust: only Apple signs `Production` receipts for it.
+    let productionVerifier: AppReceiptVerifier
     /// Verifiers of any bundle id trusting Apple Root CA and the harness's root, and the genuine payloads.
     let genuinePayloads: Set<[UInt8]>
     let anyApp: AppReceiptVerifier
@@ -48,7 +53,11 @@ struct ReceiptFuzzHarness: Sendable {
         authority = try DevelopmentReceiptAuthority.loadOrCreate(directory: directory)
         try? FileManager.default.removeItem(atPath: directory)
         let environments: Set<String> = ["Production", "Sandbox", "Xcode"]
-        verifier = try AppReceiptVerifier(trustedRootsDER: [authority.rootDER], bundleId: Self.bundleId, acceptedEnvironments: environments)
+        verifier = try AppReceiptVerifier(
+            trustedRootsDER: [authority.rootDER], bundleId: Self.bundleId, acceptedEnvironments: environments,
+            trustsDevelopmentProduction: true)
+        productionVerifier = try AppReceiptVerifier(
+            trustedRootsDER: [authority.rootDER], bundleId: Self.bundleId, acceptedEnvironments: environments)
         var roots = [authority.rootDER]
         var payloads: Set<[UInt8]> = []
         let folder = (realworld ?? "") + "/app-receipts/"
@@ -128,6 +137,22 @@ struct ReceiptFuzzHarness: Sendable {
         if accepted.bundleId != Self.bundleId { violations.append("accepted for another bundle id") }
         if !AppStoreDate.milliseconds.contains(accepted.creationDate) { violations.append("creation date out of range") }
         if accepted.inAppPurchases.count > AppReceiptLimits.maximumInAppPurchases { violations.append("too many records") }
+        if accepted.opaqueValue.count > AppReceiptLimits.maximumDeviceFieldLength
+            || accepted.sha1Hash.count > AppReceiptLimits.maximumDeviceFieldLength
+        {
+            violations.append("a device field beyond its bound")
+        }
+        let device = UUID(uuid: (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16))
+        let hash = AppReceipt.deviceHash(deviceId: device, opaqueValue: accepted.opaqueValue, bundleIdDER: accepted.bundleIdDER)
+        if accepted.isIssued(toDevice: device) != (!accepted.opaqueValue.isEmpty && accepted.sha1Hash == hash) {
+            violations.append("the device check disagrees with the hash")
+        }
+        let (productionCode, _) = await outcome(productionVerifier, receipt)
+        if accepted.receiptType == "Production" ? productionCode != "chain-untrusted" : productionCode != nil {
+            violations.append(
+                "a development-signed receipt of type \(accepted.receiptType) was judged \(productionCode ?? "accepted") without development trust"
+            )
+        }
         for record in accepted.inAppPurchases {
             if record.productId.isEmpty || record.transactionId.isEmpty || record.originalTransactionId.isEmpty {
                 violations.append("a record with an empty id")

@@ -40,6 +40,14 @@ struct ReceiptFuzzRegressionTests {
         #expect(await blind.violations(genuine) != [])
         // A receipt the harness signed verifies with a consistent answer, and its edits never change its payload.
         #expect(await blind.violations([0x01] + blind.signed.payload) == [])
+        // A harness whose strict verifier trusted development for Production receipts reports the genuine Production
+        // payloads it signs.
+        let lax = ReceiptFuzzHarness(copying: blind, productionVerifier: blind.verifier)
+        var builder = DevelopmentReceiptBuilder(bundleId: ReceiptFuzzHarness.bundleId, productId: "p", type: "nonConsumable")
+        builder.receiptType = "Production"
+        let production = try builder.payload()
+        #expect(await blind.violations([0x01] + production) == [])
+        #expect(await lax.violations([0x01] + production) != [])
         #expect(try await blind.verifier.verify(blind.signed.receipt).inAppPurchases.first?.transactionId == "2000000000000001")
         for offset in stride(from: 0, to: blind.signed.receipt.count, by: 37) {
             #expect(await blind.violations([0x02, UInt8(offset >> 8), UInt8(offset & 0xFF), 0x01]) == [], "offset \(offset)")
@@ -48,10 +56,21 @@ struct ReceiptFuzzRegressionTests {
 }
 
 extension ReceiptFuzzHarness {
+    /// `harness` with another verifier standing for one without development trust.
+    init(copying harness: ReceiptFuzzHarness, productionVerifier: AppReceiptVerifier) {
+        self.authority = harness.authority
+        self.verifier = harness.verifier
+        self.productionVerifier = productionVerifier
+        self.genuinePayloads = harness.genuinePayloads
+        self.anyApp = harness.anyApp
+        self.signed = harness.signed
+    }
+
     /// `harness` with another list of genuine payloads.
     init(copying harness: ReceiptFuzzHarness, genuinePayloads: Set<[UInt8]>) {
         self.authority = harness.authority
         self.verifier = harness.verifier
+        self.productionVerifier = harness.productionVerifier
         self.genuinePayloads = genuinePayloads
         self.anyApp = harness.anyApp
         self.signed = harness.signed
