@@ -212,8 +212,8 @@ package struct DepotApplication: Sendable {
                 metadata: ["environments": "\(settings.baseURLs.keys.sorted().joined(separator: ", "))"])
         }
         if let googlePlay = configuration.googlePlay, let settings = googlePlay.developerAPI {
-            application.googlePlayClient = try settings.client(packageName: googlePlay.packageName)
-            application.googlePlayRequestClient = try settings.requestPathClient(packageName: googlePlay.packageName)
+            (application.googlePlayClient, application.googlePlayRequestClient) = try settings.clients(
+                packageName: googlePlay.packageName)
             logger.info(
                 "Google Play Developer API on: delivered purchases are acknowledged (or consumed) at Google Play by Depot",
                 metadata: ["baseURL": "\(settings.baseURL)"])

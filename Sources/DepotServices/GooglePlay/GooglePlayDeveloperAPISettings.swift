@@ -36,20 +36,19 @@ package struct GooglePlayDeveloperAPISettings: Sendable {
     /// when `timeoutSeconds` is longer: the app's request must not wait as long as the outbox may.
     package static let requestPathTimeoutSeconds: Int64 = 5
 
-    /// A client for the app `packageName` under these settings, for the outbox and the polls.
-    package func client(packageName: String) throws(GooglePlayAPIError) -> GooglePlayDeveloperAPIClient {
-        try client(packageName: packageName, timeoutSeconds: timeoutSeconds)
-    }
-
-    /// A client for the calls a request waits on (a subscription's current period, a purchase's type): each call
-    /// gives up after `requestPathTimeoutSeconds` at most.
-    package func requestPathClient(packageName: String) throws(GooglePlayAPIError) -> GooglePlayDeveloperAPIClient {
-        try client(packageName: packageName, timeoutSeconds: min(timeoutSeconds, Self.requestPathTimeoutSeconds))
-    }
-
-    private func client(packageName: String, timeoutSeconds: Int64) throws(GooglePlayAPIError) -> GooglePlayDeveloperAPIClient {
+    /// Clients for the app `packageName` under these settings, sharing one access token: `background` for the outbox
+    /// and the polls, and `requestPath` for the calls a request waits on (a subscription's current period, a purchase's
+    /// type), each of which gives up after `requestPathTimeoutSeconds` at most.
+    package func clients(
+        packageName: String
+    ) throws(GooglePlayAPIError) -> (background: GooglePlayDeveloperAPIClient, requestPath: GooglePlayDeveloperAPIClient) {
         let tokens = try GooglePlayAccessTokens(account: account, tokenURL: tokenURL, timeoutSeconds: timeoutSeconds)
-        return GooglePlayDeveloperAPIClient(packageName: packageName, tokens: tokens, baseURL: baseURL, timeoutSeconds: timeoutSeconds)
+        return (
+            GooglePlayDeveloperAPIClient(packageName: packageName, tokens: tokens, baseURL: baseURL, timeoutSeconds: timeoutSeconds),
+            GooglePlayDeveloperAPIClient(
+                packageName: packageName, tokens: tokens, baseURL: baseURL,
+                timeoutSeconds: min(timeoutSeconds, Self.requestPathTimeoutSeconds))
+        )
     }
 }
 
