@@ -16,19 +16,7 @@ struct GooglePlayFlowTests {
     static func withServer(
         _ engine: LedgerEngine, settings: String, name: String = #function, _ body: (LiveServer) async throws -> Void
     ) async throws {
-        var packs = LiveServer.standardPacks
-        packs.append(
-            LiveServer.PackSpec(
-                directory: "shop/coins", productId: "com.example.coins", files: ["coins.json": Array("{\"coins\": 500}".utf8)]))
-        switch engine {
-        case .sqlite:
-            try await LiveServer.with(name, packs: packs, settings: settings, body: body)
-        case .postgres:
-            try await PostgresTestDatabase.with(name) { database in
-                try await LiveServer.with(
-                    name, packs: packs, settings: settings + ", \"ledger\": {\"url\": \"\(database.url)\"}", body: body)
-            }
-        }
+        try await GooglePlayLiveServer.with(engine, settings: settings, name: name, body)
     }
 
     static func json(_ object: [String: Any]) throws -> String {
