@@ -136,7 +136,7 @@ struct LiveServer {
              "bundles": {"maxRanges": 8}, "app": {"bundleId": "com.example.depot.test"},
              "appStore": {"trustDevelopmentRoot": true},
              "admin": {"tokenSHA256": ["db09d473d4b6461b91bfa47e4fed3ef55e0234df4132ca7a827b0a69e8927cac"]},
-             "irregularActivity": {"maxAccountTokens": 2, "maxClientAddresses": 10, "slowDownSeconds": 30, "restoreWindowSeconds": 86400}, "server": {"trustedProxies": ["127.0.0.1/32", "::1"], "idleTimeoutSeconds": \(idleTimeoutSeconds), "requestTimeoutSeconds": \(requestTimeoutSeconds), "shutdownGraceSeconds": 5\(serverSettings.isEmpty ? "" : ", " + serverSettings)}\(settings.isEmpty ? "" : ", " + settings)}
+             "irregularActivity": {"maxAccountTokens": 2, "maxClientAddresses": 10, "slowDownSeconds": 3600, "restoreWindowSeconds": 86400}, "server": {"trustedProxies": ["127.0.0.1/32", "::1"], "idleTimeoutSeconds": \(idleTimeoutSeconds), "requestTimeoutSeconds": \(requestTimeoutSeconds), "shutdownGraceSeconds": 5\(serverSettings.isEmpty ? "" : ", " + serverSettings)}\(settings.isEmpty ? "" : ", " + settings)}
             """)
         try scratch.write(
             "Config/products.json",

@@ -77,7 +77,10 @@ struct SharedInstances {
             for entry in groups { await entry.group.triggerGracefulShutdown() }
             var failure: (any Error)?
             for entry in groups {
-                do { try await entry.task.value } catch { failure = failure ?? error }
+                do {
+                    try await ListeningGroup.end(
+                        of: entry.task, within: ListeningGroup.shutdownBound + ListeningGroup.afterCancellationBound)
+                } catch { failure = failure ?? error }
                 if let ledger = entry.ledger as? PostgresLedger { await ledger.shutdown() }
             }
             groups.removeAll()

@@ -135,11 +135,16 @@ struct DeliveryService: Sendable {
             var receiptIds: Set<String> = []
             if let receipt = request.appReceipt {
                 // A StoreKit 1 app's purchases: every record of its receipt, within the same bound as signed ones.
+                // Bounded, charged to the client's restore budget and cut to what a restore can give back before the App
+                // Store is asked about each (one call per record when its API is configured).
                 let known = Set(purchases.map(\.id))
-                let records = try await verification.verifyReceipt(receipt, deviceId: request.deviceId).filter { !known.contains($0.id) }
-                guard purchases.count + records.count <= RestoreFlow.maxPurchases else {
+                let offline = try await verification.verifyReceiptOffline(receipt, deviceId: request.deviceId)
+                    .filter { !known.contains($0.id) }
+                guard purchases.count + offline.count <= RestoreFlow.maxPurchases else {
                     throw DeliveryError.tooManyTransactions(limit: RestoreFlow.maxPurchases)
                 }
+                try restoring.charge(records: offline.count, client: client)
+                let records = try await verification.confirmed(restoring.restorable(offline))
                 purchases += records
                 receiptIds = Set(records.map(\.id))
             }

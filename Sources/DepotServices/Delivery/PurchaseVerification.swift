@@ -117,22 +117,26 @@ package struct PurchaseVerification: Sendable {
     /// Every in-app purchase of a StoreKit 1 app receipt (base64), verified offline, one per transaction id;
     /// `deviceId` and the App Store Server API as for a redeem.
     package func verifyReceipt(_ base64: String, deviceId: String? = nil) async throws(DeliveryError) -> [VerifiedPurchase] {
+        try await confirmed(try await verifyReceiptOffline(base64, deviceId: deviceId))
+    }
+
+    /// Every in-app purchase of a StoreKit 1 app receipt (base64), verified offline only, one per transaction id: the
+    /// caller bounds and filters them before ``confirmed(_:)`` asks the App Store about each.
+    package func verifyReceiptOffline(_ base64: String, deviceId: String? = nil) async throws(DeliveryError) -> [VerifiedPurchase] {
         let device = try Self.device(deviceId)
-        let purchases: [VerifiedPurchase]
         do throws(PurchaseRefusal) {
             guard let receipts else { throw .receiptsNotAccepted }
             var seen: Set<String> = []
-            purchases = try await receipts.verifyPurchases(base64: base64, deviceId: device).filter { seen.insert($0.id).inserted }
+            return try await receipts.verifyPurchases(base64: base64, deviceId: device).filter { seen.insert($0.id).inserted }
         } catch {
             refused(error.code)
             throw .purchaseRefused(error)
         }
-        return try await confirmed(purchases)
     }
 
     /// `purchases` as the App Store Server API holds them, when it is configured, looked up a few at a time; the
     /// first failure is the answer.
-    private func confirmed(_ purchases: [VerifiedPurchase]) async throws(DeliveryError) -> [VerifiedPurchase] {
+    package func confirmed(_ purchases: [VerifiedPurchase]) async throws(DeliveryError) -> [VerifiedPurchase] {
         guard let receiptLookup, !purchases.isEmpty else { return purchases }
         let outcomes = await withTaskGroup(of: (Int, Result<VerifiedPurchase, DeliveryError>).self) { group in
             var outcomes = [Result<VerifiedPurchase, DeliveryError>?](repeating: nil, count: purchases.count)

@@ -40,6 +40,25 @@ package struct RestoreFlow: Sendable {
         return caller
     }
 
+    /// Charges the client's restore budget for the records of an app receipt: one more restore per hundred records
+    /// (a receipt restore asks the App Store about each record it keeps).
+    package func charge(records: Int, client: String) throws(DeliveryError) {
+        guard records >= 100 else { return }
+        if let wait = limiter.spend(client: client, cost: records / 100, now: Double(context.clock())) {
+            throw .restoreRateLimited(retryAfterSeconds: wait)
+        }
+    }
+
+    /// The purchases a restore can give anything back for, as the catalog says now: products it sells, consumables
+    /// left out (the ones recorded under another type are judged again by ``restore(_:callerAccount:client:)``).
+    package func restorable(_ purchases: [VerifiedPurchase]) -> [VerifiedPurchase] {
+        let catalog = context.catalog
+        return purchases.filter { purchase in
+            guard let product = catalog.product(id: purchase.productId) else { return false }
+            return product.type != .consumable
+        }
+    }
+
     /// Every transaction restored (with the proof its finish needs) and the downloads, once each.
     package struct Result: Sendable {
         /// The transactions that still entitle content, each with its finish token.

@@ -152,8 +152,13 @@ package struct AppReceiptVerifier: Sendable {
             RFC5280Policy(fixedExpiryValidationTime: time)
             AppStoreMarkerExtensionsPolicy()
         }
-        let others = envelope.certificates.filter { $0 != signer }
-        let result = await verifier.validate(leaf: signer, intermediates: CertificateStore(others))
+        // The one embedded certificate named as the signer's issuer is the intermediate; a receipt naming two is
+        // refused, so that the chain search has a single path to try.
+        let issuers = envelope.certificates.filter { $0 != signer && $0.subject == signer.issuer }
+        guard issuers.count <= 1 else {
+            throw AppStoreVerificationError(.chainUntrusted, "the app receipt embeds several certificates for its signer's issuer")
+        }
+        let result = await verifier.validate(leaf: signer, intermediates: CertificateStore(issuers))
         guard case .validCertificate(let validated) = result else {
             throw AppStoreVerificationError(.chainUntrusted, "the app receipt's certificate chain does not lead to a receipt root")
         }
