@@ -48,6 +48,13 @@ package struct DevelopmentReceiptAuthority: Sendable {
     /// Signs `payload` (the DER of a receipt's attribute set) as Apple signs receipts: the DER of a CMS
     /// `ContentInfo` holding SignedData, ready to be sent in base64.
     package func sign(payload: [UInt8]) throws(DevelopmentAuthorityError) -> [UInt8] {
+        try sign(payload: payload, embedding: [leaf, intermediate, root])
+    }
+
+    /// Signs `payload` as ``sign(payload:)`` does, embedding `certificates` (the leaf, whose key signs, among them or
+    /// not) instead of the chain: for tests of what a receipt's certificate set may hold.
+    package func sign(payload: [UInt8], embedding certificates: [Certificate]) throws(DevelopmentAuthorityError) -> [UInt8] {
+        let embedded = certificates
         do {
             let signature = try leafKey.signature(for: SHA256.hash(data: payload), padding: .insecurePKCS1v1_5)
             var serializer = DER.Serializer()
@@ -65,10 +72,8 @@ package struct DevelopmentReceiptAuthority: Sendable {
                         }
                         try signedData.appendConstructedNode(
                             identifier: ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific)
-                        ) { certificates in
-                            try certificates.serialize(leaf)
-                            try certificates.serialize(intermediate)
-                            try certificates.serialize(root)
+                        ) { set in
+                            for certificate in embedded { try set.serialize(certificate) }
                         }
                         try signedData.appendConstructedNode(identifier: .set) { signers in
                             try signers.appendConstructedNode(identifier: .sequence) { signer in
