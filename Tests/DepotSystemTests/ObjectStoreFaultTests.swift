@@ -98,9 +98,24 @@ struct ObjectStoreFaultTests {
                 if !degraded { try await Task.sleep(for: .milliseconds(250)) }
             }
             #expect(degraded, "/readyz did not say the object store cannot be used while it was blackholed")
-            try await proxy.set(.pass)
             server.kill(SIGTERM)
             _ = await server.waitForExit(timeout: .seconds(60))
+
+            // Started again while the bucket is still blackholed: it starts (one bundle tried for a bounded time, the
+            // rest held), serves, reports what it holds unsent, and sends it once the bucket answers.
+            let third = try await DepotProcess.start(binary: binary, arguments: place.arguments, environment: place.environment)
+            defer { third.killIfRunning() }
+            let thirdPort = try #require(third.port, "depot serve did not start while its bucket was blackholed")
+            let held = try await RawHTTPClient(port: thirdPort).request(RawHTTPClient.get(purchase.url))
+            #expect(held.status == 200)
+            let metrics = try await RawHTTPClient(port: thirdPort).request(
+                RawHTTPClient.get("/metrics", [SharedInstances.adminAuthorization]))
+            let unsent = metrics.text.split(separator: "\n").first { $0.hasPrefix("depot_bundles_unsent ") }
+            #expect(unsent.map { !$0.hasSuffix(" 0") } == true, "depot_bundles_unsent: \(unsent ?? "absent")")
+            try await proxy.set(.pass)
+            #expect(try await Self.becomesReady(port: thirdPort), "\(third.logText.suffix(4000))")
+            third.kill(SIGTERM)
+            _ = await third.waitForExit(timeout: .seconds(60))
         }
         try await store.removeAll()
     }
