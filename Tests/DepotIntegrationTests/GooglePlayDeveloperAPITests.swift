@@ -116,6 +116,18 @@ struct GooglePlayDeveloperAPITests {
                     client, "/v1/transactions", try GooglePlayFlowTests.redeemBody(level.data, level.signature))
                 #expect(again.status == 410, "\(again.text)")
                 #expect(again.text.contains("\"revoked\""))
+
+                // A void because nobody acknowledged the purchase in time (reason 8) is counted apart: the remorse
+                // refund above was not.
+                let metricsRequest = RawHTTPClient.get("/metrics", ["Authorization: Bearer \(LiveServer.adminToken)"])
+                #expect(!(try await client.request(metricsRequest).text.contains("depot_google_play_unacknowledged_voids_total")))
+                play.double.holdVoided(
+                    GooglePlayDoubleVoidedPurchase(
+                        purchaseToken: kept.token, orderId: kept.orderId, purchaseTimeMillis: now - 60_000, voidedTimeMillis: now,
+                        voidedReason: 8))
+                try await eventually("the unacknowledged purchase's void counted") {
+                    try await client.request(metricsRequest).text.contains("depot_google_play_unacknowledged_voids_total 1")
+                }
             }
         }
     }

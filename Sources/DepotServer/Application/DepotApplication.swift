@@ -227,7 +227,8 @@ package struct DepotApplication: Sendable {
         guard let settings = configuration.googlePlay?.developerAPI, let googlePlayClient else { return nil }
         return VoidedPurchasePoll(
             ledger: timedLedger, client: googlePlayClient, settings: settings.voidedPurchases, clock: Self.systemClock,
-            logger: logger, onRevoked: { id in await service.purchaseRevoked(id) })
+            logger: logger, onRevoked: { id in await service.purchaseRevoked(id) },
+            onUnacknowledgedVoid: { [metrics] in metrics.googlePlayUnacknowledgedVoid() })
     }
 
     /// The handler of Google Play notifications, when `googlePlay.notifications` is configured.

@@ -22,11 +22,17 @@ package struct VoidedPurchasePoll: Service {
     let clock: @Sendable () -> Int64
     let logger: Logger
     let onRevoked: @Sendable (String) async -> Void
+    /// Called for each purchase newly revoked because Google refunded it unacknowledged (voided reason 8).
+    let onUnacknowledgedVoid: @Sendable () -> Void
+
+    /// Google's voided reason for a purchase it refunded because nobody acknowledged it within three days.
+    package static let unacknowledgedReason = 8
 
     /// A poll of `client` that revokes in `ledger`; `clock` gives seconds since 1970.
     package init(
         ledger: any Ledger, client: GooglePlayDeveloperAPIClient, settings: VoidedPurchasePollSettings,
-        clock: @escaping @Sendable () -> Int64, logger: Logger, onRevoked: @escaping @Sendable (String) async -> Void
+        clock: @escaping @Sendable () -> Int64, logger: Logger, onRevoked: @escaping @Sendable (String) async -> Void,
+        onUnacknowledgedVoid: @escaping @Sendable () -> Void = {}
     ) {
         self.ledger = ledger
         self.client = client
@@ -34,6 +40,7 @@ package struct VoidedPurchasePoll: Service {
         self.clock = clock
         self.logger = logger
         self.onRevoked = onRevoked
+        self.onUnacknowledgedVoid = onUnacknowledgedVoid
     }
 
     /// Polls until the server shuts down.
@@ -85,6 +92,14 @@ package struct VoidedPurchasePoll: Service {
             // Conditional: of a poll and a notification (or two instances) racing, one revokes, once.
             guard try await ledger.revokeIfNotRevoked(transactionId: id, revokedAt: voidedAt, reason: reason, now: clock())
             else { return false }
+            if voided.voidedReason == Self.unacknowledgedReason {
+                // Google refunded it because nobody acknowledged it within three days: a delivery Depot (or the app)
+                // failed to confirm in time.
+                logger.error(
+                    "Google Play refunded a purchase nobody acknowledged in time; check the outbox and the app's confirmations",
+                    metadata: ["transaction": "\(id)", "product": "\(stored.transaction.productId)", "state": "\(stored.state.rawValue)"])
+                onUnacknowledgedVoid()
+            }
             await onRevoked(id)
             return true
         }

@@ -15,6 +15,12 @@ extension DepotMetrics {
         Gauge(label: Name.googlePlayDeadlineNear, factory: factory).record(count)
     }
 
+    /// Counts a Google Play purchase Google refunded because nobody acknowledged it within three days (voided reason
+    /// 8): a delivery Depot or the app failed to confirm in time.
+    package func googlePlayUnacknowledgedVoid() {
+        Counter(label: Name.googlePlayUnacknowledgedVoids, factory: factory).increment()
+    }
+
     /// Brings the connection counters and the open connections up to what the gate counted.
     package func mirror(connections gate: ConnectionGate) {
         let counts = gate.counts

@@ -22,6 +22,7 @@ import Prometheus
 /// | `depot_ledger_operation_duration_seconds` | histogram | `operation` (the ledger method) |
 /// | `depot_apple_outbox_jobs` | gauge | `state` (`pending`, `failed`) |
 /// | `depot_google_play_unconfirmed_near_deadline` | gauge | |
+/// | `depot_google_play_unacknowledged_voids_total` | counter | |
 /// | `depot_purge_queue_depth` | gauge | |
 /// | `depot_purges_total` | counter | `outcome` (`queued`, `sent`, `failed_attempt`, `abandoned`, `dropped`) |
 /// | `depot_bundles_unfetchable` | gauge | |
@@ -91,6 +92,8 @@ package final class DepotMetrics: Sendable {
         package static let appleOutboxJobs = "depot_apple_outbox_jobs"
         /// Google Play purchases not completed at Google whose acknowledgement deadline is less than a day away.
         package static let googlePlayDeadlineNear = "depot_google_play_unconfirmed_near_deadline"
+        /// Google Play purchases Google refunded because nobody acknowledged them in time (voided reason 8).
+        package static let googlePlayUnacknowledgedVoids = "depot_google_play_unacknowledged_voids_total"
         /// Purges queued for the purge hook and not yet sent or given up on.
         package static let purgeQueueDepth = "depot_purge_queue_depth"
         /// Purges by what became of them.
