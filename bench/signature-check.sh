@@ -53,8 +53,8 @@ trap 'rm -rf "$TMP"' EXIT
 : >"$TMP/rates.txt"
 for ((round = 1; round <= ROUNDS; round++)); do
     log "round $round of $ROUNDS: openssl speed -seconds $SECONDS_EACH ecdsap256"
-    # -mr prints `+R6:COUNT:256:CPU_SECONDS` for the verifications.
-    openssl speed -mr -seconds "$SECONDS_EACH" ecdsap256 2>/dev/null |
+    # -mr prints `+R6:COUNT:256:CPU_SECONDS` for the verifications (on standard error).
+    openssl speed -mr -seconds "$SECONDS_EACH" ecdsap256 2>&1 |
         awk -F: -v round="$round" '/^\+R6:/ { printf "%s openssl %s %s\n", round, $2, $4 }' >>"$TMP/rates.txt"
     log "round $round of $ROUNDS: depot dev signature-speed --seconds $SECONDS_EACH"
     "$DEPOT" dev signature-speed --seconds "$SECONDS_EACH" >"$TMP/depot-$round.txt" || die "depot dev signature-speed failed"
@@ -154,7 +154,7 @@ what = {
     "openssl": "`openssl speed ecdsap256` (EVP_PKEY_verify of a digest)",
     "verify": "swift-crypto P-256 verify of a digest, parsed key and signature",
     "hash": "+ SHA-256 of the signing input",
-    "depot": "+ signature from raw r||s: Depot's check, key kept with the chain",
+    "depot": "+ signature read from raw (r, s): Depot's check, key kept with the chain",
     "key": "+ the leaf's key built from its certificate per check",
     "token": "whole token verification, chain kept (`verifyTransaction`)",
 }
