@@ -23,7 +23,7 @@ set -uo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
-ALL="byte-path byte-matrix edge tls instructions-per-response ledger-instructions ledger soak tus-upload publish-staging bundling evidence-flood"
+ALL="byte-path byte-matrix edge tls instructions-per-response ledger-instructions ledger soak tus-upload publish-staging bundling evidence-flood signature-check"
 SCRIPTS=${SMOKE_SCRIPTS:-$ALL}
 TIMEOUT=${SMOKE_TIMEOUT:-240}
 
@@ -70,6 +70,7 @@ settings_of() {
         tus-upload) echo BENCH_ROUNDS=2 BENCH_SIZE_MIB=4 ;;
         publish-staging) echo BENCH_ROUNDS=1 BENCH_PACK_DIVISOR=100 ;;
         bundling) echo RUNS=2 DIVIDE=40 QUIET_WAIT=0 "WORK=$OUT/bundling" ;;
+        signature-check) echo SC_SECONDS=1 SC_ROUNDS=1 SC_CG_FEW=1 SC_CG_MANY=3 ;;
         evidence-flood) echo EVIDENCE_REQUESTS=100 EVIDENCE_BEFORE=1 EVIDENCE_AFTER=1 EVIDENCE_SAMPLERS=4 EVIDENCE_DRAIN_LIMIT=60 \
             "EVIDENCE_ENGINES=$ENGINES" ;;
         *) return 1 ;;

@@ -18,7 +18,7 @@ struct Dev: AsyncParsableCommand {
             "Tools for local development: a development root, signed transactions and notifications, grants, staging a pack, App Store Server API and Google Play Developer API doubles.",
         subcommands: [
             DevInit.self, DevGrant.self, DevSignTransaction.self, DevSignReceipt.self, DevSignNotification.self, DevStage.self,
-            DevAppStore.self,
+            DevAppStore.self, DevSignatureSpeed.self,
             DevGooglePlay.self,
         ]
     )

@@ -19,7 +19,10 @@ struct SQLiteSession: SQLSession {
     func rows(_ sql: SQL) async throws -> [SQLRow] {
         try await transaction.withDatabase { db in
             let (statement, arguments) = try Self.prepared(sql, in: db)
-            return try Row.fetchAll(statement, arguments: arguments).map(Self.sqlRow)
+            let cursor = try SQLRowCursor(statement: statement, arguments: arguments)
+            var rows: [SQLRow] = []
+            while let row = try cursor.next() { rows.append(row) }
+            return rows
         }
     }
 
@@ -48,16 +51,14 @@ struct SQLiteSession: SQLSession {
         }
     }
 
-    private static func sqlRow(_ row: Row) -> SQLRow {
-        SQLRow(
-            row.databaseValues.map { value in
-                switch value.storage {
-                case .null: .null
-                case .int64(let integer): .integer(integer)
-                case .string(let text): .text(text)
-                case .double(let real): .unreadable("the real \(real)")
-                case .blob(let data): .unreadable("a blob of \(data.count) bytes")
-                }
-            })
+    /// The ledger's value for a value SQLite returned.
+    static func sqlValue(_ value: DatabaseValue) -> SQLValue {
+        switch value.storage {
+        case .null: .null
+        case .int64(let integer): .integer(integer)
+        case .string(let text): .text(text)
+        case .double(let real): .unreadable("the real \(real)")
+        case .blob(let data): .unreadable("a blob of \(data.count) bytes")
+        }
     }
 }

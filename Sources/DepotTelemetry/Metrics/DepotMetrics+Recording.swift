@@ -17,12 +17,8 @@ extension DepotMetrics {
 
     /// Counts one routed request answered with `status` after `duration`.
     package func request(route: String, method: String, status: Int, duration: Duration) {
-        Counter(
-            label: Name.requests, dimensions: [("route", route), ("method", method), ("status", String(status))],
-            factory: factory
-        ).increment()
-        Metrics.Timer(label: Name.requestDuration, dimensions: [("route", route), ("method", method)], factory: factory)
-            .record(duration: duration)
+        handles.counter(Name.requests, [("route", route), ("method", method), ("status", String(status))]).increment()
+        handles.timer(Name.requestDuration, [("route", route), ("method", method)]).record(duration: duration)
     }
 
     /// Counts one bundle answer that sent `bytes` body bytes to a grant's holder.
@@ -55,23 +51,22 @@ extension DepotMetrics {
 
     /// Counts one redeem: `ok`, or the code of the error it was answered with.
     package func redeem(outcome: String) {
-        Counter(label: Name.redeems, dimensions: [("outcome", outcome)], factory: factory).increment()
+        handles.counter(Name.redeems, [("outcome", outcome)]).increment()
     }
 
     /// Counts one bundle of `version` of `contentId` offered by a redeem or a restore.
     package func versionOffered(contentId: String, version: String) {
-        Counter(label: Name.versionOffers, dimensions: [("content", contentId), ("version", version)], factory: factory).increment()
+        handles.counter(Name.versionOffers, [("content", contentId), ("version", version)]).increment()
     }
 
     /// Counts one delivery of `version` of `contentId` an app confirmed.
     package func versionDelivered(contentId: String, version: String) {
-        Counter(label: Name.versionDeliveries, dimensions: [("content", contentId), ("version", version)], factory: factory)
-            .increment()
+        handles.counter(Name.versionDeliveries, [("content", contentId), ("version", version)]).increment()
     }
 
     /// Counts one finish: `ok`, or the code of the error it was answered with.
     package func finish(outcome: String) {
-        Counter(label: Name.finishes, dimensions: [("outcome", outcome)], factory: factory).increment()
+        handles.counter(Name.finishes, [("outcome", outcome)]).increment()
     }
 
     /// Counts one piece of App Store signed data refused, by the verification error's code.
@@ -87,7 +82,6 @@ extension DepotMetrics {
 
     /// Records how long one ledger call took.
     package func ledgerCall(_ operation: String, duration: Duration) {
-        Metrics.Timer(label: Name.ledgerOperation, dimensions: [("operation", operation)], factory: factory)
-            .record(duration: duration)
+        handles.timer(Name.ledgerOperation, [("operation", operation)]).record(duration: duration)
     }
 }

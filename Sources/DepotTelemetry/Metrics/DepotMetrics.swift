@@ -53,6 +53,8 @@ package final class DepotMetrics: Sendable {
     let servedBoundCounter: Metrics.Counter
     /// Counters kept elsewhere as atomics, brought up to date when scraped.
     package let mirrors = CounterMirrors()
+    /// The handles of the families recorded per request, kept once made.
+    let handles: MetricHandles
 
     /// Names of the metric families, shared by the code that records and the tests that read.
     package enum Name {
@@ -144,6 +146,7 @@ package final class DepotMetrics: Sendable {
             .milliseconds(500), .seconds(2),
         ]
         self.factory = factory
+        handles = MetricHandles(factory: factory)
         downloadsInFlight = Meter(label: Name.downloadsInFlight, factory: factory)
         let grant = [("via", BundleAudience.grant.rawValue)]
         grantResponses = Metrics.Counter(label: Name.bundleResponses, dimensions: grant, factory: factory)

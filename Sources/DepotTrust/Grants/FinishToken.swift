@@ -1,5 +1,3 @@
-import Crypto
-
 /// The proof, handed out only in a redeem's answer, that a finish comes from the one that redeemed:
 /// `f1.<keyId>.<base64url HMAC-SHA256 of the transaction id>` under a grant key.
 ///
@@ -19,12 +17,11 @@ enum FinishToken {
         guard token.utf8.count <= 128, fields.count == 3, fields[0] == prefix, let key = keys[String(fields[1])],
             let presented = Base64URL.decode(fields[2]), presented.count == 32
         else { return false }
-        return HMAC<SHA256>.isValidAuthenticationCode(
-            presented, authenticating: message(transactionId), using: key.key)
+        return key.mac.isValid(presented, for: message(transactionId))
     }
 
     private static func mac(_ transactionId: String, key: GrantKey) -> [UInt8] {
-        Array(HMAC<SHA256>.authenticationCode(for: message(transactionId), using: key.key))
+        Array(key.mac.code(for: message(transactionId)))
     }
 
     private static func message(_ transactionId: String) -> [UInt8] {

@@ -32,8 +32,7 @@ package struct GrantAuthority: Sendable {
         let field = TransactionSeal.seal(transactionId, key: activeKey)
         let message = GrantToken.signedMessage(
             keyId: activeKey.id, digest: digest, expiresAt: expiresAt, transactionField: field)
-        let mac = HMAC<SHA256>.authenticationCode(for: message, using: activeKey.key)
-        let encoded = Base64URL.encode(Array(mac))
+        let encoded = Base64URL.encode(Array(activeKey.mac.code(for: message)))
         return "\(GrantToken.prefix).\(activeKey.id).\(expiresAt).\(field).\(encoded)"
     }
 
@@ -57,7 +56,7 @@ package struct GrantAuthority: Sendable {
         }
         let message = GrantToken.signedMessage(
             keyId: grant.keyId, digest: digest, expiresAt: grant.expiresAt, transactionField: grant.transactionField)
-        guard HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: message, using: key.key) else {
+        guard key.mac.isValid(mac, for: message) else {
             // The MAC covers the digest, so a grant for another bundle lands here too.
             throw GrantError(.badSignature, "the grant does not open this bundle")
         }

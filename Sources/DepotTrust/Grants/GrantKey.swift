@@ -5,6 +5,9 @@ package struct GrantKey: Sendable {
     /// The key id: 1 to 64 characters of `A-Z a-z 0-9 _ -`.
     package let id: String
     let key: SymmetricKey
+    /// HMAC-SHA256 under ``key`` with its padded key blocks already hashed: each MAC under this key continues a copy
+    /// of it (``KeyedMAC``) instead of setting the key up again.
+    let mac: KeyedMAC
     /// The keys `TransactionSeal` derives from this one (its synthetic IV's and its keystream's), derived once here
     /// rather than at every seal and open.
     let sealKeys: TransactionSeal.Keys
@@ -19,6 +22,7 @@ package struct GrantKey: Sendable {
         }
         self.id = id
         self.key = SymmetricKey(data: secret)
+        self.mac = KeyedMAC(key: key)
         self.sealKeys = TransactionSeal.Keys(deriving: key)
     }
 }

@@ -16,10 +16,10 @@ enum TransactionSeal {
 
     /// k₁ and k₂, derived from a grant key with labels of their own.
     struct Keys: Sendable {
-        /// k₁: the synthetic IV's key.
-        let iv: SymmetricKey
-        /// k₂: the keystream's key.
-        let stream: SymmetricKey
+        /// HMAC-SHA256 under k₁, the synthetic IV's key.
+        let iv: KeyedMAC
+        /// HMAC-SHA256 under k₂, the keystream's key.
+        let stream: KeyedMAC
 
         /// The seal keys of the grant key `key`.
         init(deriving key: SymmetricKey) {
@@ -27,8 +27,8 @@ enum TransactionSeal {
             stream = Self.derived(key, label: "depot-transaction-seal-stream")
         }
 
-        private static func derived(_ key: SymmetricKey, label: String) -> SymmetricKey {
-            SymmetricKey(data: Array(HMAC<SHA256>.authenticationCode(for: Array(label.utf8), using: key)))
+        private static func derived(_ key: SymmetricKey, label: String) -> KeyedMAC {
+            KeyedMAC(key: SymmetricKey(data: Array(HMAC<SHA256>.authenticationCode(for: Array(label.utf8), using: key))))
         }
     }
 
@@ -51,17 +51,16 @@ enum TransactionSeal {
     }
 
     private static func syntheticIV(_ plain: [UInt8], key: GrantKey) -> [UInt8] {
-        let mac = HMAC<SHA256>.authenticationCode(for: plain, using: key.sealKeys.iv)
-        return Array(mac.prefix(ivLength))
+        Array(key.sealKeys.iv.code(for: plain).prefix(ivLength))
     }
 
     private static func xor(_ bytes: [UInt8], iv: [UInt8], key: GrantKey) -> [UInt8] {
-        let streamKey = key.sealKeys.stream
+        let stream = key.sealKeys.stream
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var counter: UInt8 = 0
         while out.count < bytes.count {
-            let block = HMAC<SHA256>.authenticationCode(for: iv + [counter], using: streamKey)
+            let block = stream.code(for: iv + [counter])
             for byte in block where out.count < bytes.count {
                 out.append(bytes[out.count] ^ byte)
             }
