@@ -56,8 +56,10 @@ struct ObjectStoreRepairTests {
             let notReady = try await bClient.request(RawHTTPClient.get("/readyz"))
             #expect(notReady.status == 503, "\(notReady.text)")
             #expect(notReady.text.contains("cannot be fetched"), "\(notReady.text)")
+            // (A's own catalog poll may have replaced the copy and B's retry fetched it since: then B serves it again.)
             let metrics = try await bClient.request(RawHTTPClient.get("/metrics", [SharedInstances.adminAuthorization]))
-            #expect(ObjectStoreInstancesTests.sample(metrics.text, "depot_bundles_unfetchable") == 1, "\(metrics.text)")
+            let unfetchable = ObjectStoreInstancesTests.sample(metrics.text, "depot_bundles_unfetchable")
+            #expect(unfetchable == 1 || (unfetchable == 0 && b.application.catalogs.current.isServable(digest)), "\(metrics.text)")
 
             // A holds a good copy and replaces the damaged one B reported (A's own catalog poll may have done it
             // already: then this pass finds no report left).

@@ -15,8 +15,9 @@ import Testing
 @Suite("PostgreSQL cut under redeems, finishes and store calls", .serialized)
 struct PostgresCutUnderLoadTests {
     static let buyers = 8
-    /// The ledger's wait bound in this test: a request answers 503 within it while the database is cut.
-    static let waitSeconds = 3
+    /// The ledger's wait bound in this test: a request answers 503 within it while the database is cut (at once when
+    /// it is refused or reset). Generous, so that a loaded machine's start and ordinary statements stay within it.
+    static let waitSeconds = 15
     /// How long a buyer keeps retrying one step that answers 503 before the test gives up on it.
     static let retryBound: Duration = .seconds(180)
 
