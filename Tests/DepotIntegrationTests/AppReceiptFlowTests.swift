@@ -51,15 +51,7 @@ struct AppReceiptFlowTests {
             try AppReceiptFixture.configure(
                 scratch, bundleId: bundleId, products: products.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
         }
-        switch engine {
-        case .sqlite:
-            try await LiveServer.with(name, packs: packs, configure: configure, body: body)
-        case .postgres:
-            try await PostgresTestDatabase.with(name) { database in
-                try await LiveServer.with(
-                    name, packs: packs, settings: "\"ledger\": {\"url\": \"\(database.url)\"}", configure: configure, body: body)
-            }
-        }
+        try await LiveServer.with(engine: engine, name, packs: packs, configure: configure, body: body)
     }
 
     /// A pack for each product, published at `publishedAt`.

@@ -11,14 +11,6 @@ enum GooglePlayLiveServer {
         packs.append(
             LiveServer.PackSpec(
                 directory: "shop/coins", productId: "com.example.coins", files: ["coins.json": Array("{\"coins\": 500}".utf8)]))
-        switch engine {
-        case .sqlite:
-            try await LiveServer.with(name, packs: packs, settings: settings, body: body)
-        case .postgres:
-            try await PostgresTestDatabase.with(name) { database in
-                try await LiveServer.with(
-                    name, packs: packs, settings: settings + ", \"ledger\": {\"url\": \"\(database.url)\"}", body: body)
-            }
-        }
+        try await LiveServer.with(engine: engine, name, packs: packs, settings: settings, body: body)
     }
 }
