@@ -52,14 +52,15 @@ struct ObjectStoreRepairTests {
                 bClient, "/v1/transactions/\(id)/finish", "{\"finishToken\": \"\(token)\", \"delivered\": []}")
             #expect(finish.status == 409, "\(finish.text)")
             #expect(try await b.application.ledger.transaction(id: id)?.state == .pending)
-            // B says it is degraded, and how many bundles it cannot fetch.
+            // B says it is degraded, and how many bundles it cannot fetch. (A's own catalog poll may have replaced the
+            // copy and B's retry fetched it since, on a slow machine: then B is ready and serves it again.)
             let notReady = try await bClient.request(RawHTTPClient.get("/readyz"))
-            #expect(notReady.status == 503, "\(notReady.text)")
-            #expect(notReady.text.contains("cannot be fetched"), "\(notReady.text)")
-            // (A's own catalog poll may have replaced the copy and B's retry fetched it since: then B serves it again.)
+            let recovered = { b.application.catalogs.current.isServable(digest) }
+            #expect(notReady.status == 503 || (notReady.status == 200 && recovered()), "\(notReady.text)")
+            #expect(notReady.text.contains("cannot be fetched") || recovered(), "\(notReady.text)")
             let metrics = try await bClient.request(RawHTTPClient.get("/metrics", [SharedInstances.adminAuthorization]))
             let unfetchable = ObjectStoreInstancesTests.sample(metrics.text, "depot_bundles_unfetchable")
-            #expect(unfetchable == 1 || (unfetchable == 0 && b.application.catalogs.current.isServable(digest)), "\(metrics.text)")
+            #expect(unfetchable == 1 || (unfetchable == 0 && recovered()), "\(metrics.text)")
 
             // A holds a good copy and replaces the damaged one B reported (A's own catalog poll may have done it
             // already: then this pass finds no report left).
