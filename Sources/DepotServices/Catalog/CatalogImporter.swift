@@ -16,7 +16,8 @@ import Logging
 /// are not tried) is kept on this disk until it is sent (`LocalBundleStore.sendUnsent()`), and the instance starts. A
 /// version the ledger already holds is served from this disk meanwhile; a version new to the ledger is not recorded
 /// until its bundle is in the bucket (``Result/deferred``): the other instances, which read the same ledger, could not
-/// fetch it, and would refuse every redeem that offers it.
+/// fetch it, and would refuse every redeem that offers it. The first version of a product is the exception (see
+/// ``defers(_:ledger:)``).
 package enum CatalogImporter {
     /// What the import did.
     package struct Result: Sendable {
@@ -78,11 +79,7 @@ package enum CatalogImporter {
             let version = ContentVersion(
                 productId: manifest.productId, contentId: manifest.contentId, version: manifest.version,
                 publishedAt: manifest.publishedAt, digest: record.digest, size: record.size, unpackedSize: pack.unpackedSize)
-            if store.isUnsent(record.digest),
-                try await !ledger.catalogVersions(productId: version.productId).contains(where: {
-                    $0.content.contentId == version.contentId && $0.content.version == version.version
-                })
-            {
+            if store.isUnsent(record.digest), try await Self.defers(version, ledger: ledger) {
                 logger.warning(
                     "a new version is recorded once the object store holds its bundle",
                     metadata: ["content": "\(version.contentId)", "version": "\(version.version)", "digest": "\(record.digest)"])
@@ -121,6 +118,17 @@ package enum CatalogImporter {
                 metadata: ["bundles": "\(store.unsentCount)"])
         }
         return result
+    }
+
+    /// Whether a version whose bundle the object store has not taken is left unrecorded for now: it is new to the
+    /// ledger, and its product has other versions to offer meanwhile. The first version of a product is recorded all
+    /// the same: left out, the product would entitle nothing anywhere, and a purchase of it could be finished with
+    /// nothing delivered; recorded, an instance that cannot fetch it refuses the redeem (`bundle-unavailable`) until
+    /// it is sent.
+    private static func defers(_ version: ContentVersion, ledger: any Ledger) async throws -> Bool {
+        let recorded = try await ledger.catalogVersions(productId: version.productId)
+        return !recorded.isEmpty
+            && !recorded.contains { $0.content.contentId == version.contentId && $0.content.version == version.version }
     }
 
     private static func packDirectories(_ contentDirectory: String, logger: Logger) throws -> [String] {

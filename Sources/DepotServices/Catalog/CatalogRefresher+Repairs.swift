@@ -76,11 +76,20 @@ extension CatalogRefresher {
     private func recordDeferred() async {
         for version in deferred.all where !store.isUnsent(version.digest) {
             do {
-                _ = try await ledger.addVersion(version, state: .published, now: clock())
+                let outcome = try await ledger.addVersion(version, state: .published, now: clock())
                 deferred.remove(version)
-                logger.notice(
-                    "a version deferred at start is recorded: its bundle is in the object store",
-                    metadata: ["content": "\(version.contentId)", "version": "\(version.version)"])
+                switch outcome {
+                case .added, .unchanged:
+                    logger.notice(
+                        "a version deferred at start is recorded: its bundle is in the object store",
+                        metadata: ["content": "\(version.contentId)", "version": "\(version.version)"])
+                default:
+                    // Another instance (or a publisher) recorded something else under it meanwhile: refused as the
+                    // import refuses it.
+                    logger.error(
+                        "a version deferred at start is refused by the ledger",
+                        metadata: ["content": "\(version.contentId)", "version": "\(version.version)", "outcome": "\(outcome)"])
+                }
             } catch {
                 logger.warning(
                     "a deferred version could not be recorded yet", metadata: ["content": "\(version.contentId)", "error": "\(error)"])
