@@ -54,17 +54,17 @@ struct PublishKillNineTests {
         stage.standardError = FileHandle.nullDevice
         let stageExit = try ProcessExit.run(stage)
         let temporary = data + "/bundles/tmp"
-        func partialBytes() -> Int {
+        @Sendable func partialBytes() -> Int {
             partialFiles(under: temporary).compactMap {
                 (try? FileManager.default.attributesOfItem(atPath: temporary + "/" + $0))?[.size] as? Int
             }.reduce(0, +)
         }
-        let started = ContinuousClock.now
-        while !stageExit.hasEnded, partialBytes() < 256 << 10, ContinuousClock.now - started < .seconds(120) {
-            try await Task.sleep(for: .milliseconds(1))
+        let killed = await ConditionKill.kill(pid: stage.processIdentifier, within: .seconds(120)) {
+            partialBytes() >= 256 << 10
+        } unless: {
+            stageExit.hasEnded
         }
-        try #require(!stageExit.hasEnded, "depot dev stage finished before it could be killed mid-bundle")
-        kill(stage.processIdentifier, SIGKILL)
+        try #require(killed, "depot dev stage finished before it could be killed mid-bundle")
         #expect(await stageExit.wait().bySignal)
         try await LedgerReader.with(ledgerURL) { ledger in
             let versions = try await ledger.catalogVersions(productId: Self.level1).map(\.content.version)

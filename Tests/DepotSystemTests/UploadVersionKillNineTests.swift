@@ -62,13 +62,13 @@ struct UploadVersionKillNineTests {
         #expect(post.status == 202, "\(post.text)")
         let job = try #require(try JSONAnswer(post)["version.job"]?.string)
         let folder = data + "/scratch/" + job
-        let started = ContinuousClock.now
-        while !FileManager.default.fileExists(atPath: folder), ContinuousClock.now - started < .seconds(300) {
-            try await Task.sleep(for: .milliseconds(1))
+        let killed = await ConditionKill.kill(pid: server.pid, within: .seconds(300)) {
+            FileManager.default.fileExists(atPath: folder)
         }
         // Killed first, read after: the state the job was in when its server died stays in the ledger.
         server.kill(SIGKILL)
         _ = await server.waitForExit()
+        #expect(killed, "the job's scratch folder \(folder) never appeared")
         let killedWhile = try await LedgerReader.with(ledgerURL) { ledger in try await ledger.versionJob(id: job)?.state }
         try #require(
             killedWhile == .validating || killedWhile == .bundling, "the job ended before the kill: \(String(describing: killedWhile))")
