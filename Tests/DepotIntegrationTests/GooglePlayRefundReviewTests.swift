@@ -87,6 +87,10 @@ struct GooglePlayRefundReviewTests {
                 // An order Depot never recorded, and a notification without its token.
                 let stranger = try await review("GPA.0000-0000-0000-00000")
                 #expect(stranger.outcome == "unknown-purchase")
+                // An order id no transaction id could be (Depot's identifier rule) is none Depot recorded, not a 5xx.
+                for hostile in ["GPA 1/../x", "\u{0}GPA.1", String(repeating: "9", count: 4000)] {
+                    #expect(try await review(hostile).outcome == "unknown-purchase", "\(hostile.prefix(20))")
+                }
                 let malformed = try await GooglePlayNotificationTests.post(
                     client, GooglePlayNotificationTests.push(#""pendingRefundReviewNotification":{"orderId":"\#(deliveredId)"}"#))
                 #expect(malformed.status == 400, "\(malformed.text)")

@@ -5,7 +5,8 @@ import Testing
 
 /// Conformance: Google Play refund reviews on every engine. A review records its token and enqueues the
 /// transaction's answer in one ledger transaction; the same token again changes nothing; a new review of an
-/// answered transaction makes its answer pending again, with the new token; an unknown transaction gets nothing.
+/// answered transaction makes its answer pending again, with the new token, and so does one arriving while the
+/// answer is leased to a sender; an unknown transaction gets nothing.
 @Suite struct LedgerRefundReviewTests {
     @Test(arguments: Engine.allCases)
     func aReviewEnqueuesOneAnswerAndANewReviewAnother(engine: Engine) async throws {
@@ -33,6 +34,15 @@ import Testing
             #expect(try await ledger.pendingRefundToken(transactionId: "GPA.1") == "t2")
             jobs = try await ledger.appleJobs(transactionId: "GPA.1")
             #expect(jobs.count == 1 && jobs.first?.state == .pending && jobs.first?.attempts == 0 && jobs.first?.createdAt == 60)
+
+            // A review that arrives while the answer to the one before is being sent takes its place: the sender's
+            // completion changes nothing, and the job is claimed again for the new token.
+            let leased = try #require(try await ledger.claimAppleJobs(owner: "b", now: 70, leaseSeconds: 60, limit: 10).first)
+            #expect(try await ledger.recordRefundReview(transactionId: "GPA.1", pendingRefundToken: "t3", now: 71))
+            #expect(try await !ledger.completeAppleJob(id: leased.id, owner: "b", now: 72))
+            let again = try await ledger.claimAppleJobs(owner: "c", now: 73, leaseSeconds: 60, limit: 10)
+            #expect(again.map(\.id) == [leased.id] && again.first?.attempts == 1 && again.first?.createdAt == 71)
+            #expect(try await ledger.pendingRefundToken(transactionId: "GPA.1") == "t3")
         }
     }
 }

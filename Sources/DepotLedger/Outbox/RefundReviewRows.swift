@@ -17,8 +17,11 @@ enum RefundReviewRows {
     }
 
     /// Records a review's token and enqueues its answer, inside the caller's transaction. The same token again
-    /// (Pub/Sub delivers a message more than once) changes nothing and returns false; a new one replaces the
-    /// token and makes a settled answer pending again, since a new review deserves a new answer.
+    /// (Pub/Sub delivers a message more than once) changes nothing and returns false. A new token replaces the
+    /// held one and makes the transaction's answer a new job whatever state the old one was in: a settled answer
+    /// answered the old review, a pending one may be in flight with the old token (its lease is taken away, so its
+    /// sender's completion changes nothing and the new token is sent next), and one backing off carries the old
+    /// review's attempts and clock.
     static func record(_ session: any SQLSession, transactionId: String, token: String, now: Int64) async throws -> Bool {
         let held = try await session.row(
             "SELECT pending_refund_token FROM refund_reviews WHERE transaction_id = \(transactionId)\(.forUpdate)")
@@ -31,7 +34,7 @@ enum RefundReviewRows {
             """)
         try await TransactionRows.audit(session, transactionId, now, "google-play-refund-review", "requested")
         // SQLite parses an upsert after `INSERT ... SELECT` only when the SELECT has a WHERE clause, as here.
-        let enqueued = try await session.execute(
+        _ = try await session.execute(
             """
             INSERT INTO apple_outbox (kind, transaction_id, environment, state, attempts, next_attempt_at, created_at,
                 updated_at)
@@ -39,13 +42,10 @@ enum RefundReviewRows {
             ON CONFLICT (kind, transaction_id) DO UPDATE SET state = 'pending', attempts = 0,
                 next_attempt_at = excluded.next_attempt_at, lease_owner = NULL, lease_expires_at = NULL, last_error = NULL,
                 created_at = excluded.created_at, updated_at = excluded.updated_at
-            WHERE apple_outbox.state <> 'pending'
             """)
-        if enqueued > 0 {
-            try await TransactionRows.audit(
-                session, transactionId, now, AppleOutboxSchema.auditEvent(.consumption, "enqueued", store: .googlePlay),
-                AppleOutboxSchema.api(.googlePlay) + " outbox")
-        }
+        try await TransactionRows.audit(
+            session, transactionId, now, AppleOutboxSchema.auditEvent(.consumption, "enqueued", store: .googlePlay),
+            AppleOutboxSchema.api(.googlePlay) + " outbox")
         return true
     }
 }

@@ -125,6 +125,8 @@ package struct GooglePlayNotificationHandler: Sendable {
     /// Records a pending refund review of a purchase Depot recorded (by its order id, the transaction's id), which
     /// enqueues its answer. What the notification says is only a request for evidence: it changes no entitlement.
     private func recordRefundReview(token: String, orderId: String) async throws(Failure) -> Outcome {
+        // Depot's transaction ids follow its identifier rule; an order id that does not is none Depot recorded.
+        guard Identifier.isAcceptable(orderId) else { return .unknownPurchase }
         do {
             guard let stored = try await ledger.transaction(id: orderId), stored.transaction.store == .googlePlay else {
                 logger.notice("a refund review of an order Depot never recorded", metadata: ["order": "\(orderId)"])

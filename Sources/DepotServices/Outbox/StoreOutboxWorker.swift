@@ -113,11 +113,14 @@ package struct StoreOutboxWorker: Service {
             switch self {
             case .appStore(let error): StoreOutboxDecision.after(error, job: job, now: now, settings: settings, random: random)
             case .googlePlay(let error):
-                // Every failure is tried again until the retry period ends: a purchase nobody acknowledges is
-                // refunded after three days, and the causes that look final (a token endpoint refusing a clock
-                // set wrong, permissions still propagating in Play Console, a configuration being mended) pass.
+                // Every failure of an acknowledgement is tried again until the retry period ends: a purchase nobody
+                // acknowledges is refunded after three days, and the causes that look final (a token endpoint
+                // refusing a clock set wrong, permissions still propagating in Play Console, a configuration being
+                // mended) pass. A refund review's answer that Google refuses (a review closed, or a token it never
+                // issued) or that cannot be made is given up at once: it would be refused again.
                 StoreOutboxDecision.after(
-                    retryable: true, retryAfter: error.retryAfter, job: job, now: now, settings: settings, random: random)
+                    retryable: job.kind == .finish || error.isRetryable, retryAfter: error.retryAfter, job: job, now: now,
+                    settings: settings, random: random)
             }
         }
     }
