@@ -42,7 +42,7 @@ struct AppReceiptAppStoreTests {
         appStore.double.requests.filter { $0.method == "GET" && $0.path == "/inApps/v1/transactions/\(id)" }.count
     }
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func appleDecidesRevocationAndAnUnansweredLookupIsA503(engine: LedgerEngine) async throws {
         try await Self.withServer(engine) { server, appStore in
             let client = try RawHTTPClient(port: server.port)
@@ -95,7 +95,7 @@ struct AppReceiptAppStoreTests {
         }
     }
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func appleDecidesTheSubscriptionPeriod(engine: LedgerEngine) async throws {
         try await Self.withServer(engine) { server, appStore in
             let client = try RawHTTPClient(port: server.port)

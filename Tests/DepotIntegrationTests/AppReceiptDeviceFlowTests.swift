@@ -40,7 +40,7 @@ struct AppReceiptDeviceFlowTests {
         try await PurchaseSteps.post(client, "/v1/transactions", try AppReceiptFixture.json(body))
     }
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func theRightDeviceRedeemsAndAnotherIsRefusedWithNothingRecorded(engine: LedgerEngine) async throws {
         try await Self.withServer(engine) { server in
             let client = try RawHTTPClient(port: server.port)
@@ -85,7 +85,7 @@ struct AppReceiptDeviceFlowTests {
         }
     }
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func aServerThatRequiresTheDeviceRefusesAReceiptWithoutIt(engine: LedgerEngine) async throws {
         try await Self.withServer(engine, requireDevice: true) { server in
             let client = try RawHTTPClient(port: server.port)

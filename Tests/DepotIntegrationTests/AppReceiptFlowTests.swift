@@ -114,7 +114,7 @@ struct AppReceiptFlowTests {
         }
     }
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func aReceiptWithoutPurchasesVerifiesAndHoldsNone(engine: LedgerEngine) async throws {
         let name = "production-2015-kargotakip-no-iap"
         try await Self.withServer(engine, receipt: name, products: [:], packs: []) { server in
@@ -125,7 +125,7 @@ struct AppReceiptFlowTests {
         }
     }
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func theSubscriptionReceiptRestoresIssuesWithinItsPeriods(engine: LedgerEngine) async throws {
         let name = "sandbox-2020-nutcall-187-subscriptions"
         let products = try #require(Self.cases.first { $0.name == name }).products
@@ -212,7 +212,7 @@ struct DevelopmentReceiptFlowTests {
         try await PurchaseSteps.post(client, "/v1/transactions", try AppReceiptFixture.json(["appReceipt": receipt, "transactionId": id]))
     }
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func aTransactionSeenThroughAJWSAndAReceiptIsOneAndACancellationRevokesIt(engine: LedgerEngine) async throws {
         try await Self.withServer(engine) { server in
             let client = try RawHTTPClient(port: server.port)

@@ -11,7 +11,7 @@ import Testing
 /// Server-side Finish Transaction through the outbox, against the App Store double, on both ledger engines.
 @Suite("App Store outbox on live servers")
 struct AppleOutboxTests {
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func aConfirmedDeliveryIsFinishedAtTheAppStoreExactlyOnce(engine: LedgerEngine) async throws {
         try await AppStoreDoubleFixture.with { appStore in
             try await SharedInstances.with(engine: engine, count: 1, settings: appStore.settings()) { shared in
@@ -38,7 +38,7 @@ struct AppleOutboxTests {
         }
     }
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func a500ThenA429WithRetryAfterAreRetriedUntilAccepted(engine: LedgerEngine) async throws {
         try await AppStoreDoubleFixture.with { appStore in
             appStore.double.failNext(.init(count: 1, status: 500, retryAfter: nil))
@@ -68,7 +68,7 @@ struct AppleOutboxTests {
         }
     }
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func theFinishAnswerSaysWhoFinishes(engine: LedgerEngine) async throws {
         try await AppStoreDoubleFixture.with { appStore in
             // Production only: a Sandbox transaction is never sent.
@@ -99,7 +99,7 @@ struct AppleOutboxTests {
 
     /// A transaction finished while the API was not configured, confirmed again by the app once it is: the
     /// answer says Depot finishes it, and so it does.
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func aTransactionFinishedBeforeTheAPIWasOnIsFinishedAtAppleWhenConfirmedAgain(engine: LedgerEngine) async throws {
         try await AppStoreDoubleFixture.with { appStore in
             try await SharedInstances.with(engine: engine, count: 1, settings: appStore.settings()) { shared in

@@ -14,7 +14,7 @@ import Testing
 /// the double checks every body against Apple's rules. Both engines.
 @Suite("Consumption answers")
 struct ConsumptionAnswerTests {
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func consumptionRequestsAreAnsweredOnlyWithConsent(engine: LedgerEngine) async throws {
         try await AppStoreDoubleFixture.with { appStore in
             try await SharedInstances.with(engine: engine, count: 1, settings: appStore.settings()) { shared in

@@ -12,7 +12,7 @@ import Testing
 /// Google is tried again, and a purchase Google voided stops its grants within a poll.
 @Suite("Google Play Developer API on live servers")
 struct GooglePlayDeveloperAPITests {
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func aConfirmedDeliveryIsAcknowledgedOnceAndAConsumableConsumed(engine: LedgerEngine) async throws {
         let signer = try GooglePlayTestSigner()
         try await GooglePlayDoubleFixture.with { play in
@@ -49,7 +49,7 @@ struct GooglePlayDeveloperAPITests {
         }
     }
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func aFailingGoogleIsTriedAgainUntilItAcknowledges(engine: LedgerEngine) async throws {
         let signer = try GooglePlayTestSigner()
         try await GooglePlayDoubleFixture.with { play in
@@ -90,7 +90,7 @@ struct GooglePlayDeveloperAPITests {
         }
     }
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func aPurchaseVoidedAtGooglePlayStopsItsGrantsWithinAPoll(engine: LedgerEngine) async throws {
         let signer = try GooglePlayTestSigner()
         try await GooglePlayDoubleFixture.with { play in
@@ -132,7 +132,7 @@ struct GooglePlayDeveloperAPITests {
         }
     }
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func aSubscriptionEntitlesThePeriodGoogleHolds(engine: LedgerEngine) async throws {
         let signer = try GooglePlayTestSigner()
         try await GooglePlayDoubleFixture.with { play in

@@ -27,7 +27,7 @@ struct GooglePlayFlowTests {
         try json(["googlePlay": ["purchaseData": data, "signature": signature]])
     }
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func theGenuinePurchaseRedeemsDownloadsAndFinishes(engine: LedgerEngine) async throws {
         let signer = try GooglePlayTestSigner()
         try await Self.withServer(engine, settings: try GooglePlayFixture.settings(signer)) { server in
@@ -77,7 +77,7 @@ struct GooglePlayFlowTests {
         }
     }
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func aSecondPurchaseUnderAnOrderIdIsRefusedAndTheFirstKept(engine: LedgerEngine) async throws {
         let signer = try GooglePlayTestSigner()
         try await Self.withServer(engine, settings: try GooglePlayFixture.settings(signer)) { server in
@@ -104,7 +104,7 @@ struct GooglePlayFlowTests {
         }
     }
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func aConsumableIsDeliveredOnceAndAPendingPurchaseNotAtAll(engine: LedgerEngine) async throws {
         let signer = try GooglePlayTestSigner()
         try await Self.withServer(engine, settings: try GooglePlayFixture.settings(signer)) { server in
@@ -133,7 +133,7 @@ struct GooglePlayFlowTests {
         }
     }
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func aRestoreTakesBothStoresPurchasesTogether(engine: LedgerEngine) async throws {
         let signer = try GooglePlayTestSigner()
         try await Self.withServer(engine, settings: try GooglePlayFixture.settings(signer)) { server in
@@ -185,7 +185,7 @@ struct GooglePlayFlowTests {
 /// metric once less than a day is left.
 @Suite("Google Play purchases nearing Google's deadline")
 struct GooglePlayDeadlineTests {
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func anUnconfirmedPurchaseIsListedWithItsDeadlineAndCountedWhenNear(engine: LedgerEngine) async throws {
         let signer = try GooglePlayTestSigner()
         try await GooglePlayFlowTests.withServer(engine, settings: try GooglePlayFixture.settings(signer)) { server in

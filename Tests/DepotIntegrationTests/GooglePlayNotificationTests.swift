@@ -25,7 +25,7 @@ struct GooglePlayNotificationTests {
         return try await PurchaseSteps.post(client, "/v1/notifications/googleplay" + query, body)
     }
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func aNotificationRevokesOnlyWhatGoogleConfirms(engine: LedgerEngine) async throws {
         let signer = try GooglePlayTestSigner()
         try await GooglePlayDoubleFixture.with { play in
@@ -83,7 +83,7 @@ struct GooglePlayNotificationTests {
         }
     }
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func anAuthenticatedPushIsTakenWithGooglesSignature(engine: LedgerEngine) async throws {
         let signer = try GooglePlayTestSigner()
         let audience = "https://depot.example.com/v1/notifications/googleplay"

@@ -27,7 +27,7 @@ struct GooglePlayPurchaseTypeTests {
         return (data, try signer.sign(data))
     }
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func googlesPurchaseTypeDecidesWhatIsATestPurchase(engine: LedgerEngine) async throws {
         let signer = try GooglePlayTestSigner()
         try await GooglePlayDoubleFixture.with { play in

@@ -12,7 +12,7 @@ import Testing
 /// nothing.
 @Suite("Google Play refund reviews answered with delivery evidence")
 struct GooglePlayRefundReviewTests {
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func eachReviewIsAnsweredOnceFromTheDeliveryEvidence(engine: LedgerEngine) async throws {
         let signer = try GooglePlayTestSigner()
         try await GooglePlayDoubleFixture.with { play in

@@ -13,7 +13,7 @@ import Testing
 /// two per page): a REFUND known only there revokes the grants; the others are applied once. Both engines.
 @Suite("Notification history backfill")
 struct NotificationBackfillTests {
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func aRefundDeliveredOnlyThroughTheHistoryRevokesTheGrants(engine: LedgerEngine) async throws {
         try await AppStoreDoubleFixture.with(historyPageSize: 2) { appStore in
             try await SharedInstances.with(engine: engine, count: 1, settings: appStore.settings(historyIntervalSeconds: 1)) { shared in

@@ -17,7 +17,7 @@ import Testing
 struct ObjectStoreRepairTests {
     static let level1 = "com.example.level1"
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func aDamagedCopyIsRefusedNotOfferedEmptyThenReplacedByAnInstanceHoldingAGoodOne(engine: LedgerEngine) async throws {
         guard let store = try await TestObjectStore.make() else { return }
         try await ObjectStoreInstancesTests.withTwoInstances(store, engine: engine) { shared, a, b, key in

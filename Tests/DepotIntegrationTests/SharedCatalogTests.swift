@@ -13,7 +13,7 @@ import Testing
 struct SharedCatalogTests {
     static let level1 = "com.example.level1"
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func publishAndRollbackThroughOneAreServedByTheOther(engine: LedgerEngine) async throws {
         try await SharedInstances.with(engine: engine) { shared in
             let (a, b) = (shared.servers[0], shared.servers[1])

@@ -39,7 +39,7 @@ struct SharedLedgerInstanceTests {
         report["audit"]?.array.compactMap { $0["event"]?.string } ?? []
     }
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func aTransactionRedeemedOnOneFinishesOnTheOther(engine: LedgerEngine) async throws {
         try await SharedInstances.with(engine: engine) { shared in
             let (a, b) = (shared.servers[0], shared.servers[1])
@@ -80,7 +80,7 @@ struct SharedLedgerInstanceTests {
         }
     }
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func aDownloadStartedOnOneResumesOnTheOther(engine: LedgerEngine) async throws {
         try await SharedInstances.with(engine: engine) { shared in
             let (a, b) = (shared.servers[0], shared.servers[1])
@@ -129,7 +129,7 @@ struct SharedLedgerInstanceTests {
         }
     }
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func concurrentFinishesOnBothInstancesFinishOnce(engine: LedgerEngine) async throws {
         try await SharedInstances.with(engine: engine) { shared in
             let ports = shared.servers.map(\.port)
@@ -187,7 +187,7 @@ struct SharedLedgerInstanceTests {
         }
     }
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func concurrentRedemptionsOnBothInstancesRecordOneTransaction(engine: LedgerEngine) async throws {
         try await SharedInstances.with(engine: engine) { shared in
             let ports = shared.servers.map(\.port)
@@ -212,7 +212,7 @@ struct SharedLedgerInstanceTests {
         }
     }
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func aRefundRecordedOnOneStopsGrantsOnTheOther(engine: LedgerEngine) async throws {
         try await SharedInstances.with(engine: engine) { shared in
             let (a, b) = (shared.servers[0], shared.servers[1])

@@ -17,7 +17,7 @@ import Testing
 struct UnservableVersionTests {
     static let level1 = "com.example.level1"
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func aRedeemIsRefusedAndAFinishWithNothingOfferedWaits(engine: LedgerEngine) async throws {
         try await SharedInstances.with(engine: engine, count: 1) { shared in
             let server = shared.servers[0]

@@ -40,7 +40,7 @@ struct UploadDeadlineTests {
         }
     }
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func aSlowUploadThatKeepsSendingOutlivesTheRequestTimeout(engine: LedgerEngine) async throws {
         var checked = false
         // Pauses of a quarter second leave a loaded machine room under a ten-second timeout; an attempt cut before the
@@ -85,7 +85,7 @@ struct UploadDeadlineTests {
         return checked
     }
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func anUploadThatStopsSendingIsCutAndKeepsItsBytes(engine: LedgerEngine) async throws {
         var checked = false
         for timeout in Self.attemptTimeouts where !checked {

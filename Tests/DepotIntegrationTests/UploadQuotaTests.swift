@@ -44,7 +44,7 @@ struct UploadQuotaTests {
         }
     }
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func aPublisherOverItsQuotaIsRefusedUntilAnUploadEnds(engine: LedgerEngine) async throws {
         try await UploadServer.with(engine: engine, uploadSettings: Self.settings) { server in
             let first = try await server.create(length: 400)
@@ -74,7 +74,7 @@ struct UploadQuotaTests {
 
     /// The quota counts the uploads the ledger holds, however they got there: those of an earlier run of the server
     /// (recorded here straight into its ledger) count as well as those made since it started.
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func uploadsRecordedBeforeTheServerStartedCount(engine: LedgerEngine) async throws {
         try await UploadServer.with(engine: engine, uploadSettings: Self.settings) { server in
             let now = server.clock.now()

@@ -72,7 +72,7 @@ struct UploadRouteTests {
         }
     }
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func coreCreatePatchHeadInOrder(engine: LedgerEngine) async throws {
         try await UploadServer.with(engine: engine) { server in
             let data = Self.bytes(3 << 20)
@@ -121,7 +121,7 @@ struct UploadRouteTests {
         }
     }
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func creationWithUploadAndDeferredLength(engine: LedgerEngine) async throws {
         try await UploadServer.with(engine: engine) { server in
             let data = Self.bytes(200_000, seed: 2)
@@ -151,7 +151,7 @@ struct UploadRouteTests {
         }
     }
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func checksumMismatchDiscardsTheChunk(engine: LedgerEngine) async throws {
         try await UploadServer.with(engine: engine) { server in
             let data = Self.bytes(300_000, seed: 3)
@@ -177,7 +177,7 @@ struct UploadRouteTests {
         }
     }
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func terminationRemovesRecordAndBytes(engine: LedgerEngine) async throws {
         try await UploadServer.with(engine: engine) { server in
             let path = try await server.create(length: 1000)
@@ -195,7 +195,7 @@ struct UploadRouteTests {
         }
     }
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func expiredUploadsAreGoneThenReaped(engine: LedgerEngine) async throws {
         try await UploadServer.with(engine: engine) { server in
             let path = try await server.create(length: 1000)
@@ -221,7 +221,7 @@ struct UploadRouteTests {
         }
     }
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func sizeLimitsAndStrictMetadata(engine: LedgerEngine) async throws {
         try await UploadServer.with(engine: engine) { server in
             let tooLarge = try await server.request("POST", UploadRoutes.path, headers: ["Upload-Length: \(UploadServer.maxSize + 1)"])
@@ -246,7 +246,7 @@ struct UploadRouteTests {
         }
     }
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func oneWriterAtATime(engine: LedgerEngine) async throws {
         try await UploadServer.with(engine: engine) { server in
             let data = Self.bytes(4 << 20, seed: 4)
@@ -272,7 +272,7 @@ struct UploadRouteTests {
         }
     }
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func aCutPatchKeepsTheBytesThatArrived(engine: LedgerEngine) async throws {
         try await UploadServer.with(engine: engine) { server in
             let data = Self.bytes(3 << 20, seed: 5)
@@ -323,7 +323,7 @@ struct UploadRouteTests {
         }
     }
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func everyInstanceSharingTheLedgerAnswers(engine: LedgerEngine) async throws {
         try await SharedInstances.with(engine: engine) { shared in
             var key = PublisherKey.make(publisher: "uploader", productPrefixes: [], now: 1).record

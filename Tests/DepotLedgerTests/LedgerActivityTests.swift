@@ -5,7 +5,7 @@ import Testing
 
 /// Conformance: redemption attempts, the latest attempt, and the irregular-activity listing, on every engine.
 @Suite struct LedgerActivityTests {
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func aRedemptionIsRecordedWithItsPreviousAttemptAndActivityInOneCall(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             let purchase = PurchaseTransaction(id: "3100", originalId: "3100", productId: "com.example.levels", purchaseDate: 1_000)
@@ -32,7 +32,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func attemptsAreCountedAndIrregularTransactionsListed(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             // 3000: one account from two addresses. 3001: four accounts. 3002: eleven addresses.

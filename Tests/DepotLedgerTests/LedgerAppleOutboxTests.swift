@@ -23,7 +23,7 @@ import Testing
         try await ledger.finish(transactionId: id, claims: claims, requiresDelivery: true, enqueueAppleFinish: enqueue, now: 30)
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func theFinishEnqueuesOneJobOnlyWhenAskedAndOnlyWhenItFinishes(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { fixture, ledger in
             #expect(try await fixture.appliedMigrations(ledger).contains { $0.hasSuffix("apple-outbox") })
@@ -58,7 +58,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func leasesGuardEverySettlementAndAnEndedLeaseFreesTheJob(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             try await Self.redeemed(ledger, "2001")
@@ -96,7 +96,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func failedJobsStayListedForOperatorsAndAreNeverClaimed(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             for id in ["3001", "3002", "3003"] {
@@ -124,7 +124,7 @@ import Testing
 
     /// Several ledger instances (as several Depot instances) claiming together: every job is claimed by exactly
     /// one of them.
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func concurrentClaimersNeverShareAJob(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { fixture, first in
             let ids = (0..<40).map { String(4000 + $0) }
@@ -161,7 +161,7 @@ import Testing
         NotificationRecord(uuid: uuid, type: "CONSUMPTION_REQUEST", subtype: nil, transactionId: transactionId)
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func consumptionJobsNeedConsentAndComeOncePerRequest(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             try await LedgerAppleOutboxTests.redeemed(ledger, "5001")

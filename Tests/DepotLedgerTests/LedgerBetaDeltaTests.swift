@@ -15,7 +15,7 @@ import Testing
             size: 10)
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func aDeltaFromABetaVersionIsNeverOfferedTowardsProduction(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             _ = try await ledger.writeProduct(Self.level, keepExisting: true, now: 5)

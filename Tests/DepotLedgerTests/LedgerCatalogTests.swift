@@ -22,7 +22,7 @@ import Testing
         Dictionary(uniqueKeysWithValues: try await ledger.catalogVersions(productId: product).map { ($0.content.version, $0.state) })
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func productsAreCreatedUpdatedAndKeptByTheImport(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             #expect(try await ledger.catalogRevision() == 0)
@@ -51,7 +51,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func theSamePackIsTheSameRecordAndAChangedOneIsRefused(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             #expect(try await ledger.addVersion(Self.version("1.0"), state: .published, now: 5) == .unknownProduct)
@@ -81,7 +81,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func publishingSupersedesTheCurrentVersionAndRollsBack(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             _ = try await ledger.writeProduct(Self.level, keepExisting: true, now: 5)
@@ -138,7 +138,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func onlyANeverPublishedVersionIsDeleted(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             _ = try await ledger.writeProduct(Self.level, keepExisting: true, now: 5)
@@ -160,7 +160,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func deltasAreRecordedOnce(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             let delta = DeltaBundle(
@@ -179,7 +179,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func aChangeThroughOneLedgerIsSeenThroughAnother(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { fixture, first in
             let second = try await fixture.open()

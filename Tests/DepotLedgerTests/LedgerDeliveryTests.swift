@@ -6,7 +6,7 @@ import Testing
 
 /// Conformance: grants, served-bytes coverage and the unfinished-delivery listing, on every engine.
 @Suite struct LedgerDeliveryTests {
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func grantsAreCountedPerDelivery(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             _ = try await ledger.recordTransaction(Sample.transaction("1000"), now: 50)
@@ -45,7 +45,7 @@ import Testing
         (0..<2_000, 2_000),  // swallows everything
     ]
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func servedRangesMergeIntoCoverage(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             _ = try await ledger.recordTransaction(Sample.transaction("2000"), now: 1)
@@ -70,7 +70,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func aBatchOfServedRangesMergesAsTheRangesDoOneByOne(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             _ = try await ledger.recordTransaction(Sample.transaction("2000"), now: 1)
@@ -165,7 +165,7 @@ import Testing
         #expect(ServedRange.coalesced(distinct) == distinct)
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func unfinishedListsStaleDeliveriesOfPendingTransactions(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             // Stale: redeemed at 50, granted at 100, nothing since.

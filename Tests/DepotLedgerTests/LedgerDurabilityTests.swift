@@ -15,7 +15,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func migrationsAreIdempotent(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { fixture, ledger in
             let applied = try await fixture.appliedMigrations(ledger)
@@ -32,7 +32,7 @@ import Testing
     }
 
     /// Instances starting together on an empty database: one migrates, the others wait and find it done.
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func instancesStartingTogetherMigrateOnce(engine: Engine) async throws {
         try await LedgerFixture.withFixture(engine) { fixture in
             let ledgers = try await withThrowingTaskGroup(of: (any Ledger).self) { group in
@@ -51,7 +51,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func aFinishSurvivesClosingAndReopening(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { fixture, ledger in
             let expected = [Sample.level1, Sample.level2]

@@ -6,7 +6,7 @@ import Testing
 
 /// Conformance: the finish rules, and concurrent finishes from several ledger instances, on every engine.
 @Suite struct LedgerFinishTests {
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func unknownTransaction(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             let outcome = try await ledger.finish(
@@ -16,7 +16,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func anIncompleteOrWrongConfirmationChangesNothing(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             let expected = [Sample.level1, Sample.level2, Sample.level3]
@@ -66,7 +66,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func aCompleteConfirmationFinishesOnceAndRepeatsHarmlessly(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             let expected = [Sample.level1, Sample.level2]
@@ -106,7 +106,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func withNothingOfferedOnlyProductsThatNeedNoDeliveryFinish(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             // A consumable must deliver something: with no offer recorded, nothing finishes or changes.
@@ -132,7 +132,7 @@ import Testing
 
     /// An offer recorded by a later redeem counts at once: the finish reads the offers in its own ledger
     /// transaction.
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func aLaterOfferMustBeConfirmedToo(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             _ = try await ledger.recordTransaction(Sample.transaction("3100"), now: 10)
@@ -152,7 +152,7 @@ import Testing
 
     /// 20 finishes of one transaction at once, spread over two ledger instances (two pools on one SQLite
     /// file, two clients on one PostgreSQL database), as two Depot processes would race.
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func concurrentFinishesFinishExactlyOnce(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { fixture, first in
             let second = try await fixture.open()
@@ -182,7 +182,7 @@ import Testing
     }
 
     /// Racing first sights record one `redeemed`; racing overlapping ranges merge without double counting.
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func concurrentRecordsAndServesStayConsistent(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { fixture, first in
             let second = try await fixture.open()

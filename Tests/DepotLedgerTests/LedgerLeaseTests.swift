@@ -5,7 +5,7 @@ import Testing
 /// Conformance: a lease is held by one owner until it expires; its owner renews it; another takes it once expired,
 /// and instances sharing the ledger agree on who holds it.
 @Suite struct LedgerLeaseTests {
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func oneOwnerHoldsALeaseUntilItExpires(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { fixture, ledger in
             let other = try await fixture.open()
@@ -27,7 +27,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func aReleasedLeaseIsFreeAtOnceAndOnlyItsOwnerReleasesIt(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             #expect(try await ledger.acquireLease("upload:x", owner: "a", now: 100, seconds: 30))

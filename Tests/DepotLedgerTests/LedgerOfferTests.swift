@@ -6,7 +6,7 @@ import Testing
 /// Conformance: every bundle a redeem offered is kept, which finishes are judged against; and finished
 /// consumables are listed for the grant check.
 @Suite struct LedgerOfferTests {
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func everyOfferedBundleIsKept(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             _ = try await ledger.recordTransaction(Sample.transaction("4000"), now: 10)
@@ -23,7 +23,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func finishedTransactionsOfProductsAreListedSinceATime(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             let coins = PlannedDelivery(contentId: "coins", version: "1.0", digest: Sample.digest("c"))

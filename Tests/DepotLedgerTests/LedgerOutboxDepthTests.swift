@@ -5,7 +5,7 @@ import Testing
 
 /// Conformance: the outbox's depth by state on every engine, as `/metrics` shows it.
 @Suite struct LedgerOutboxDepthTests {
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func countsFollowJobsThroughTheirStates(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             #expect(try await ledger.appleJobCounts().isEmpty)

@@ -9,7 +9,7 @@ import Testing
     static let level = LedgerCatalogTests.level
     static let pass = CatalogProduct(id: "com.example.pass", type: .nonRenewing, title: "Pass", periodDays: 30)
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func aProductWithAVersionKeepsItsTypeAndPeriod(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             _ = try await ledger.writeProduct(Self.level, keepExisting: false, now: 10)
@@ -38,7 +38,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func aProductWithATransactionKeepsItsTypeAndPeriod(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             _ = try await ledger.writeProduct(Self.pass, keepExisting: false, now: 10)

@@ -4,7 +4,7 @@ import Testing
 
 /// Conformance: publisher keys are kept by digest, listed, found by digest and revoked once.
 @Suite struct LedgerPublisherKeyTests {
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func keysAreStoredListedFoundAndRevoked(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { fixture, ledger in
             let all = PublisherKeyRecord(

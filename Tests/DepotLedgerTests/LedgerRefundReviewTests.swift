@@ -8,7 +8,7 @@ import Testing
 /// answered transaction makes its answer pending again, with the new token, and so does one arriving while the
 /// answer is leased to a sender; an unknown transaction gets nothing.
 @Suite struct LedgerRefundReviewTests {
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func aReviewEnqueuesOneAnswerAndANewReviewAnother(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { fixture, ledger in
             #expect(try await fixture.appliedMigrations(ledger).contains { $0.hasSuffix("refund-reviews") })

@@ -31,7 +31,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func disjointRangesStopAtTheBoundWhileTouchingOnesAlwaysMerge(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             _ = try await ledger.recordTransaction(Sample.transaction("flood"), now: 1)
@@ -69,7 +69,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func mergesFindTheirNeighboursThroughThePrimaryKey(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             for id in ["a", "b", "c"] {

@@ -9,7 +9,7 @@ import Testing
     static let refundSignedAt: Int64 = Sample.purchaseMs + 10_000
     static let reversalSignedAt: Int64 = Sample.purchaseMs + 20_000
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func aRevocationInAnOlderJWSDoesNotUndoAReversedRefund(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             _ = try await ledger.recordTransaction(Sample.transaction("8100"), now: 1)
@@ -40,7 +40,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func anOlderJWSDoesNotMoveTheExpiryBack(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             let month: Int64 = 30 * 86_400_000

@@ -18,7 +18,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func anotherProductUnderAnAppStoreIdIsRefusedAndChangesNothing(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             let level = PurchaseTransaction(id: "3200", originalId: "3200", productId: "com.example.level1", purchaseDate: 1_000)
@@ -41,7 +41,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func anotherPurchaseUnderAGooglePlayOrderIdIsRefused(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             let level = PurchaseTransaction(

@@ -6,7 +6,7 @@ import Testing
 /// Conformance: recording transactions, renewals, stacking, revocations, notifications and attempts,
 /// run against every engine.
 @Suite struct LedgerTransactionTests {
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func recordKeepsFirstSightAndNeverClearsARevocation(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             let t = Sample.transaction("1000")
@@ -38,7 +38,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func renewalsShareTheirOriginalIdAndMoveTheExpiry(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             let month: Int64 = 30 * 86_400_000
@@ -71,7 +71,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func stackedPurchasesAreFoundByProductAndAccountToken(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             let alice = "9f0c4e4a-6c2b-4a8e-9d0e-0a4b7c1d2e3f"
@@ -91,7 +91,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func revocationIsSetAndClearedOnlyBySetRevocation(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             #expect(
@@ -128,7 +128,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func notificationsAreRecordedOncePerUUID(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             _ = try await ledger.recordTransaction(Sample.transaction("6000"), now: 1)
@@ -151,7 +151,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func attemptsCountDistinctTokensAndClientsSinceATime(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             try await ledger.attempt("7000", token: "A", client: "192.0.2.1", now: 100)

@@ -9,7 +9,7 @@ import Testing
 /// for good), whatever type later presentations bring; the finished consumables the grant check refuses follow
 /// it, and a transaction recorded without one is judged by the catalog's.
 @Suite struct LedgerTransactionTypeTests {
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func theTypeIsRecordedAtFirstSightAndKept(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { fixture, ledger in
             let t = Sample.transaction("7001")
@@ -32,7 +32,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func finishedConsumablesFollowTheRecordedType(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             // "coins" is a consumable in today's catalog, "level" is not.

@@ -27,7 +27,7 @@ import Testing
         #expect(got == outcome, "\(record.id)", sourceLocation: sourceLocation)
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func theCountAndTheBytesOfLiveUploadsAreBounded(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             let quota = Self.quota
@@ -67,7 +67,7 @@ import Testing
         if staged { #expect(try await ledger.updateVersionJob(id: id, state: .staged, failureReason: nil, now: 21)) }
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func finishedUploadsNotYetConsumedCountAgainstTheBytesToo(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             let quota = UploadQuota(maxCount: 10, maxBytes: 1000, deferredBytes: 400)
@@ -82,7 +82,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func sumsThatWouldOverflowAreRefused(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             let quota = UploadQuota(maxCount: 10, maxBytes: .max, deferredBytes: .max)
@@ -92,7 +92,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func creationsAtOnceCannotPassTheQuotaTogether(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             let quota = UploadQuota(maxCount: 5, maxBytes: 1 << 40, deferredBytes: 1)

@@ -12,7 +12,7 @@ import Testing
             createdAt: 10, expiresAt: expiresAt)
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func recordsAreReadBackAndAdvancedByCompareAndSet(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { fixture, ledger in
             #expect(try await fixture.appliedMigrations(ledger).contains { $0.hasSuffix("uploads") })
@@ -36,7 +36,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func aDeferredLengthIsSetOnce(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             try await ledger.createUpload(Self.record("d1", length: nil))
@@ -53,7 +53,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func expiredUploadsAreListedAndDeleted(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { fixture, ledger in
             for (id, expiry) in [("e1", Int64(100)), ("e2", 200), ("e3", 300)] {
@@ -71,7 +71,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func partsAreRecordedOnlyWithTheOffsetTheyCountAndGoWithTheUpload(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             try await ledger.createUpload(Self.record("p1"))

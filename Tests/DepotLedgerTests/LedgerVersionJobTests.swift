@@ -13,7 +13,7 @@ import Testing
             createdAt: time, updatedAt: time)
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func oneLiveJobPerVersionAndFinalStatesStay(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { (_, ledger) async throws in
             #expect(try await ledger.createVersionJob(Self.job("j1", at: 100), staleBefore: 40) == .created)
@@ -45,7 +45,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Engine.allCases)
+    @Test(arguments: Engine.tested)
     func aJobThatStoppedReportingIsFailedAndReplaceable(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { (_, ledger) async throws in
             #expect(try await ledger.createVersionJob(Self.job("old", at: 100), staleBefore: 0) == .created)

@@ -1,4 +1,5 @@
 import DepotLedger
+import DepotTestSupport
 import Foundation
 import Testing
 
@@ -10,6 +11,10 @@ enum LedgerEngine: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case postgres
 
     var testDescription: String { rawValue }
+
+    /// The engines this run tests: those `DEPOT_TEST_ENGINES` names (`sqlite`, `postgres`, comma-separated), every
+    /// one when it is unset.
+    static let tested: [LedgerEngine] = EngineSelection.tested(from: ProcessInfo.processInfo.environment)
 }
 
 /// A fresh, empty `depot_test_<name>_<random>` database on the server `DEPOT_TEST_POSTGRES_URL` names,
@@ -44,6 +49,8 @@ struct PostgresTestDatabase: Sendable {
     }
 
     private static func make(_ test: String, sourceLocation: SourceLocation) async throws -> PostgresTestDatabase? {
+        // A run that left PostgreSQL out (DEPOT_TEST_ENGINES=sqlite) skips what needs it without a word.
+        guard LedgerEngine.tested.contains(.postgres) else { return nil }
         let environment = ProcessInfo.processInfo.environment
         guard let text = environment[variable], !text.isEmpty else {
             let hint = "run `bash .ci/postgres.sh` and export the DEPOT_TEST_POSTGRES_URL it prints on its last line"

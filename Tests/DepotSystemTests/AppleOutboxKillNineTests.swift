@@ -14,7 +14,7 @@ import Glibc
 /// receives the finish from the restarted sender alone. Real processes, both ledger engines.
 @Suite("App Store outbox across kill -9")
 struct AppleOutboxKillNineTests {
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func aJobWhoseSenderDiedIsSentOnceAfterRestart(engine: LedgerEngine) async throws {
         try await ServePlace.onEngine(engine) { binary, databaseURL in
             try await run(binary: binary, engine: engine, databaseURL: databaseURL)

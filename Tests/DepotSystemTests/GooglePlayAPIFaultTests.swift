@@ -15,7 +15,7 @@ struct GooglePlayAPIFaultTests {
     /// loaded machine; far below the 60 s of the client's own timeout in this test.
     static let redeemBound: Duration = .seconds(30)
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func redeemsGoOnAndEachAcknowledgementReachesGoogleOnceItAnswers(engine: LedgerEngine) async throws {
         let signer = try GooglePlayTestSigner()
         try await GooglePlayDoubleFixture.with { play in

@@ -14,7 +14,7 @@ import Glibc
 /// the acknowledgement is sent, and Google receives exactly one. Real processes, both ledger engines.
 @Suite("Google Play acknowledgement across kill -9")
 struct GooglePlayOutboxKillNineTests {
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func anAcknowledgementWhoseSenderDiedIsSentOnceAfterRestart(engine: LedgerEngine) async throws {
         try await ServePlace.onEngine(engine) { binary, databaseURL in
             try await run(binary: binary, engine: engine, databaseURL: databaseURL)

@@ -54,7 +54,7 @@ struct KillNineRecoveryTests {
         ]
     }()
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func killNineLosesNoConfirmedDelivery(engine: LedgerEngine) async throws {
         try await ServePlace.onEngine(engine) { binary, databaseURL in
             try await run(binary: binary, engine: engine, databaseURL: databaseURL)

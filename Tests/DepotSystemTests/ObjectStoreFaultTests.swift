@@ -18,7 +18,7 @@ import Glibc
 /// says so within the client's bound.
 @Suite("A bucket that fails under depot serve", .serialized)
 struct ObjectStoreFaultTests {
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func aBucketRefusedAtStartIsFilledOnceItAnswersAndABlackholedOneStopsNoDownload(engine: LedgerEngine) async throws {
         guard let store = try await TestObjectStore.make() else { return }
         guard let endpoint = URLComponents(string: store.settings.endpoint), let upstream = endpoint.port else {

@@ -14,7 +14,7 @@ import Glibc
 struct ProcessCatalogTests {
     static let level1 = "com.example.level1"
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func aPublishThroughOneProcessIsServedByTheOther(engine: LedgerEngine) async throws {
         switch engine {
         case .sqlite: try await run(engine: engine, databaseURL: nil)

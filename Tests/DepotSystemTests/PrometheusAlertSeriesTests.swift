@@ -49,7 +49,7 @@ struct PrometheusAlertSeriesTests {
         #expect(read.isSubset(of: labels), "labels the table lacks: \(read.subtracting(labels).sorted())")
     }
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func everySeriesTheRulesReadExistsWithItsLabels(engine: LedgerEngine) async throws {
         guard let prometheus = ExternalTool.require("prometheus"), let curl = ExternalTool.require("curl") else { return }
         guard let store = try await TestObjectStore.make() else { return }

@@ -18,7 +18,7 @@ import Glibc
 struct PublishKillNineTests {
     static let level1 = "com.example.level1"
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func killNineLeavesThePreviousVersionServingAndTheCatalogConsistent(engine: LedgerEngine) async throws {
         try await ServePlace.onEngine(engine) { binary, databaseURL in
             try await run(binary: binary, engine: engine, databaseURL: databaseURL)

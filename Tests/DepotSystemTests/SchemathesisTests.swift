@@ -32,7 +32,7 @@ struct SchemathesisTests {
         schemathesis.serializer.alias("application/offset+octet-stream", "application/octet-stream")
         """
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func everyAnswerIsDocumentedAndNoneIsAServerError(engine: LedgerEngine) async throws {
         guard let schemathesis = ExternalTool.require("schemathesis", install: "python3 -m pip install schemathesis") else {
             return

@@ -40,7 +40,7 @@ struct StorableInputTests {
         ("/v1/admin/transactions/" + String(repeating: "7", count: 65), 404, "unknown-transaction"),
     ]
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func operatorRequestsWithUnstorableValues(engine: LedgerEngine) async throws {
         try await ServePlace.onEngine(engine) { binary, databaseURL in
             let scratch = try ScratchDirectory("storable-input-\(engine.rawValue)")

@@ -13,7 +13,7 @@ import Testing
 /// confirmed delivery.
 @Suite("The App Store Server API failing under live servers", .serialized)
 struct StoreAPIFaultTests {
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func purchasesGoOnAndEachFinishReachesAppleOnceItAnswers(engine: LedgerEngine) async throws {
         try await AppStoreDoubleFixture.with { appStore in
             guard let upstream = URLComponents(string: appStore.base)?.port else {

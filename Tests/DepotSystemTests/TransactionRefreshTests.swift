@@ -13,7 +13,7 @@ import Testing
 /// development root, applied to the ledger a running server shares; both engines.
 @Suite("depot transactions refresh")
 struct TransactionRefreshTests {
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func aRevocationLearntByRefreshStopsTheGrants(engine: LedgerEngine) async throws {
         try await AppStoreDoubleFixture.with { appStore in
             try await SharedInstances.with(engine: engine, count: 1, settings: appStore.settings()) { shared in

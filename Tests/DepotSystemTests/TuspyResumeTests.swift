@@ -70,7 +70,7 @@ struct TuspyResumeTests {
         print("DONE " + str(uploader.offset), flush=True)
         """#
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func tuspyResumesAfterTheConnectionIsCut(engine: LedgerEngine) async throws {
         guard let python = try await PythonPackage.python(importing: "tusclient", package: "tuspy") else { return }
         try await UploadServer.with(engine: engine) { server in

@@ -16,7 +16,7 @@ import Glibc
 struct UploadVersionKillNineTests {
     static let level1 = "com.example.level1"
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func killNineDuringAVersionJobStagesNothingAndFailsTheJob(engine: LedgerEngine) async throws {
         guard let tar = ExternalTool.require("tar") else { return }
         try await ServePlace.onEngine(engine) { binary, databaseURL in

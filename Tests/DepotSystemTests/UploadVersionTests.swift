@@ -59,7 +59,7 @@ struct UploadVersionTests {
 
     static func sha256(_ bytes: [UInt8]) -> String { SharedInstances.hexSHA256(bytes) }
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func aZipAndATarGzBecomeStagedVersionsAndPublish(engine: LedgerEngine) async throws {
         guard let zip = ExternalTool.require("zip"), let tar = ExternalTool.require("tar") else { return }
         try await UploadServer.with(engine: engine) { server in
@@ -136,7 +136,7 @@ struct UploadVersionTests {
             add(t, "Contents/../../tar-escaped.txt", b"outside")
         """#
 
-    @Test(arguments: LedgerEngine.allCases)
+    @Test(arguments: LedgerEngine.tested)
     func hostileArchivesAndWrongDigestsFailWithTheirReasonAndStageNothing(engine: LedgerEngine) async throws {
         guard let python = ExternalTool.require("python3") else { return }
         try await UploadServer.with(engine: engine) { server in

@@ -1,4 +1,5 @@
 import DepotCore
+import DepotTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -11,6 +12,10 @@ enum Engine: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case postgres
 
     var testDescription: String { rawValue }
+
+    /// The engines this run tests: those `DEPOT_TEST_ENGINES` names (`sqlite`, `postgres`, comma-separated), every
+    /// one when it is unset. The fast tier runs SQLite alone; the integration tier runs the PostgreSQL half.
+    static let tested: [Engine] = EngineSelection.tested(from: ProcessInfo.processInfo.environment)
 }
 
 /// A fresh, empty ledger database for one test, removed afterwards: a temporary SQLite file named after
@@ -82,6 +87,8 @@ final class LedgerFixture: Sendable {
             return LedgerFixture(
                 engine: engine, place: .sqlite(directory: directory, path: directory + "/ledger.sqlite"))
         case .postgres:
+            // A run that left PostgreSQL out (the fast tier) skips what needs it without a word.
+            guard Engine.tested.contains(.postgres) else { return nil }
             let environment = ProcessInfo.processInfo.environment
             guard let urlText = environment[postgresURLVariable], !urlText.isEmpty else {
                 if environment["CI"] != nil {
