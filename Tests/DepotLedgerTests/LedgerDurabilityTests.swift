@@ -116,7 +116,7 @@ import Testing
         await #expect {
             _ = try await PostgresLedger.connect(url: "postgres://depot@127.0.0.1:1/depot?sslmode=disable")
         } throws: { error in
-            (error as? LedgerError)?.code == "unavailable"
+            (error as? LedgerError)?.code == .unavailable
         }
     }
 }

@@ -12,7 +12,7 @@ import Testing
             try await body()
             Issue.record("the conflicting transaction was recorded")
         } catch let error as LedgerError {
-            #expect(error.code == LedgerError.transactionConflictCode, "\(error)")
+            #expect(error.code == .conflict, "\(error)")
         } catch {
             Issue.record("unexpected error \(error)")
         }

@@ -81,7 +81,8 @@ import Testing
                 }
                 Issue.record("the transaction began although another writer held the file")
             } catch {
-                #expect(error.isUnavailable, "\(error)")
+                #expect(error.code == .busy && error.isUnavailable, "\(error)")
+                #expect(error.engineCode?.contains("SQLITE_BUSY") == true, "\(String(describing: error.engineCode))")
                 #expect(error.message.contains("writing while another writer holds the file"), "\(error)")
             }
             releasing.yield()

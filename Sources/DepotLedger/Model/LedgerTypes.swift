@@ -186,17 +186,44 @@ package struct IrregularTransaction: Sendable, Equatable {
 
 /// A ledger failure: the engine could not be reached or refused the operation.
 package struct LedgerError: CodedError, Sendable {
-    /// A stable code: `unavailable`, `corrupt`, `migration`.
-    package let code: String
-    /// What happened, for operators (never sent to clients).
-    package let message: String
+    /// What kind of failure it was: callers switch on it, never on the message.
+    package enum Code: String, Sendable, Equatable, CaseIterable, CustomStringConvertible {
+        /// The engine could not be reached or refused the operation (disconnected, I/O error, shut down).
+        case unavailable
+        /// The engine was reachable but another operation held what this one needed past its wait (SQLite's
+        /// busy file, PostgreSQL's lock timeout, a serialization failure or a deadlock).
+        case busy
+        /// The stored data is damaged or not what the ledger wrote.
+        case corrupt
+        /// The schema could not be brought to the version this build expects.
+        case migration
+        /// A transaction presented again is not the purchase recorded under its id.
+        case conflict = "transaction-conflict"
+        /// The engine refused a write that breaks one of the schema's constraints (a defect: the ledger's own
+        /// writes check first).
+        case constraint
 
-    /// Creates an error.
-    package init(code: String, message: String) {
-        self.code = code
-        self.message = message
+        /// The stable string form.
+        package var description: String { rawValue }
     }
 
+    /// What kind of failure it was.
+    package let code: Code
+    /// What happened, for operators (never sent to clients).
+    package let message: String
+    /// The engine's own code, when the engine gave one: PostgreSQL's SQLSTATE (`40001`), SQLite's result code
+    /// (`SQLITE_BUSY`).
+    package let engineCode: String?
+    /// The error the engine or its driver threw, when there was one.
+    package let cause: (any Error & Sendable)?
+
+    /// Creates an error.
+    package init(_ code: Code, message: String, engineCode: String? = nil, cause: (any Error & Sendable)? = nil) {
+        self.code = code
+        self.message = message
+        self.engineCode = engineCode
+        self.cause = cause
+    }
 }
 
 /// Where a delivery sits in the unfinished list: the position a page continues after.

@@ -269,11 +269,16 @@ package final class PostgresLedger: SQLLedger {
         if let error = error as? PSQLError {
             let state = error.serverInfo?[.sqlState]
             let message = error.serverInfo?[.message] ?? "\(error.code)\(error.underlying.map { " (\($0))" } ?? "")"
+            let text = "\(what): \(message)\(state.map { " (SQLSTATE \($0))" } ?? "")"
+            switch state {
             // Class XX: internal error (data_corrupted, index_corrupted).
-            if let state, state.hasPrefix("XX") {
-                return .corrupt("\(what): \(message) (SQLSTATE \(state))")
+            case let state? where state.hasPrefix("XX"): return .corrupt(text, engineCode: state, cause: error)
+            // Class 23: integrity constraint violation.
+            case let state? where state.hasPrefix("23"): return .constraint(text, engineCode: state, cause: error)
+            // Serialization failure, deadlock, lock not available, lock or statement timeout.
+            case "40001", "40P01", "55P03", "57014": return .busy(text, engineCode: state, cause: error)
+            default: return .unavailable(text, engineCode: state, cause: error)
             }
-            return .unavailable("\(what): \(message)\(state.map { " (SQLSTATE \($0))" } ?? "")")
         }
         if error is PostgresDecodingError || error is SQLRowError {
             return .corrupt("\(what): \(error)")

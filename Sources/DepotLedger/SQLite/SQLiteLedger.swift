@@ -137,11 +137,16 @@ package final class SQLiteLedger: SQLLedger {
     static func ledgerError(_ error: any Error, while what: String) -> LedgerError {
         if let error = error as? LedgerError { return error }
         if let error = error as? DatabaseError {
+            let engineCode = Self.resultCodeName(error.resultCode, extended: error.extendedResultCode)
             switch error.resultCode {
             case .SQLITE_CORRUPT, .SQLITE_NOTADB, .SQLITE_FORMAT:
-                return .corrupt("\(what): \(error)")
+                return .corrupt("\(what): \(error)", engineCode: engineCode, cause: error)
+            case .SQLITE_BUSY, .SQLITE_LOCKED:
+                return .busy("\(what): \(error)", engineCode: engineCode, cause: error)
+            case .SQLITE_CONSTRAINT:
+                return .constraint("\(what): \(error)", engineCode: engineCode, cause: error)
             default:
-                return .unavailable("\(what): \(error)")
+                return .unavailable("\(what): \(error)", engineCode: engineCode, cause: error)
             }
         }
         if error is RowDecodingError || error is SQLRowError {
@@ -152,6 +157,19 @@ package final class SQLiteLedger: SQLLedger {
 }
 
 extension SQLiteLedger {
+    /// SQLite's name of a primary result code (`SQLITE_BUSY`), with the extended code's number when it says more
+    /// (`SQLITE_CONSTRAINT (1555)`).
+    static func resultCodeName(_ code: ResultCode, extended: ResultCode) -> String {
+        let names: [Int32: String] = [
+            1: "SQLITE_ERROR", 2: "SQLITE_INTERNAL", 3: "SQLITE_PERM", 4: "SQLITE_ABORT", 5: "SQLITE_BUSY", 6: "SQLITE_LOCKED",
+            7: "SQLITE_NOMEM", 8: "SQLITE_READONLY", 9: "SQLITE_INTERRUPT", 10: "SQLITE_IOERR", 11: "SQLITE_CORRUPT",
+            13: "SQLITE_FULL", 14: "SQLITE_CANTOPEN", 15: "SQLITE_PROTOCOL", 17: "SQLITE_SCHEMA", 18: "SQLITE_TOOBIG",
+            19: "SQLITE_CONSTRAINT", 20: "SQLITE_MISMATCH", 21: "SQLITE_MISUSE", 24: "SQLITE_FORMAT", 26: "SQLITE_NOTADB",
+        ]
+        let name = names[code.rawValue] ?? "SQLITE \(code.rawValue)"
+        return extended.rawValue == code.rawValue ? name : "\(name) (\(extended.rawValue))"
+    }
+
     /// A pragma's value on a reader connection, for checks (`journal_mode`, `synchronous`, ...).
     func pragma(_ name: String) async throws(LedgerError) -> String? {
         guard name.allSatisfy({ $0.isLetter || $0 == "_" }) else { throw .unavailable("not a pragma: \(name)") }

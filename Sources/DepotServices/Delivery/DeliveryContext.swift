@@ -50,12 +50,15 @@ package struct DeliveryContext: Sendable {
         do {
             return try await body()
         } catch {
-            if let transactionId, error.code == LedgerError.transactionConflictCode {
+            switch error.code {
+            case .conflict where transactionId != nil:
+                let transactionId = transactionId ?? ""
                 logger.warning("transaction conflict", metadata: ["transaction": "\(transactionId)", "error": "\(error.message)"])
                 throw .transactionConflict(transactionId: transactionId)
+            case .unavailable, .busy, .corrupt, .migration, .conflict, .constraint:
+                logger.error("ledger failure", metadata: ["error": "\(error)", "engineCode": "\(error.engineCode ?? "-")"])
+                throw .ledgerUnavailable
             }
-            logger.error("ledger failure", metadata: ["error": "\(error)"])
-            throw .ledgerUnavailable
         }
     }
 }
