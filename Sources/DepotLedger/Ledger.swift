@@ -7,7 +7,7 @@ import DepotCore
 /// Two engines implement it: SQLite (the embedded default) and PostgreSQL (several Depot instances
 /// sharing the work). Every method is one transaction in the engine: it either happens whole or not at
 /// all, and a method that returns has made its change durable.
-package protocol Ledger: CatalogLedger, PublisherKeyLedger, UploadLedger, VersionJobLedger, AppleOutboxLedger, LeaseLedger {
+package protocol Ledger: CatalogLedger, PublisherKeyLedger, UploadLedger, VersionJobLedger, StoreOutboxLedger, LeaseLedger {
     /// Records a verified transaction, or refreshes a known one (a renewal, a revocation learnt later).
     /// A known revocation is never undone by a redemption; only `setRevocation` changes it.
     /// `productType` is the product's type in the catalog the caller judges by: recorded with a transaction seen

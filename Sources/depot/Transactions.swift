@@ -78,7 +78,7 @@ struct Transactions: AsyncParsableCommand {
     }
 
     private func listApplePending(_ ledger: any Ledger) async throws {
-        let jobs = try await ledger.unsettledAppleJobs()
+        let jobs = try await ledger.unsettledStoreJobs()
         print("id\tkind\ttransaction\tenvironment\tstate\tattempts\tnext attempt\tcreated\tlast error")
         for job in jobs {
             print(

@@ -50,7 +50,7 @@ struct AppleOutboxTests {
                 let ledger = server.application.ledger
                 // While it waits, operators see it pending with Apple's last answer.
                 try await eventually("the first failure recorded") {
-                    try await ledger.appleJobs(transactionId: id).first?.lastError?.contains("500") == true
+                    try await ledger.storeJobs(transactionId: id).first?.lastError?.contains("500") == true
                 }
                 let waiting = try JSONAnswer(
                     try await RawHTTPClient(port: server.port).request(
@@ -62,7 +62,7 @@ struct AppleOutboxTests {
                 #expect(requests.map(\.status) == [500, 429, 200])
                 // Apple asked for two seconds after the 429: the next attempt came no earlier.
                 #expect(requests[2].receivedAt - requests[1].receivedAt >= 2)
-                #expect(try await ledger.appleJobs(transactionId: id).first?.attempts == 3)
+                #expect(try await ledger.storeJobs(transactionId: id).first?.attempts == 3)
                 #expect(appStore.acknowledgedFinishes() == [id: 1])
             }
         }
@@ -83,7 +83,7 @@ struct AppleOutboxTests {
                 try await eventually("the Production finish acknowledged") {
                     try await server.application.ledger.appleJobIsDone(production)
                 }
-                #expect(try await server.application.ledger.appleJobs(transactionId: sandbox).isEmpty)
+                #expect(try await server.application.ledger.storeJobs(transactionId: sandbox).isEmpty)
                 #expect(appStore.acknowledgedFinishes() == [production: 1])
             }
             // Not configured: the app finishes, nothing is queued.
@@ -92,7 +92,7 @@ struct AppleOutboxTests {
                 let (id, answer, _) = try await PurchaseLoop.buy(
                     port: server.port, dataDirectory: server.application.configuration.dataDirectory)
                 #expect(answer["appleFinish"]?.string == "app")
-                #expect(try await server.application.ledger.appleJobs(transactionId: id).isEmpty)
+                #expect(try await server.application.ledger.storeJobs(transactionId: id).isEmpty)
             }
         }
     }
@@ -118,7 +118,7 @@ struct AppleOutboxTests {
                     transactionId: id, claims: [ConfirmedDelivery(contentId: contentId, digest: digest)], requiresDelivery: false,
                     enqueueAppleFinish: false, now: DepotApplication.systemClock())
                 #expect(outcome == .finished(firstTime: true))
-                #expect(try await ledger.appleJobs(transactionId: id).isEmpty)
+                #expect(try await ledger.storeJobs(transactionId: id).isEmpty)
                 let again = try await client.request(PurchaseRequests.finish(id, token: token, delivered: [(contentId, digest.hex)]))
                 #expect(again.status == 200, "\(again.text)")
                 #expect(try JSONAnswer(again)["appleFinish"]?.string == "server")

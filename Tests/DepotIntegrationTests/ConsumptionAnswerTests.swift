@@ -80,7 +80,7 @@ struct ConsumptionAnswerTests {
                 try await eventually("both consented answers acknowledged") {
                     for id in [delivered.id, redeemedOnly.id] {
                         guard
-                            try await ledger.appleJobs(transactionId: id).contains(where: { $0.kind == .consumption && $0.state == .done })
+                            try await ledger.storeJobs(transactionId: id).contains(where: { $0.kind == .consumption && $0.state == .done })
                         else { return false }
                     }
                     return true
@@ -96,7 +96,7 @@ struct ConsumptionAnswerTests {
                         == #"{"consumptionPercentage":0,"customerConsented":true,"deliveryStatus":"UNDELIVERED_OTHER","sampleContentProvided":false}"#
                 )
                 // Without consent nothing is queued or sent, and the reason is on record.
-                #expect(try await ledger.appleJobs(transactionId: unconsented.id).allSatisfy { $0.kind == .finish })
+                #expect(try await ledger.storeJobs(transactionId: unconsented.id).allSatisfy { $0.kind == .finish })
                 let trail = try await ledger.auditTrail(transactionId: unconsented.id)
                 #expect(trail.contains { $0.event == "apple-consumption-not-sent" && $0.detail.contains("consent") })
 
@@ -104,7 +104,7 @@ struct ConsumptionAnswerTests {
                 let again = try await client.request(
                     PurchaseRequests.post("/v1/notifications/appstore", "{\"signedPayload\": \"\(try #require(payloads[delivered.id]))\"}"))
                 #expect(try JSONAnswer(again)["duplicate"]?.value as? Bool == true)
-                let jobs = try await ledger.appleJobs(transactionId: delivered.id).filter { $0.kind == .consumption }
+                let jobs = try await ledger.storeJobs(transactionId: delivered.id).filter { $0.kind == .consumption }
                 #expect(jobs.map(\.state) == [.done] && jobs.first?.attempts == 1)
 
                 // Withdrawn consent: a new request is recorded as not sent.
@@ -116,7 +116,7 @@ struct ConsumptionAnswerTests {
                     PurchaseRequests.post(
                         "/v1/notifications/appstore", "{\"signedPayload\": \"\(try authority.sign(payload: builder.payload()))\"}"))
                 #expect(try JSONAnswer(later)["effect"]?.string?.contains("not sent") == true)
-                #expect(try await ledger.appleJobs(transactionId: redeemedOnly.id).first { $0.kind == .consumption }?.state == .done)
+                #expect(try await ledger.storeJobs(transactionId: redeemedOnly.id).first { $0.kind == .consumption }?.state == .done)
             }
         }
     }

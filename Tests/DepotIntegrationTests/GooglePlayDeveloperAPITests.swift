@@ -35,7 +35,7 @@ struct GooglePlayDeveloperAPITests {
                 let again = try await PurchaseSteps.post(
                     client, "/v1/transactions", try GooglePlayFlowTests.redeemBody(level.data, level.signature))
                 #expect(again.status == 200)
-                let jobs = try await server.application.ledger.appleJobs(transactionId: coinsId)
+                let jobs = try await server.application.ledger.storeJobs(transactionId: coinsId)
                 #expect(jobs.count == 1 && jobs.first?.state == .done)
                 // Operators read the store in the audit trail.
                 let events = try await server.application.ledger.auditTrail(transactionId: coinsId).map(\.event)
@@ -67,7 +67,7 @@ struct GooglePlayDeveloperAPITests {
                 #expect(play.double.purchase(token: level.token)?.acknowledgementState == 1)
                 let calls = play.double.requests.filter { $0.path.contains(":acknowledge") }
                 #expect(calls.map(\.status) == [503, 429, 200])
-                let job = try #require(try await server.application.ledger.appleJobs(transactionId: id).first)
+                let job = try #require(try await server.application.ledger.storeJobs(transactionId: id).first)
                 #expect(job.state == .done && job.attempts == 3)
 
                 // Even an answer that looks final (Google does not know the purchase yet) is tried again, not given
@@ -78,9 +78,9 @@ struct GooglePlayDeveloperAPITests {
                 play.double.holdPurchase(held)
                 let (unknownId, _, _) = try await GooglePlaySteps.buy(client, unknown, contentId: "com.example.level1")
                 try await eventually("the refusal recorded") {
-                    try await server.application.ledger.appleJobs(transactionId: unknownId).first?.lastError?.contains("400") == true
+                    try await server.application.ledger.storeJobs(transactionId: unknownId).first?.lastError?.contains("400") == true
                 }
-                #expect(try await server.application.ledger.appleJobs(transactionId: unknownId).first?.state == .pending)
+                #expect(try await server.application.ledger.storeJobs(transactionId: unknownId).first?.state == .pending)
                 held.productId = "level1"
                 play.double.holdPurchase(held)
                 try await eventually("acknowledged once Google knows it") {

@@ -19,28 +19,28 @@ import Testing
 
             #expect(try await ledger.recordRefundReview(transactionId: "GPA.1", pendingRefundToken: "t1", now: 40))
             #expect(try await ledger.pendingRefundToken(transactionId: "GPA.1") == "t1")
-            var jobs = try await ledger.appleJobs(transactionId: "GPA.1")
+            var jobs = try await ledger.storeJobs(transactionId: "GPA.1")
             #expect(jobs.map(\.kind) == [.consumption] && jobs.first?.state == .pending && jobs.first?.createdAt == 40)
             #expect(try await ledger.events("GPA.1").contains("google-play-refund-review"))
             // Delivered again by Pub/Sub: nothing changes.
             #expect(try await !ledger.recordRefundReview(transactionId: "GPA.1", pendingRefundToken: "t1", now: 41))
-            #expect(try await ledger.appleJobs(transactionId: "GPA.1").count == 1)
+            #expect(try await ledger.storeJobs(transactionId: "GPA.1").count == 1)
 
             // Answered; a later review of the same order is a new question.
-            let claimed = try await ledger.claimAppleJobs(owner: "a", now: 50, leaseSeconds: 60, limit: 10)
+            let claimed = try await ledger.claimStoreJobs(owner: "a", now: 50, leaseSeconds: 60, limit: 10)
             let job = try #require(claimed.first)
-            #expect(try await ledger.completeAppleJob(id: job.id, owner: "a", now: 51))
+            #expect(try await ledger.completeStoreJob(id: job.id, owner: "a", now: 51))
             #expect(try await ledger.recordRefundReview(transactionId: "GPA.1", pendingRefundToken: "t2", now: 60))
             #expect(try await ledger.pendingRefundToken(transactionId: "GPA.1") == "t2")
-            jobs = try await ledger.appleJobs(transactionId: "GPA.1")
+            jobs = try await ledger.storeJobs(transactionId: "GPA.1")
             #expect(jobs.count == 1 && jobs.first?.state == .pending && jobs.first?.attempts == 0 && jobs.first?.createdAt == 60)
 
             // A review that arrives while the answer to the one before is being sent takes its place: the sender's
             // completion changes nothing, and the job is claimed again for the new token.
-            let leased = try #require(try await ledger.claimAppleJobs(owner: "b", now: 70, leaseSeconds: 60, limit: 10).first)
+            let leased = try #require(try await ledger.claimStoreJobs(owner: "b", now: 70, leaseSeconds: 60, limit: 10).first)
             #expect(try await ledger.recordRefundReview(transactionId: "GPA.1", pendingRefundToken: "t3", now: 71))
-            #expect(try await !ledger.completeAppleJob(id: leased.id, owner: "b", now: 72))
-            let again = try await ledger.claimAppleJobs(owner: "c", now: 73, leaseSeconds: 60, limit: 10)
+            #expect(try await !ledger.completeStoreJob(id: leased.id, owner: "b", now: 72))
+            let again = try await ledger.claimStoreJobs(owner: "c", now: 73, leaseSeconds: 60, limit: 10)
             #expect(again.map(\.id) == [leased.id] && again.first?.attempts == 1 && again.first?.createdAt == 71)
             #expect(try await ledger.pendingRefundToken(transactionId: "GPA.1") == "t3")
         }

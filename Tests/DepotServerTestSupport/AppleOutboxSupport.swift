@@ -89,6 +89,6 @@ enum PurchaseLoop {
 extension Ledger {
     /// The one outbox job of a transaction, when it is done.
     func appleJobIsDone(_ transactionId: String) async throws -> Bool {
-        try await appleJobs(transactionId: transactionId).first?.state == .done
+        try await storeJobs(transactionId: transactionId).first?.state == .done
     }
 }

@@ -12,8 +12,8 @@ import Testing
         pollIntervalMilliseconds: 1000, batchSize: 10, leaseSeconds: 60, baseDelaySeconds: 4, maxDelaySeconds: 100,
         retryPeriodSeconds: 1000)
 
-    static func job(attempts: Int, createdAt: Int64 = 0) -> AppleJob {
-        AppleJob(
+    static func job(attempts: Int, createdAt: Int64 = 0) -> StoreJob {
+        StoreJob(
             id: 1, kind: .finish, transactionId: "1", environment: "Sandbox", state: .pending, attempts: attempts,
             nextAttemptAt: 0, leaseOwner: "a", leaseExpiresAt: 60, lastError: nil, createdAt: createdAt, updatedAt: 0)
     }

@@ -42,7 +42,7 @@ struct AppleOutboxKillNineTests {
                 id = try await PurchaseLoop.buy(port: try #require(first.port), dataDirectory: data).id
                 try await eventually("the job leased by the first process") {
                     try await LedgerReader.with(ledgerURL) { ledger in
-                        try await ledger.appleJobs(transactionId: id).first?.leaseOwner != nil
+                        try await ledger.storeJobs(transactionId: id).first?.leaseOwner != nil
                     }
                 }
             } catch {
@@ -52,7 +52,7 @@ struct AppleOutboxKillNineTests {
             // 2. kill -9 mid-call.
             first.kill(SIGKILL)
             #expect(await first.waitForExit()?.reason == .uncaughtSignal)
-            let leased = try await LedgerReader.with(ledgerURL) { ledger in try await ledger.appleJobs(transactionId: id) }
+            let leased = try await LedgerReader.with(ledgerURL) { ledger in try await ledger.storeJobs(transactionId: id) }
             // One attempt, unless a very slow machine let the silent call time out before the kill (the job is
             // then claimed again, and Apple has still received nothing).
             #expect(leased.count == 1 && leased.first?.state == .pending)
@@ -92,7 +92,7 @@ struct AppleOutboxKillNineTests {
             let sends = appStore.double.requests.count
             #expect(sends >= 1)
             #expect(appStore.acknowledgedFinishes() == [id: sends])
-            let done = try await LedgerReader.with(ledgerURL) { ledger in try await ledger.appleJobs(transactionId: id) }
+            let done = try await LedgerReader.with(ledgerURL) { ledger in try await ledger.storeJobs(transactionId: id) }
             #expect(done.first?.state == .done)
             let claims = (done.first?.attempts ?? 0) - attemptsAtKill
             #expect(claims >= 1 && claims <= sends, "\(claims) claims after the restart, \(sends) sends")

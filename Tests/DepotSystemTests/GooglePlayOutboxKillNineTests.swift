@@ -45,7 +45,7 @@ struct GooglePlayOutboxKillNineTests {
                 #expect(bought.finish["storeFinish"] as? String == "server")
                 try await eventually("the job leased by the first process") {
                     try await LedgerReader.with(ledgerURL) { ledger in
-                        try await ledger.appleJobs(transactionId: id).first?.leaseOwner != nil
+                        try await ledger.storeJobs(transactionId: id).first?.leaseOwner != nil
                     }
                 }
             } catch {
@@ -56,7 +56,7 @@ struct GooglePlayOutboxKillNineTests {
             first.kill(SIGKILL)
             #expect(await first.waitForExit()?.reason == .uncaughtSignal)
             #expect(play.completed("acknowledge").isEmpty)
-            let leased = try await LedgerReader.with(ledgerURL) { ledger in try await ledger.appleJobs(transactionId: id) }
+            let leased = try await LedgerReader.with(ledgerURL) { ledger in try await ledger.storeJobs(transactionId: id) }
             #expect(leased.count == 1 && leased.first?.state == .pending)
 
             // 3. Restarted, now reaching Google: the job is claimed again once the dead sender's lease ended.

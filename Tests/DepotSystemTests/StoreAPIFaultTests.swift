@@ -37,7 +37,7 @@ struct StoreAPIFaultTests {
                     finished.append(id)
                     // While Apple cannot be reached the call stays pending, with the reason recorded.
                     try await eventually("fault \(fault): a failed attempt recorded") {
-                        try await ledger.appleJobs(transactionId: id).first?.lastError != nil
+                        try await ledger.storeJobs(transactionId: id).first?.lastError != nil
                     }
                     #expect(try await ledger.appleJobIsDone(id) == false, "fault \(fault): acknowledged through a failing proxy")
                     try await proxy.set(.pass)
@@ -55,7 +55,7 @@ struct StoreAPIFaultTests {
                     switch fault {
                     case .refuse, .reset: #expect(count == 1, "fault \(fault): \(count) finishes at Apple")
                     default:
-                        let attempts = try await ledger.appleJobs(transactionId: id).first?.attempts ?? 0
+                        let attempts = try await ledger.storeJobs(transactionId: id).first?.attempts ?? 0
                         #expect(count >= 1 && count <= attempts, "fault \(fault): \(count) finishes at Apple in \(attempts) attempts")
                     }
                 }

@@ -64,7 +64,7 @@ extension SQLLedger {
             guard state == DeliveryState.pending.rawValue else { return .finished(firstTime: false) }
             try await session.execute("UPDATE transactions SET state = 'finished', finished_at = \(now) WHERE id = \(transactionId)")
             if enqueueAppleFinish {
-                try await AppleOutboxRows.enqueue(session, kind: .finish, transactionId: transactionId, now: now)
+                try await StoreOutboxRows.enqueue(session, kind: .finish, transactionId: transactionId, now: now)
             }
             try await TransactionRows.audit(
                 session, transactionId, now, AuditEventKind.finished,

@@ -240,7 +240,7 @@ extension SQLLedger {
             guard inserted == 1 else { return false }
             if let transactionId = n.transactionId {
                 try await TransactionRows.audit(session, transactionId, now, AuditEventKind.notification, n.auditDetail)
-                if enqueueConsumption { try await AppleOutboxRows.enqueueConsumption(session, transactionId: transactionId, now: now) }
+                if enqueueConsumption { try await StoreOutboxRows.enqueueConsumption(session, transactionId: transactionId, now: now) }
             }
             return true
         }

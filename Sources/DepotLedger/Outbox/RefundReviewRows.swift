@@ -44,8 +44,8 @@ enum RefundReviewRows {
                 created_at = excluded.created_at, updated_at = excluded.updated_at
             """)
         try await TransactionRows.audit(
-            session, transactionId, now, AppleOutboxSchema.auditEvent(.consumption, "enqueued", store: .googlePlay),
-            AppleOutboxSchema.api(.googlePlay) + " outbox")
+            session, transactionId, now, StoreOutboxSchema.auditEvent(.consumption, "enqueued", store: .googlePlay),
+            StoreOutboxSchema.api(.googlePlay) + " outbox")
         return true
     }
 }

@@ -163,7 +163,7 @@ extension PostgresLedger {
         Migration(version: 5, name: "version-jobs", statements: VersionJobSchema.statements(integer: "BIGINT")),
         Migration(
             version: 6, name: "apple-outbox",
-            statements: AppleOutboxSchema.statements(integer: "BIGINT", identity: "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY")),
+            statements: StoreOutboxSchema.statements(integer: "BIGINT", identity: "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY")),
         Migration(version: 7, name: "transaction-type", statements: transactionTypeSchema),
         Migration(version: 8, name: "transaction-store", statements: TransactionRows.storeSchema),
         Migration(version: 9, name: "transaction-store-handle", statements: TransactionRows.storeHandleSchema),

@@ -33,7 +33,7 @@ extension SQLiteLedger {
             }
         }
         migrator.registerMigration("v6-apple-outbox") { db in
-            for statement in AppleOutboxSchema.statements(integer: "INTEGER", identity: "INTEGER PRIMARY KEY AUTOINCREMENT") {
+            for statement in StoreOutboxSchema.statements(integer: "INTEGER", identity: "INTEGER PRIMARY KEY AUTOINCREMENT") {
                 try db.execute(sql: statement)
             }
         }

@@ -4,7 +4,7 @@ import DepotLedger
 
 extension AppleJobBody {
     /// The report of an outbox job.
-    init(_ job: AppleJob) {
+    init(_ job: StoreJob) {
         self.init(
             id: job.id, kind: job.kind.rawValue, transactionId: job.transactionId, environment: job.environment,
             state: job.state.rawValue, attempts: job.attempts, nextAttemptAt: UTCTimestamp.format(job.nextAttemptAt),
@@ -16,9 +16,9 @@ extension AppleJobBody {
 
 extension DeliveryService {
     /// A page of the pending and failed outbox jobs.
-    func unsettledAppleJobs(_ page: PageRequest<Int64>) async throws(DepotError) -> AppleOutboxBody {
+    func unsettledStoreJobs(_ page: PageRequest<Int64>) async throws(DepotError) -> AppleOutboxBody {
         let fetched = try await ledgerCall { () async throws(LedgerError) in
-            try await ledger.appleJobs(states: [.pending, .failed], afterId: page.after ?? 0, limit: page.limit + 1)
+            try await ledger.storeJobs(states: [.pending, .failed], afterId: page.after ?? 0, limit: page.limit + 1)
         }
         let jobs = Array(fetched.prefix(page.limit))
         return AppleOutboxBody(

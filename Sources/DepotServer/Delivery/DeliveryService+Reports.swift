@@ -49,7 +49,7 @@ extension DeliveryService {
             (
                 try await ledger.deliveries(transactionId: transactionId),
                 try await ledger.auditTrail(transactionId: transactionId, afterSequence: auditPage?.after ?? 0, limit: limit + 1),
-                try await ledger.appleJobs(transactionId: transactionId)
+                try await ledger.storeJobs(transactionId: transactionId)
             )
         }
         let audit = Array(fetched.prefix(limit))

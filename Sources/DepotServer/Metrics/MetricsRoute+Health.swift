@@ -17,7 +17,7 @@ extension MetricsRoute {
                 belowFloor: StorageFloor.decide(free: free, floor: floor.minFreeBytes) != .enough)
         }
         do {
-            let oldest = try await ledger.appleJobs(states: [.pending], afterId: 0, limit: 1).first
+            let oldest = try await ledger.storeJobs(states: [.pending], afterId: 0, limit: 1).first
             let now = Int64(Date().timeIntervalSince1970)
             metrics.outboxOldestPending(seconds: oldest.map { now - $0.createdAt } ?? 0)
         } catch {

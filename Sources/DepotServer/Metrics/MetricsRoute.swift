@@ -51,8 +51,8 @@ struct MetricsRoute: Sendable {
     /// Reads the values that are not counted as they happen.
     func sample() async {
         do {
-            let counts = try await ledger.appleJobCounts()
-            for state in [AppleJob.State.pending, .failed] {
+            let counts = try await ledger.storeJobCounts()
+            for state in [StoreJob.State.pending, .failed] {
                 metrics.appleOutboxJobs(state: state.rawValue, count: counts[state] ?? 0)
             }
         } catch {

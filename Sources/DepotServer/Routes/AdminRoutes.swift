@@ -24,7 +24,7 @@ struct AdminRoutes: Sendable {
             return try TransactionRoutes.json(try await self.service.unfinished(olderThan: olderThan, page: page))
         }
         admin.get("/apple-outbox") { request, _ in
-            try TransactionRoutes.json(try await self.service.unsettledAppleJobs(try PageRequest<Int64>(request)))
+            try TransactionRoutes.json(try await self.service.unsettledStoreJobs(try PageRequest<Int64>(request)))
         }
         admin.get("/irregular") { request, _ in
             // Paged by offset: a negative one was never handed out.

@@ -19,7 +19,7 @@ package enum StoreOutboxDecision: Equatable {
 
     /// The decision after `error` on `job` at `now`; `random` yields a value in 0..<1.
     package static func after(
-        _ error: AppStoreAPIError, job: AppleJob, now: Int64, settings: StoreOutboxSettings, random: () -> Double
+        _ error: AppStoreAPIError, job: StoreJob, now: Int64, settings: StoreOutboxSettings, random: () -> Double
     )
         -> StoreOutboxDecision
     {
@@ -35,7 +35,7 @@ package enum StoreOutboxDecision: Equatable {
     /// The decision after a failure of `job` at `now` that `retryable` says may pass, with the answer's
     /// `Retry-After` field when it had one; the same for every store's calls.
     package static func after(
-        retryable: Bool, retryAfter: String?, job: AppleJob, now: Int64, settings: StoreOutboxSettings, random: () -> Double
+        retryable: Bool, retryAfter: String?, job: StoreJob, now: Int64, settings: StoreOutboxSettings, random: () -> Double
     )
         -> StoreOutboxDecision
     {

@@ -81,7 +81,7 @@ package struct StoreOutboxWorker: Service {
     /// Claims the due jobs and sends each; returns how many were claimed.
     @discardableResult
     package func runOnce() async throws(LedgerError) -> Int {
-        let jobs = try await ledger.claimAppleJobs(
+        let jobs = try await ledger.claimStoreJobs(
             owner: owner, now: clock(), leaseSeconds: settings.leaseSeconds, limit: settings.batchSize)
         for job in jobs {
             // A job whose lease ends before its call could be made and recorded is left to the sender that claims it
@@ -109,7 +109,7 @@ package struct StoreOutboxWorker: Service {
         }
 
         /// What becomes of `job` after this failure.
-        func decision(job: AppleJob, now: Int64, settings: StoreOutboxSettings, random: () -> Double) -> StoreOutboxDecision {
+        func decision(job: StoreJob, now: Int64, settings: StoreOutboxSettings, random: () -> Double) -> StoreOutboxDecision {
             switch self {
             case .appStore(let error): StoreOutboxDecision.after(error, job: job, now: now, settings: settings, random: random)
             case .googlePlay(let error):
@@ -126,7 +126,7 @@ package struct StoreOutboxWorker: Service {
     }
 
     /// The store call a job stands for.
-    private func call(_ job: AppleJob) async throws(CallFailure) {
+    private func call(_ job: StoreJob) async throws(CallFailure) {
         let stored: LedgerTransaction?
         do {
             stored = try await ledger.transaction(id: job.transactionId)
@@ -158,7 +158,7 @@ package struct StoreOutboxWorker: Service {
     }
 
     /// `orders.reviewrefund` for a Google Play purchase's pending refund review, from the delivery evidence now.
-    private func answerRefundReview(_ job: AppleJob, googlePlay: GooglePlayPurchaseCompletion) async throws(GooglePlayAPIError) {
+    private func answerRefundReview(_ job: StoreJob, googlePlay: GooglePlayPurchaseCompletion) async throws(GooglePlayAPIError) {
         let review: GooglePlayRefundReview?
         do {
             review = try await refundReview(job.transactionId)
@@ -173,7 +173,7 @@ package struct StoreOutboxWorker: Service {
     }
 
     /// The App Store Server API call a job stands for.
-    private func callAppStore(_ job: AppleJob, client: AppStoreServerAPIClient) async throws(AppStoreAPIError) {
+    private func callAppStore(_ job: StoreJob, client: AppStoreServerAPIClient) async throws(AppStoreAPIError) {
         switch job.kind {
         case .finish: try await client.finishTransaction(job.transactionId, environment: job.environment)
         case .consumption:
@@ -191,7 +191,7 @@ package struct StoreOutboxWorker: Service {
         }
     }
 
-    private func send(_ job: AppleJob) async throws(LedgerError) {
+    private func send(_ job: StoreJob) async throws(LedgerError) {
         let metadata: Logger.Metadata = [
             "transaction": "\(job.transactionId)", "kind": "\(job.kind.rawValue)", "attempt": "\(job.attempts)",
         ]
@@ -202,10 +202,10 @@ package struct StoreOutboxWorker: Service {
             switch error.decision(job: job, now: now, settings: settings, random: random) {
             case .retry(let at):
                 logger.notice("store call failed; will retry", metadata: metadata.merging(["error": "\(error)", "at": "\(at)"]) { $1 })
-                _ = try await ledger.retryAppleJob(id: job.id, owner: owner, nextAttemptAt: at, error: error.description, now: now)
+                _ = try await ledger.retryStoreJob(id: job.id, owner: owner, nextAttemptAt: at, error: error.description, now: now)
             case .fail:
                 logger.error("store call failed for good", metadata: metadata.merging(["error": "\(error)"]) { $1 })
-                _ = try await ledger.failAppleJob(id: job.id, owner: owner, error: error.description, now: now)
+                _ = try await ledger.failStoreJob(id: job.id, owner: owner, error: error.description, now: now)
             }
             return
         }
@@ -226,12 +226,12 @@ package struct StoreOutboxWorker: Service {
     /// Records `job` done, trying again while the ledger cannot be reached and this sender's lease holds: a call the
     /// store accepted is not sent a second time (after the lease) only because its outcome could not be written while
     /// the database restarted. Throws once the lease has run out or the server stops.
-    private func recordCompletion(_ job: AppleJob) async throws(LedgerError) -> Bool {
+    private func recordCompletion(_ job: StoreJob) async throws(LedgerError) -> Bool {
         var pause: Duration = .milliseconds(200)
         var told = false
         while true {
             do {
-                return try await ledger.completeAppleJob(id: job.id, owner: owner, now: clock())
+                return try await ledger.completeStoreJob(id: job.id, owner: owner, now: clock())
             } catch {
                 let leaseEnd = job.leaseExpiresAt ?? 0
                 guard error.isUnavailable, clock() + leaseMargin < leaseEnd, !Task.isShuttingDownGracefully, !Task.isCancelled

@@ -9,46 +9,46 @@ extension MeasuredLedger {
         }
     }
 
-    package func claimAppleJobs(owner: String, now: Int64, leaseSeconds: Int64, limit: Int) async throws(LedgerError) -> [AppleJob] {
+    package func claimStoreJobs(owner: String, now: Int64, leaseSeconds: Int64, limit: Int) async throws(LedgerError) -> [StoreJob] {
         try await timed("claimAppleJobs") { () async throws(LedgerError) in
-            try await base.claimAppleJobs(owner: owner, now: now, leaseSeconds: leaseSeconds, limit: limit)
+            try await base.claimStoreJobs(owner: owner, now: now, leaseSeconds: leaseSeconds, limit: limit)
         }
     }
 
-    package func completeAppleJob(id: Int64, owner: String, now: Int64) async throws(LedgerError) -> Bool {
+    package func completeStoreJob(id: Int64, owner: String, now: Int64) async throws(LedgerError) -> Bool {
         try await timed("completeAppleJob") { () async throws(LedgerError) in
-            try await base.completeAppleJob(id: id, owner: owner, now: now)
+            try await base.completeStoreJob(id: id, owner: owner, now: now)
         }
     }
 
-    package func retryAppleJob(
+    package func retryStoreJob(
         id: Int64, owner: String, nextAttemptAt: Int64, error: String, now: Int64
     ) async throws(LedgerError)
         -> Bool
     {
         try await timed("retryAppleJob") { () async throws(LedgerError) in
-            try await base.retryAppleJob(id: id, owner: owner, nextAttemptAt: nextAttemptAt, error: error, now: now)
+            try await base.retryStoreJob(id: id, owner: owner, nextAttemptAt: nextAttemptAt, error: error, now: now)
         }
     }
 
-    package func failAppleJob(id: Int64, owner: String, error: String, now: Int64) async throws(LedgerError) -> Bool {
+    package func failStoreJob(id: Int64, owner: String, error: String, now: Int64) async throws(LedgerError) -> Bool {
         try await timed("failAppleJob") { () async throws(LedgerError) in
-            try await base.failAppleJob(id: id, owner: owner, error: error, now: now)
+            try await base.failStoreJob(id: id, owner: owner, error: error, now: now)
         }
     }
 
-    package func appleJobs(states: [AppleJob.State], afterId: Int64, limit: Int) async throws(LedgerError) -> [AppleJob] {
+    package func storeJobs(states: [StoreJob.State], afterId: Int64, limit: Int) async throws(LedgerError) -> [StoreJob] {
         try await timed("appleJobs") { () async throws(LedgerError) in
-            try await base.appleJobs(states: states, afterId: afterId, limit: limit)
+            try await base.storeJobs(states: states, afterId: afterId, limit: limit)
         }
     }
 
-    package func appleJobs(transactionId: String) async throws(LedgerError) -> [AppleJob] {
-        try await timed("appleJobsOfTransaction") { () async throws(LedgerError) in try await base.appleJobs(transactionId: transactionId) }
+    package func storeJobs(transactionId: String) async throws(LedgerError) -> [StoreJob] {
+        try await timed("appleJobsOfTransaction") { () async throws(LedgerError) in try await base.storeJobs(transactionId: transactionId) }
     }
 
-    package func appleJobCounts() async throws(LedgerError) -> [AppleJob.State: Int] {
-        try await timed("appleJobCounts") { () async throws(LedgerError) in try await base.appleJobCounts() }
+    package func storeJobCounts() async throws(LedgerError) -> [StoreJob.State: Int] {
+        try await timed("appleJobCounts") { () async throws(LedgerError) in try await base.storeJobCounts() }
     }
 
     package func setConsumptionConsent(transactionId: String, consented: Bool, now: Int64) async throws(LedgerError) -> Bool {

@@ -3,14 +3,14 @@ extension SQLLedger {
         try await transaction(.write, "enqueueing Finish Transaction for \(transactionId)") { session in
             let row = try await session.row("SELECT state FROM transactions WHERE id = \(transactionId)\(.forUpdate)")
             guard try row?.text(0) == "finished" else { return false }
-            return try await AppleOutboxRows.enqueue(session, kind: .finish, transactionId: transactionId, now: now)
+            return try await StoreOutboxRows.enqueue(session, kind: .finish, transactionId: transactionId, now: now)
         }
     }
 
-    package func claimAppleJobs(
+    package func claimStoreJobs(
         owner: String, now: Int64, leaseSeconds: Int64, limit: Int
     ) async throws(LedgerError)
-        -> [AppleJob]
+        -> [StoreJob]
     {
         // Instances claiming together each take rows the others are not taking: PostgreSQL skips the rows another
         // claim locked (FOR UPDATE SKIP LOCKED), SQLite's write transaction excludes every other claim. A row
@@ -25,14 +25,14 @@ extension SQLLedger {
                     WHERE state = 'pending' AND next_attempt_at <= \(now)
                         AND (lease_expires_at IS NULL OR lease_expires_at <= \(now))
                     ORDER BY next_attempt_at, id LIMIT \(Int64(clamping: limit))\(.forUpdateSkipLocked))
-                RETURNING \(unescaped: AppleOutboxSchema.columns)
+                RETURNING \(unescaped: StoreOutboxSchema.columns)
                 """
-            ).map(AppleOutboxRows.job).sorted { ($0.nextAttemptAt, $0.id) < ($1.nextAttemptAt, $1.id) }
+            ).map(StoreOutboxRows.job).sorted { ($0.nextAttemptAt, $0.id) < ($1.nextAttemptAt, $1.id) }
         }
     }
 
-    package func completeAppleJob(id: Int64, owner: String, now: Int64) async throws(LedgerError) -> Bool {
-        try await settleAppleJob(
+    package func completeStoreJob(id: Int64, owner: String, now: Int64) async throws(LedgerError) -> Bool {
+        try await settleStoreJob(
             id: id, now: now, what: "sent",
             """
             UPDATE apple_outbox SET state = 'done', lease_owner = NULL, lease_expires_at = NULL, last_error = NULL,
@@ -42,12 +42,12 @@ extension SQLLedger {
             """)
     }
 
-    package func retryAppleJob(
+    package func retryStoreJob(
         id: Int64, owner: String, nextAttemptAt: Int64, error: String, now: Int64
     )
         async throws(LedgerError) -> Bool
     {
-        try await settleAppleJob(
+        try await settleStoreJob(
             id: id, now: now, what: nil,
             """
             UPDATE apple_outbox SET next_attempt_at = \(nextAttemptAt), lease_owner = NULL, lease_expires_at = NULL,
@@ -57,8 +57,8 @@ extension SQLLedger {
             """)
     }
 
-    package func failAppleJob(id: Int64, owner: String, error: String, now: Int64) async throws(LedgerError) -> Bool {
-        try await settleAppleJob(
+    package func failStoreJob(id: Int64, owner: String, error: String, now: Int64) async throws(LedgerError) -> Bool {
+        try await settleStoreJob(
             id: id, now: now, what: "failed",
             """
             UPDATE apple_outbox SET state = 'failed', lease_owner = NULL, lease_expires_at = NULL, last_error = \(error),
@@ -70,47 +70,47 @@ extension SQLLedger {
 
     /// Runs one owner-guarded update returning the job's transaction, kind and last error; when it changed the
     /// job and `what` is given, audits it on the transaction.
-    private func settleAppleJob(id: Int64, now: Int64, what: String?, _ update: SQL) async throws(LedgerError) -> Bool {
+    private func settleStoreJob(id: Int64, now: Int64, what: String?, _ update: SQL) async throws(LedgerError) -> Bool {
         try await transaction(.write, "settling App Store outbox job \(id)") { session in
             guard let row = try await session.row(update) else { return false }
-            if let what, let kind = AppleJob.Kind(rawValue: try row.text(1)) {
+            if let what, let kind = StoreJob.Kind(rawValue: try row.text(1)) {
                 let transactionId = try row.text(0)
-                let store = try await AppleOutboxRows.store(session, transactionId: transactionId)
+                let store = try await StoreOutboxRows.store(session, transactionId: transactionId)
                 try await TransactionRows.audit(
-                    session, transactionId, now, AppleOutboxSchema.auditEvent(kind, what, store: store),
-                    try row.optionalText(2) ?? AppleOutboxSchema.api(store) + " acknowledged")
+                    session, transactionId, now, StoreOutboxSchema.auditEvent(kind, what, store: store),
+                    try row.optionalText(2) ?? StoreOutboxSchema.api(store) + " acknowledged")
             }
             return true
         }
     }
 
-    package func appleJobs(states: [AppleJob.State], afterId: Int64, limit: Int) async throws(LedgerError) -> [AppleJob] {
+    package func storeJobs(states: [StoreJob.State], afterId: Int64, limit: Int) async throws(LedgerError) -> [StoreJob] {
         guard !states.isEmpty else { return [] }
         return try await transaction(.read, "listing App Store outbox jobs") { session in
             try await session.rows(
                 """
-                SELECT \(unescaped: AppleOutboxSchema.columns) FROM apple_outbox
+                SELECT \(unescaped: StoreOutboxSchema.columns) FROM apple_outbox
                 WHERE state \(in: states.map(\.rawValue)) AND id > \(afterId) ORDER BY id LIMIT \(Int64(clamping: limit))
                 """
-            ).map(AppleOutboxRows.job)
+            ).map(StoreOutboxRows.job)
         }
     }
 
-    package func appleJobs(transactionId: String) async throws(LedgerError) -> [AppleJob] {
+    package func storeJobs(transactionId: String) async throws(LedgerError) -> [StoreJob] {
         try await transaction(.read, "reading App Store outbox jobs of \(transactionId)") { session in
             try await session.rows(
-                "SELECT \(unescaped: AppleOutboxSchema.columns) FROM apple_outbox WHERE transaction_id = \(transactionId) ORDER BY id"
-            ).map(AppleOutboxRows.job)
+                "SELECT \(unescaped: StoreOutboxSchema.columns) FROM apple_outbox WHERE transaction_id = \(transactionId) ORDER BY id"
+            ).map(StoreOutboxRows.job)
         }
     }
 
-    package func appleJobCounts() async throws(LedgerError) -> [AppleJob.State: Int] {
+    package func storeJobCounts() async throws(LedgerError) -> [StoreJob.State: Int] {
         let counts = try await transaction(.read, "counting App Store outbox jobs") { session in
             try await session.rows("SELECT state, COUNT(*) FROM apple_outbox GROUP BY state").map { row in
                 (try row.text(0), try row.int(1))
             }
         }
-        return AppleJob.State.counts(counts)
+        return StoreJob.State.counts(counts)
     }
 
     package func setConsumptionConsent(transactionId: String, consented: Bool, now: Int64) async throws(LedgerError) -> Bool {

@@ -1,10 +1,11 @@
-/// The outbox of App Store Server API calls. Part of every `Ledger`.
+/// The outbox of calls to the stores (the App Store Server API, the Google Play Developer API). Part of every
+/// `Ledger`.
 ///
 /// Jobs are enqueued by the ledger methods that record their cause (`Ledger.finish` with
-/// `enqueueAppleFinish`), never on their own, so a recorded fact and its call to Apple commit together.
+/// `enqueueAppleFinish`), never on their own, so a recorded fact and its call to the store commit together.
 /// A sender claims due jobs under a lease; every later change names the owner and applies only while it still
 /// holds the job, so a sender whose lease ran out (and whose job another sender took) changes nothing.
-package protocol AppleOutboxLedger: Sendable {
+package protocol StoreOutboxLedger: Sendable {
     /// Enqueues Finish Transaction for a transaction that is already finished (one finished while the API was
     /// not configured, confirmed again by the app); nothing when it is not finished or a job exists. True when a
     /// job was enqueued.
@@ -13,29 +14,29 @@ package protocol AppleOutboxLedger: Sendable {
     /// Claims at most `limit` pending jobs that are due at `now` and not leased (or whose lease has ended),
     /// oldest due first, for `owner` until `now + leaseSeconds`; each claim counts one attempt. Senders on one
     /// database never claim the same job while its lease runs (PostgreSQL: `FOR UPDATE SKIP LOCKED`).
-    func claimAppleJobs(owner: String, now: Int64, leaseSeconds: Int64, limit: Int) async throws(LedgerError) -> [AppleJob]
+    func claimStoreJobs(owner: String, now: Int64, leaseSeconds: Int64, limit: Int) async throws(LedgerError) -> [StoreJob]
 
     /// Marks a job `done`; false (nothing changed) when `owner` no longer holds it.
-    func completeAppleJob(id: Int64, owner: String, now: Int64) async throws(LedgerError) -> Bool
+    func completeStoreJob(id: Int64, owner: String, now: Int64) async throws(LedgerError) -> Bool
 
     /// Releases a job for another attempt at `nextAttemptAt`, recording why this one failed; false when
     /// `owner` no longer holds it.
-    func retryAppleJob(
+    func retryStoreJob(
         id: Int64, owner: String, nextAttemptAt: Int64, error: String, now: Int64
     ) async throws(LedgerError)
         -> Bool
 
     /// Marks a job `failed` for good, recording why; false when `owner` no longer holds it.
-    func failAppleJob(id: Int64, owner: String, error: String, now: Int64) async throws(LedgerError) -> Bool
+    func failStoreJob(id: Int64, owner: String, error: String, now: Int64) async throws(LedgerError) -> Bool
 
     /// Jobs in one of `states`, oldest first: at most `limit` of them with an id greater than `afterId`.
-    func appleJobs(states: [AppleJob.State], afterId: Int64, limit: Int) async throws(LedgerError) -> [AppleJob]
+    func storeJobs(states: [StoreJob.State], afterId: Int64, limit: Int) async throws(LedgerError) -> [StoreJob]
 
     /// Every job of one transaction, oldest first.
-    func appleJobs(transactionId: String) async throws(LedgerError) -> [AppleJob]
+    func storeJobs(transactionId: String) async throws(LedgerError) -> [StoreJob]
 
     /// How many jobs are in each state (states without jobs are left out): the outbox's depth, for metrics.
-    func appleJobCounts() async throws(LedgerError) -> [AppleJob.State: Int]
+    func storeJobCounts() async throws(LedgerError) -> [StoreJob.State: Int]
 
     /// Records (or, with `consented` false, withdraws) the customer's consent to share consumption data with
     /// the App Store for a transaction; false (nothing changed) when the transaction is unknown.
@@ -53,9 +54,9 @@ package protocol AppleOutboxLedger: Sendable {
     func pendingRefundToken(transactionId: String) async throws(LedgerError) -> String?
 }
 
-extension AppleOutboxLedger {
+extension StoreOutboxLedger {
     /// Every pending and failed job, oldest first: what operators are shown.
-    package func unsettledAppleJobs() async throws(LedgerError) -> [AppleJob] {
-        try await appleJobs(states: [.pending, .failed], afterId: 0, limit: Int.max)
+    package func unsettledStoreJobs() async throws(LedgerError) -> [StoreJob] {
+        try await storeJobs(states: [.pending, .failed], afterId: 0, limit: Int.max)
     }
 }

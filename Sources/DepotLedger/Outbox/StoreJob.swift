@@ -1,12 +1,14 @@
-/// One call to the App Store Server API that must happen, as the outbox holds it: written in the same ledger
-/// transaction as the fact that causes it, claimed by one sender at a time under a lease, retried until
-/// Apple acknowledges it or its retry period runs out.
-package struct AppleJob: Sendable, Equatable {
+/// One call to a store that must happen, as the outbox holds it (the App Store Server API for an App Store
+/// transaction, the Google Play Developer API for a Play purchase): written in the same ledger transaction as the
+/// fact that causes it, claimed by one sender at a time under a lease, retried until the store acknowledges it or
+/// its retry period runs out. The table keeps its first name, `apple_outbox`.
+package struct StoreJob: Sendable, Equatable {
     /// Which call.
     package enum Kind: String, Sendable, Equatable, CaseIterable {
-        /// Finish Transaction, after a confirmed delivery.
+        /// After a confirmed delivery: Finish Transaction (App Store), acknowledge or consume (Google Play).
         case finish
-        /// Send Consumption Information, on a consumption request.
+        /// On a refund request: Send Consumption Information (App Store's CONSUMPTION_REQUEST), or the answer to a
+        /// pending refund review (Google Play's `orders.reviewrefund`).
         case consumption
     }
 
@@ -14,9 +16,9 @@ package struct AppleJob: Sendable, Equatable {
     package enum State: String, Sendable, Equatable, CaseIterable {
         /// Waiting for its next attempt (or being sent, while a lease is held).
         case pending
-        /// Apple acknowledged it.
+        /// The store acknowledged it.
         case done
-        /// Given up after the retry period, or refused by Apple for good: listed for operators.
+        /// Given up after the retry period, or refused by the store for good: listed for operators.
         case failed
     }
 
@@ -24,7 +26,7 @@ package struct AppleJob: Sendable, Equatable {
     package var id: Int64
     /// Which call.
     package var kind: Kind
-    /// The App Store transaction it is about.
+    /// The transaction it is about.
     package var transactionId: String
     /// The transaction's App Store environment (`Production`, `Sandbox`, ...), which picks the base URL.
     package var environment: String

@@ -1,11 +1,11 @@
 import DepotCore
 
 /// Reading outbox rows, and the enqueueing an operation does inside its own transaction.
-enum AppleOutboxRows {
+enum StoreOutboxRows {
     /// Enqueues a job for a transaction inside the caller's transaction; nothing (false) when one of the kind
     /// exists.
     @discardableResult
-    static func enqueue(_ session: any SQLSession, kind: AppleJob.Kind, transactionId: String, now: Int64) async throws -> Bool {
+    static func enqueue(_ session: any SQLSession, kind: StoreJob.Kind, transactionId: String, now: Int64) async throws -> Bool {
         let inserted = try await session.execute(
             """
             INSERT INTO apple_outbox (kind, transaction_id, environment, state, attempts, next_attempt_at,
@@ -17,8 +17,8 @@ enum AppleOutboxRows {
         guard inserted > 0 else { return false }
         let store = try await Self.store(session, transactionId: transactionId)
         try await TransactionRows.audit(
-            session, transactionId, now, AppleOutboxSchema.auditEvent(kind, "enqueued", store: store),
-            AppleOutboxSchema.api(store) + " outbox")
+            session, transactionId, now, StoreOutboxSchema.auditEvent(kind, "enqueued", store: store),
+            StoreOutboxSchema.api(store) + " outbox")
         return true
     }
 
@@ -34,7 +34,7 @@ enum AppleOutboxRows {
         guard try await session.row("SELECT consented_at FROM apple_consents WHERE transaction_id = \(transactionId)") != nil
         else {
             try await TransactionRows.audit(
-                session, transactionId, now, AppleOutboxSchema.auditEvent(.consumption, "not-sent"), AppleOutboxSchema.noConsent)
+                session, transactionId, now, StoreOutboxSchema.auditEvent(.consumption, "not-sent"), StoreOutboxSchema.noConsent)
             return
         }
         // SQLite parses an upsert after `INSERT ... SELECT` only when the SELECT has a WHERE clause, as here.
@@ -50,18 +50,18 @@ enum AppleOutboxRows {
             """)
         if enqueued > 0 {
             try await TransactionRows.audit(
-                session, transactionId, now, AppleOutboxSchema.auditEvent(.consumption, "enqueued"), "App Store Server API outbox")
+                session, transactionId, now, StoreOutboxSchema.auditEvent(.consumption, "enqueued"), "App Store Server API outbox")
         }
     }
 
-    /// A job from its columns, in `AppleOutboxSchema.columns` order.
-    static func job(_ row: SQLRow) throws -> AppleJob {
+    /// A job from its columns, in `StoreOutboxSchema.columns` order.
+    static func job(_ row: SQLRow) throws -> StoreJob {
         let kindName = try row.text(1)
         let stateName = try row.text(4)
-        guard let kind = AppleJob.Kind(rawValue: kindName), let state = AppleJob.State(rawValue: stateName) else {
+        guard let kind = StoreJob.Kind(rawValue: kindName), let state = StoreJob.State(rawValue: stateName) else {
             throw LedgerError.corrupt("App Store outbox job with kind \(kindName) and state \(stateName)")
         }
-        return AppleJob(
+        return StoreJob(
             id: try row.integer(0), kind: kind, transactionId: try row.text(2), environment: try row.text(3), state: state,
             attempts: try row.int(5), nextAttemptAt: try row.integer(6), leaseOwner: try row.optionalText(7),
             leaseExpiresAt: try row.optionalInteger(8), lastError: try row.optionalText(9), createdAt: try row.integer(10),

@@ -5,7 +5,7 @@ import DepotCore
 /// One row per call to the App Store Server API: at most one job of a kind per transaction (a repeated finish
 /// enqueues nothing more). `next_attempt_at`, `lease_expires_at`, `created_at`, `updated_at` are seconds since
 /// 1970; a pending job with a lease is being sent, and is free again once `lease_expires_at` has passed.
-enum AppleOutboxSchema {
+enum StoreOutboxSchema {
     /// SQLite: `v6-apple-outbox`; PostgreSQL: version 6.
     static func statements(integer: String, identity: String) -> [String] {
         [
@@ -39,7 +39,7 @@ enum AppleOutboxSchema {
         ]
     }
 
-    /// The columns `AppleJob` is read from, in its initialiser's order.
+    /// The columns `StoreJob` is read from, in its initialiser's order.
     static let columns = """
         id, kind, transaction_id, environment, state, attempts, next_attempt_at, lease_owner, lease_expires_at,
         last_error, created_at, updated_at
@@ -51,7 +51,7 @@ enum AppleOutboxSchema {
 
     /// An audit trail entry for an outbox event: `apple-finish-sent` and the like; for a Google Play purchase,
     /// `google-play-finish-sent` (its acknowledgement or consumption).
-    static func auditEvent(_ kind: AppleJob.Kind, _ what: String, store: PurchaseStore = .appStore) -> String {
+    static func auditEvent(_ kind: StoreJob.Kind, _ what: String, store: PurchaseStore = .appStore) -> String {
         switch store {
         case .appStore: "apple-\(kind.rawValue)-\(what)"
         case .googlePlay: "google-play-\(kind.rawValue)-\(what)"
