@@ -1,3 +1,4 @@
+import DepotCore
 import DepotHTTP
 
 /// Reads the head of the request that starts a connection's unread bytes, without building anything for it
@@ -57,6 +58,10 @@ struct RequestHeadScanner {
         index += 1
         let targetStart = index
         var targetIsPlain = true
+        // The commonest target of all, the bundle prefix and 64 lowercase hex digits, is read as a digest where it
+        // lies; what may follow (`?` and a query) is read as any target is.
+        let checkedDigest = Self.digestTarget(bytes, at: targetStart, maxTargetBytes: limits.maxTargetBytes)
+        if checkedDigest != nil { index += Self.digestTargetLength }
         while index < count, bytes[index] != .space {
             let byte = bytes[index]
             if byte == .cr || byte == .lf { return .unframeable }
@@ -68,9 +73,14 @@ struct RequestHeadScanner {
         let target = targetStart..<index
         guard !target.isEmpty else { return .unframeable }
         index += 1
-        // "HTTP/1.1" or "HTTP/1.0", then CRLF.
+        // "HTTP/1.1" or "HTTP/1.0", then CRLF: one comparison of eight bytes when all ten are here, else byte by byte.
         let version = Self.versionPrefix
-        for offset in 0..<10 {
+        let versionWord =
+            index + 10 <= count ? bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self).littleEndian : 0
+        let whole =
+            (versionWord == Self.http11Word || versionWord == Self.http10Word) && bytes[index + 8] == .cr
+            && bytes[index + 9] == .lf
+        for offset in 0..<10 where !whole {
             guard index + offset < count else { return incomplete(count) }
             let byte = bytes[index + offset]
             let fits: Bool
@@ -156,8 +166,19 @@ struct RequestHeadScanner {
         else {
             return .head(length: index, body: body, bundle: nil)
         }
-        let uri = Self.string(bytes, target)
-        guard let bundleTarget = BundleRequestTarget(uri: uri) else { return .head(length: index, body: body, bundle: nil) }
+        let bundleTarget: BundleRequestTarget
+        if let checkedDigest {
+            // Past the digest: nothing, or `?` and the query.
+            let queryStart = targetStart + Self.digestTargetLength + 1
+            bundleTarget = BundleRequestTarget(
+                checkedDigest: checkedDigest,
+                query: queryStart <= target.upperBound ? Substring(Self.string(bytes, queryStart..<target.upperBound)) : nil)
+        } else {
+            guard let parsed = BundleRequestTarget(uri: Self.string(bytes, target)) else {
+                return .head(length: index, body: body, bundle: nil)
+            }
+            bundleTarget = parsed
+        }
         var conditions: RequestConditions?
         var plainRange: ByteRange?
         if let first = fields.firstConditionLine {
@@ -182,6 +203,26 @@ struct RequestHeadScanner {
             conditions: conditions, plainRange: plainRange,
             requestId: fields.requestId.flatMap { RequestId.accepted(Self.string(bytes, $0)) })
         return .head(length: index, body: .none, bundle: request)
+    }
+
+    /// The length of a target that is the bundle prefix and a digest's 64 hex digits.
+    private static let digestTargetLength = BundleRequestTarget.prefix.utf8.count + BundleDigest.hexCount
+    /// "HTTP/1.1" and "HTTP/1.0" as little-endian words.
+    private static let http11Word = word("HTTP/1.1")
+    private static let http10Word = word("HTTP/1.0")
+
+    private static func word(_ text: StaticString) -> UInt64 {
+        UnsafeRawBufferPointer(start: text.utf8Start, count: 8).loadUnaligned(as: UInt64.self).littleEndian
+    }
+
+    /// The digest of a target at `start` that is the bundle prefix and 64 lowercase hex digits followed by SP or `?`;
+    /// nil for any other target (read byte by byte then), or when such a target would already break the limit.
+    private static func digestTarget(_ bytes: UnsafeRawBufferPointer, at start: Int, maxTargetBytes: Int) -> BundleDigest? {
+        let end = start + digestTargetLength
+        guard end < bytes.count, digestTargetLength <= maxTargetBytes, bytes[end] == .space || bytes[end] == .question,
+            starts(bytes, start..<end, with: bundlePrefix)
+        else { return nil }
+        return BundleDigest(lowercaseHex: UnsafeRawBufferPointer(rebasing: bytes[start + bundlePrefix.count..<end]))
     }
 
     /// `needMore`, unless the bytes so far already fill the head's limit.
@@ -364,4 +405,5 @@ extension UInt8 {
     fileprivate static let cr = UInt8(ascii: "\r")
     fileprivate static let lf = UInt8(ascii: "\n")
     fileprivate static let colon = UInt8(ascii: ":")
+    fileprivate static let question = UInt8(ascii: "?")
 }
