@@ -32,8 +32,8 @@ extension BundleChannelHandler {
             return
         }
         let served =
-            fields.method == .GET && recorder != nil
-            ? AnswerEvidence.servedEvent(decision, client: context.channel.remoteAddress, now: now) : nil
+            recorder != nil && AnswerEvidence.isGET(fields.method)
+            ? AnswerEvidence.servedEvent(decision, client: clientAddress(context), now: now) : nil
         evidence = (served, edgeFills == nil ? nil : AnswerEvidence.edgeFillBytes(decision, method: fields.method))
         let date = loopState.dateHeader.value(now: now)
         let (responseHead, body, status) = BundleResponseWriter.render(
@@ -56,6 +56,14 @@ extension BundleChannelHandler {
         send(
             responseHead, body, isDownload: AnswerEvidence.sendsBundleBytes(decision, method: fields.method),
             context: context)
+    }
+
+    /// The client's address as text, read from the channel once per connection (it does not change).
+    private func clientAddress(_ context: ChannelHandlerContext) -> String {
+        if let clientText { return clientText }
+        guard let text = context.channel.remoteAddress?.ipAddress else { return "unknown" }
+        clientText = text
+        return text
     }
 
     /// Answers the grant check an edge makes before serving a bundle.
