@@ -162,7 +162,7 @@ struct RequestHeadScanner {
         let isGet = Self.equals(bytes, method, "GET")
         guard isHTTP11, isGet || Self.equals(bytes, method, "HEAD"), targetIsPlain, fields.plain,
             fields.contentLengthCount == 0, body == .none, fields.hostCount == 1, fields.authorizationCount <= 1,
-            Self.starts(bytes, target, with: Self.bundlePrefix)
+            checkedDigest != nil || Self.startsWithBundlePrefix(bytes, target)
         else {
             return .head(length: index, body: body, bundle: nil)
         }
@@ -220,7 +220,7 @@ struct RequestHeadScanner {
     private static func digestTarget(_ bytes: UnsafeRawBufferPointer, at start: Int, maxTargetBytes: Int) -> BundleDigest? {
         let end = start + digestTargetLength
         guard end < bytes.count, digestTargetLength <= maxTargetBytes, bytes[end] == .space || bytes[end] == .question,
-            starts(bytes, start..<end, with: bundlePrefix)
+            startsWithBundlePrefix(bytes, start..<end)
         else { return nil }
         return BundleDigest(lowercaseHex: UnsafeRawBufferPointer(rebasing: bytes[start + bundlePrefix.count..<end]))
     }
@@ -361,10 +361,16 @@ struct RequestHeadScanner {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 
-    private static func starts(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, with prefix: [UInt8]) -> Bool {
-        guard range.count >= prefix.count else { return false }
-        for offset in 0..<prefix.count where bytes[range.lowerBound + offset] != prefix[offset] { return false }
-        return true
+    /// Whether the bytes in `range` start with `/v1/bundles/`: two loads and two comparisons.
+    private static func startsWithBundlePrefix(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Bool {
+        guard range.count >= 12 else { return false }
+        return bytes.loadUnaligned(fromByteOffset: range.lowerBound, as: UInt64.self) == bundlePrefixWords.0
+            && bytes.loadUnaligned(fromByteOffset: range.lowerBound + 8, as: UInt32.self) == bundlePrefixWords.1
+    }
+
+    /// The bundle prefix's 12 bytes as they lie in memory: eight, then four.
+    private static let bundlePrefixWords: (UInt64, UInt32) = bundlePrefix.withUnsafeBytes {
+        ($0.loadUnaligned(as: UInt64.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
     }
 
     /// A `Content-Length` value: 1-18 digits (RFC 9110 §8.6), else nil.
