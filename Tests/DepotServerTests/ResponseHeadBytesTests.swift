@@ -23,13 +23,13 @@ struct ResponseHeadBytesTests {
 
     @Test func anEstimateOfAnySizeWritesTheSameHead() {
         var measured = ByteBuffer()
-        ResponseHeadBytes.write(into: &measured, pieces)
+        ResponseHeadBytes.write(into: &measured, Self.pieces)
         let whole = String(buffer: measured)
         #expect(whole.hasPrefix("HTTP/1.1 206 Partial Content\r\nDate: "))
         #expect(whole.hasSuffix("Content-Range: bytes 65536-131071/8388608\r\nX-Request-Id: abc\r\n\r\n"))
         for estimate in [0, 1, 30, 31, whole.utf8.count - 1, whole.utf8.count, whole.utf8.count + 1, 1024] {
             var buffer = ByteBuffer(string: "before ")
-            ResponseHeadBytes.write(into: &buffer, estimate: estimate, pieces)
+            ResponseHeadBytes.write(into: &buffer, estimate: estimate, Self.pieces)
             #expect(String(buffer: buffer) == "before " + whole, "estimate \(estimate)")
         }
     }
