@@ -240,7 +240,7 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     /// Carries out the machine's actions, in order.
     func runActions(context: ChannelHandlerContext) {
         while let action = machine.nextAction() {
-            switch action {
+            switch consume action {
             case .forward(let part):
                 context.fireChannelRead(wrapInboundOut(part))
             case .endReadBurst:
