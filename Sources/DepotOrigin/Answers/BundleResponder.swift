@@ -53,14 +53,17 @@ struct BundleRequestFields {
         }
     }
 
-    /// The fields of a request read straight from its bytes.
-    init(_ request: RecognizedBundleRequest) {
-        method = request.isHead ? .HEAD : .GET
-        target = request.target
-        access = BundleAccess.Fields(bearerToken: request.bearerToken)
-        conditions = request.conditions
-        requestId = request.requestId
-        plainRange = request.plainRange
+    /// The fields of a request read straight from its bytes (see ``RecognizedBundleRequest``).
+    init(
+        method: HTTPMethod, target: BundleRequestTarget, bearerToken: String?, conditions: RequestConditions?,
+        plainRange: ByteRange?, requestId: String?
+    ) {
+        self.method = method
+        self.target = target
+        access = BundleAccess.Fields(bearerToken: bearerToken)
+        self.conditions = conditions
+        self.requestId = requestId
+        self.plainRange = plainRange
     }
 }
 

@@ -255,7 +255,7 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
                 }
             case .answerRecognized(let request, let keepAlive):
                 answerBundle(
-                    BundleRequestFields(request), framing: AnswerFraming(isHead: request.isHead), keepAlive: keepAlive,
+                    request.fields, framing: AnswerFraming(isHead: request.isHead), keepAlive: keepAlive,
                     context: context)
             case .sendContinue:
                 rawOutput?.writeAndFlush(NIOAny(IOData.byteBuffer(Self.continueBytes)), promise: nil)
