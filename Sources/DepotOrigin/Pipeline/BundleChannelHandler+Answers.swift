@@ -31,10 +31,14 @@ extension BundleChannelHandler {
             }
             return
         }
-        let served =
-            recorder != nil && AnswerEvidence.isGET(fields.method)
-            ? AnswerEvidence.servedEvent(decision, client: clientAddress(context), now: now) : nil
-        evidence = (served, edgeFills == nil ? nil : AnswerEvidence.edgeFillBytes(decision, method: fields.method))
+        // The evidence is empty here (the machine records it before the next answer starts); it is set only when there is
+        // some, as assigning a `ServedBytes?` goes through its value witness even for nil.
+        if recordsServedBytes, AnswerEvidence.isGET(fields.method),
+            let served = AnswerEvidence.servedEvent(decision, client: clientAddress(context), now: now)
+        {
+            evidence.served = served
+        }
+        if edgeFills != nil { evidence.edgeBytes = AnswerEvidence.edgeFillBytes(decision, method: fields.method) }
         let date = loopState.dateHeader.value(now: now)
         let (responseHead, body, status) = BundleResponseWriter.render(
             decision, request: framing, date: date, second: now, keepAlive: keepAlive, requestId: fields.requestId,

@@ -23,6 +23,8 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     let responder: BundleResponder
     let checker: GrantCheckResponder
     let recorder: (any ServedBytesRecording)?
+    /// Whether served bytes are recorded: asked per answer, where comparing the existential with nil copied it.
+    let recordsServedBytes: Bool
     let edgeFills: EdgeFillCounter?
     /// What this connection's event loop keeps: open files, small answers, grants, the `Date` header, counters.
     let loopState: OriginLoopState
@@ -75,6 +77,7 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
         self.responder = responder
         self.checker = checker
         self.recorder = recorder
+        recordsServedBytes = recorder != nil
         self.edgeFills = edgeFills
         self.loopState = loopState
         self.clock = clock
@@ -233,6 +236,8 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
             sendingFile = nil
             loopState.bundleFiles.answerEnded(digest)
         }
+        // A failed answer leaves no evidence (the machine records only what went out).
+        if !succeeded { evidence = (nil, nil) }
         machine.answerWritten(succeeded: succeeded, inline: inline, now: context.eventLoop.now)
         if !inline { runActions(context: context) }
     }
@@ -260,9 +265,16 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
             case .sendContinue:
                 rawOutput?.writeAndFlush(NIOAny(IOData.byteBuffer(Self.continueBytes)), promise: nil)
             case .recordEvidence:
-                if let served = evidence.served { recorder?.record(served) }
-                if let edgeBytes = evidence.edgeBytes { edgeFills?.record(bodyBytes: edgeBytes) }
-                evidence = (nil, nil)
+                // Only what an answer left is cleared: clearing a `ServedBytes?` that is nil still goes through its
+                // value witness.
+                if let served = evidence.served {
+                    recorder?.record(served)
+                    evidence.served = nil
+                }
+                if let edgeBytes = evidence.edgeBytes {
+                    edgeFills?.record(bodyBytes: edgeBytes)
+                    evidence.edgeBytes = nil
+                }
             case .read:
                 context.read()
             case .resumeLater:
