@@ -260,7 +260,7 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
                 }
             case .answerRecognized(let request, let keepAlive):
                 answerBundle(
-                    request.fields, framing: AnswerFraming(isHead: request.isHead), keepAlive: keepAlive,
+                    request, framing: AnswerFraming(isHead: request.isHead), keepAlive: keepAlive,
                     context: context)
             case .sendContinue:
                 rawOutput?.writeAndFlush(NIOAny(IOData.byteBuffer(Self.continueBytes)), promise: nil)

@@ -2,20 +2,23 @@ import DepotHTTP
 import NIOHTTP1
 
 /// What ``BundleResponder`` reads of a bundle request: from a head NIO's decoder made, or from the bytes
-/// (``RecognizedBundleRequest``).
-struct BundleRequestFields {
+/// (``RecognizedBundleRequest``, which is one).
+///
+/// A class: the answer reads the fields where they are, and a request whose file is being fetched is held by one
+/// reference; as a value, each answer copied every field (a retain each, through outlined copies) and released them.
+class BundleRequestFields {
     /// The request method.
-    var method: HTTPMethod
+    final let method: HTTPMethod
     /// The request target.
-    var target: BundleRequestTarget
+    final let target: BundleRequestTarget
     /// The fields access is decided by.
-    var access: AccessFields
+    final let access: AccessFields
     /// The conditional and range fields; nil when the request has none (the precomputed 200 then answers it).
-    var conditions: RequestConditions?
+    final let conditions: RequestConditions?
     /// The request's `X-Request-Id` when valid (see ``RequestId``).
-    var requestId: String?
+    final let requestId: String?
     /// A GET's one conditional field, `Range: bytes=first-last`, read from the bytes (see ``RecognizedBundleRequest``).
-    var plainRange: ByteRange?
+    final let plainRange: ByteRange?
 
     /// The fields of a decoded head.
     init(_ head: HTTPRequestHead, target: BundleRequestTarget, edgeSecretField: String?) {
@@ -23,10 +26,13 @@ struct BundleRequestFields {
         self.target = target
         access = AccessFields(head.headers, edgeSecretField: edgeSecretField)
         requestId = RequestId.accepted(head.headers.first(name: "X-Request-Id"))
+        plainRange = nil
         if Self.hasConditionalFields(head.headers) {
             var conditions = RequestConditions(method: head.method == .HEAD ? .head : .get)
             for field in head.headers { conditions.add(name: field.name, value: field.value) }
             self.conditions = conditions
+        } else {
+            conditions = nil
         }
     }
 
