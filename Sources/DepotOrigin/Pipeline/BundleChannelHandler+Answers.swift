@@ -16,7 +16,7 @@ extension BundleChannelHandler {
     ) {
         let now = clock()
         let decision = responder.answer(fields, now: now, grantCache: &loopState.grantCache, bundleMemo: &loopState.indexMemo)
-        if let source = loopState.bundleFiles.source, !fetched, let bundle = decision.bundle,
+        if loopState.bundleFiles.hasSource, let source = loopState.bundleFiles.source, !fetched, let bundle = decision.bundle,
             AnswerEvidence.sendsBundleBytes(decision, method: fields.method),
             !loopState.holds(bundle.version.digest)
         {
@@ -42,7 +42,7 @@ extension BundleChannelHandler {
         let date = loopState.dateHeader.value(now: now)
         let (responseHead, body, status) = BundleResponseWriter.render(
             decision, request: framing, date: date, second: now, keepAlive: keepAlive, requestId: fields.requestId,
-            loopState: loopState, allocator: context.channel.allocator)
+            loopState: loopState, allocator: allocator(context))
         if let metrics {
             let method: BytePathRequestCounters.Method =
                 switch fields.method {
@@ -60,6 +60,14 @@ extension BundleChannelHandler {
         send(
             responseHead, body, isDownload: AnswerEvidence.sendsBundleBytes(decision, method: fields.method),
             context: context)
+    }
+
+    /// The channel's allocator, looked up once (through the channel it is a call on an existential).
+    private func allocator(_ context: ChannelHandlerContext) -> ByteBufferAllocator {
+        if let allocator = channelAllocator { return allocator }
+        let allocator = context.channel.allocator
+        channelAllocator = allocator
+        return allocator
     }
 
     /// The client's address as text, read from the channel once per connection (it does not change).

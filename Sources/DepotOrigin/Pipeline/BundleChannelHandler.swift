@@ -51,6 +51,8 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     var countedDownload = false
     /// The bundle whose file the answer being written sends, when files come from a source (see ``BundleFiles``).
     var sendingFile: BundleDigest?
+    /// The channel's allocator, once an answer needed it.
+    var channelAllocator: ByteBufferAllocator?
     /// The client's address as text, once an answer needed it.
     var clientText: String?
     /// What the answer being written leaves behind once sent (see ``AnswerEvidence``).

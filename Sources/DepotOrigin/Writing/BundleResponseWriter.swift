@@ -65,7 +65,7 @@ struct BundleResponseWriter {
                 )
             }
             // A HEAD needs no bytes; with a file source the file may not be on this disk, and is not needed.
-            let fileNeeded = files.source == nil || !request.isHead
+            let fileNeeded = !files.hasSource || !request.isHead
             guard !fileNeeded || small != nil || (try? files.handle(digest: bundle.version.digest, path: bundle.path)) != nil
             else {
                 return unavailable(
@@ -129,7 +129,7 @@ struct BundleResponseWriter {
         case .bytes(let plan, let bundle, _):
             // A 304, 412 or 416, or a HEAD, needs no bytes: with a file source the file may not be on this disk.
             var handle: NIOFileHandle?
-            if files.source == nil || (!request.isHead && Self.readsFile(plan.body)) {
+            if !files.hasSource || (!request.isHead && Self.readsFile(plan.body)) {
                 guard let opened = try? files.handle(digest: bundle.version.digest, path: bundle.path) else {
                     return unavailable(
                         request: request, date: date, keepAlive: keepAlive, requestId: requestId, allocator: allocator)
