@@ -269,6 +269,21 @@ struct RequestHeadScannerTests {
         #expect((recognized.target.bundleDigest != nil) == (segment == digest))
     }
 
+    /// The token the connection sent last is reused only when the bytes are the same.
+    @Test(arguments: [
+        ("grant-1", "grant-1"), ("grant-1", "grant-2"), ("grant-1", "grant-12"), ("grant-12", "grant-1"), ("", "g"),
+    ])
+    func aPreviousTokenIsReusedOnlyForTheSameBytes(previous: String, sent: String) {
+        let scanner = RequestHeadScanner(limits: .defaults, edgeSecretField: nil)
+        let bytes = Array(plain(["Authorization: Bearer \(sent)"]).utf8)
+        guard case .head(_, _, let recognized?) = bytes.withUnsafeBytes({ scanner.scan($0, previousToken: previous) })
+        else {
+            Issue.record("not recognized")
+            return
+        }
+        #expect(recognized.bearerToken == sent)
+    }
+
     @Test func limitsComeFromTheConfiguration() {
         let limits = RequestHeadLimits(maxTargetBytes: 100, maxHeadBytes: 1024, maxFields: 8)
         #expect(scan(plain(target: "/" + String(repeating: "a", count: 100)), limits: limits) == "414")

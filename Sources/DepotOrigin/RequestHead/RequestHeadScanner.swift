@@ -1,6 +1,10 @@
 import DepotCore
 import DepotHTTP
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Reads the head of the request that starts a connection's unread bytes, without building anything for it
 /// unless it is a plain bundle request: where the head ends, how its body is framed, whether it breaks the
 /// limits (414, 431), and, for `GET`/`HEAD /v1/bundles/...`, the ``RecognizedBundleRequest`` to answer at once.
@@ -46,8 +50,9 @@ struct RequestHeadScanner {
     /// The start of the HTTP/1.x version, as bytes.
     private static let versionPrefix = Array("HTTP/1.".utf8)
 
-    /// Reads the head at the start of `bytes`.
-    func scan(_ bytes: UnsafeRawBufferPointer) -> Outcome {
+    /// Reads the head at the start of `bytes`; a `Bearer` token whose bytes are `previousToken`'s (the one the
+    /// connection sent last, most connections send one grant throughout) is that string again, not a new one.
+    func scan(_ bytes: UnsafeRawBufferPointer, previousToken: String? = nil) -> Outcome {
         let count = bytes.count
         var index = 0
         // Request line (RFC 9112 §3): method SP request-target SP HTTP-version CRLF.
@@ -197,7 +202,8 @@ struct RequestHeadScanner {
             isHead: !isGet, target: bundleTarget, keepAlive: fields.keepAlive,
             bearerToken: fields.authorization.flatMap { value in
                 BearerCredential.tokenRange(in: UnsafeRawBufferPointer(rebasing: bytes[value])).map {
-                    Self.string(bytes, value.lowerBound + $0.lowerBound..<value.lowerBound + $0.upperBound)
+                    Self.string(
+                        bytes, value.lowerBound + $0.lowerBound..<value.lowerBound + $0.upperBound, reusing: previousToken)
                 }
             },
             conditions: conditions, plainRange: plainRange,
@@ -398,6 +404,17 @@ struct RequestHeadScanner {
             first <= last
         else { return nil }
         return ByteRange(first: Int64(first), last: Int64(last))
+    }
+
+    /// The bytes in `range` as a string: `previous` when it has the same bytes, else a new one.
+    private static func string(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, reusing previous: String?) -> String {
+        if var previous, previous.utf8.count == range.count {
+            let same = previous.withUTF8 { kept in
+                memcmp(kept.baseAddress!, bytes.baseAddress! + range.lowerBound, range.count) == 0
+            }
+            if same { return previous }
+        }
+        return string(bytes, range)
     }
 
     private static func string(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> String {
