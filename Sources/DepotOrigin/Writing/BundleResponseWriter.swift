@@ -102,7 +102,7 @@ struct BundleResponseWriter {
             // At most: the status line and Date (70 bytes), Content-Range and Content-Length with 19 digits a number
             // (117), Connection (24), the empty line and the request id's field.
             let estimate = bundle.partialHeadSuffix.count + 256 + (requestId?.utf8.count ?? 0)
-            var buffer = allocator.buffer(capacity: estimate)
+            var buffer = loopState.headBuffer(capacity: estimate, allocator: allocator)
             ResponseHeadBytes.write(into: &buffer, estimate: estimate) { sink in
                 if request.version == .http1_1 {
                     // The status line of nearly every such answer, spelled once.
@@ -125,6 +125,7 @@ struct BundleResponseWriter {
                 addConnection(to: &sink, request: request, keepAlive: keepAlive)
                 sink.add("\r\n")
             }
+            loopState.keepHeadBuffer(buffer)
             return (buffer, [.file(handle, offset: range.first, length: range.length)], 206)
         case .bytes(let plan, let bundle, _):
             // A 304, 412 or 416, or a HEAD, needs no bytes: with a file source the file may not be on this disk.
