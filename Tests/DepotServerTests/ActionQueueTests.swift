@@ -33,4 +33,20 @@ struct ActionQueueTests {
         #expect(expected.isEmpty && queue.isEmpty)
         #expect(queue.popFirst() == nil)
     }
+
+    /// A copy of a queue is a value of its own: changing either leaves the other as it was.
+    @Test func aCopyIsAValueOfItsOwn() {
+        var queue = BundleConnectionStateMachine.ActionQueue(capacity: 2)
+        for number in 0..<3 { queue.append(.scheduleIdleTimer(in: .nanoseconds(Int64(number)))) }
+        var copy = queue
+        copy.append(.scheduleIdleTimer(in: .nanoseconds(3)))
+        #expect(Self.number(queue.popFirst()) == 0)
+        #expect(queue.count == 2 && copy.count == 4)
+        var seen: [Int64] = []
+        while let action = copy.popFirst() { seen.append(Self.number(action) ?? -1) }
+        #expect(seen == [0, 1, 2, 3])
+        seen = []
+        while let action = queue.popFirst() { seen.append(Self.number(action) ?? -1) }
+        #expect(seen == [1, 2])
+    }
 }
