@@ -24,6 +24,16 @@ package enum BearerCredential {
         var first = start + 7
         while first < count, bytes[first] == 0x20 { first += 1 }
         var end = first
+        // Eight bytes at a time while none is SP or HTAB (a token is long): a word holds a zero byte exactly when
+        // `(w - 0x01…) & ~w & 0x80…` is not zero, and a byte is SP (HTAB) when it is zero after `^ 0x20…` (`^ 0x09…`).
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        while end + 8 <= count {
+            let word = bytes.loadUnaligned(fromByteOffset: end, as: UInt64.self)
+            let spaces = word ^ (ones &* 0x20)
+            let tabs = word ^ (ones &* 0x09)
+            if ((spaces &- ones) & ~spaces | (tabs &- ones) & ~tabs) & (ones &* 0x80) != 0 { break }
+            end += 8
+        }
         while end < count, bytes[end] != 0x20, bytes[end] != 0x09 { end += 1 }
         guard end > first else { return nil }
         return first..<end

@@ -245,6 +245,45 @@ struct RequestHeadScannerTests {
         }
     }
 
+    /// A target of the prefix and 64 lowercase hex digits is read as a digest where it lies; any other target the
+    /// way a decoded one is: both name the same bundle and query.
+    @Test(
+        arguments: [
+            (bundle, digest, nil), (bundle + "?grant=g", digest, "grant=g"), (bundle + "?", digest, ""),
+            ("/v1/bundles/" + digest.uppercased(), digest.uppercased(), nil),
+            ("/v1/bundles/" + digest.dropLast(), String(digest.dropLast()), nil),
+            ("/v1/bundles/" + digest + "0", digest + "0", nil), ("/v1/bundles/" + digest + "/x", digest + "/x", nil),
+        ] as [(String, String, String?)])
+    func targetsSplitAsDecodedOnes(target: String, segment: String, query: String?) throws {
+        let scanner = RequestHeadScanner(limits: .defaults, edgeSecretField: nil)
+        let bytes = Array(plain(target: target).utf8)
+        guard case .head(_, _, let recognized?) = bytes.withUnsafeBytes({ scanner.scan($0) }) else {
+            Issue.record("not recognized: \(target)")
+            return
+        }
+        let decoded = try #require(BundleRequestTarget(uri: target))
+        #expect(recognized.target.digest == Substring(segment))
+        #expect(recognized.target.query == query.map { Substring($0) })
+        #expect(recognized.target.bundleDigest == decoded.bundleDigest)
+        #expect(recognized.target.query == decoded.query)
+        #expect((recognized.target.bundleDigest != nil) == (segment == digest))
+    }
+
+    /// The token the connection sent last is reused only when the bytes are the same.
+    @Test(arguments: [
+        ("grant-1", "grant-1"), ("grant-1", "grant-2"), ("grant-1", "grant-12"), ("grant-12", "grant-1"), ("", "g"),
+    ])
+    func aPreviousTokenIsReusedOnlyForTheSameBytes(previous: String, sent: String) {
+        let scanner = RequestHeadScanner(limits: .defaults, edgeSecretField: nil)
+        let bytes = Array(plain(["Authorization: Bearer \(sent)"]).utf8)
+        guard case .head(_, _, let recognized?) = bytes.withUnsafeBytes({ scanner.scan($0, previousToken: previous) })
+        else {
+            Issue.record("not recognized")
+            return
+        }
+        #expect(recognized.bearerToken == sent)
+    }
+
     @Test func limitsComeFromTheConfiguration() {
         let limits = RequestHeadLimits(maxTargetBytes: 100, maxHeadBytes: 1024, maxFields: 8)
         #expect(scan(plain(target: "/" + String(repeating: "a", count: 100)), limits: limits) == "414")

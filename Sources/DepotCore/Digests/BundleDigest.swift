@@ -22,6 +22,13 @@ public struct BundleDigest: Hashable, Comparable, Sendable, CustomStringConverti
         words = parsed
     }
 
+    /// The digest 64 lowercase hexadecimal digits in memory spell (a request's bytes); nil for anything else.
+    /// Reads the bytes where they lie: no `String` is made for them.
+    public init?(lowercaseHex bytes: UnsafeRawBufferPointer) {
+        guard let parsed = Self.words(lowercaseHex: bytes.assumingMemoryBound(to: UInt8.self)) else { return nil }
+        words = parsed
+    }
+
     /// The four words 64 lowercase hex digits spell; nil for any other length or character. Reads eight digits at
     /// a time, without a branch per digit: it runs for every bundle request.
     private static func words(lowercaseHex digits: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64, UInt64, UInt64)? {

@@ -8,17 +8,18 @@ import NIOHTTP1
 enum AnswerEvidence {
     /// The body bytes an answer sends to an edge filling its cache, or nil when it is not such an answer.
     static func edgeFillBytes(_ decision: BundleAnswer, method: HTTPMethod) -> Int64? {
+        let isGet = isGET(method)
         switch decision {
-        case .complete(let bundle, .edge): return method == .GET ? bundle.version.size : 0
-        case .bytes(let plan, _, .edge): return method == .GET ? plan.contentLength : 0
-        case .range(let range, _, .edge): return method == .GET ? range.length : 0
+        case .complete(let bundle, .edge): return isGet ? bundle.version.size : 0
+        case .bytes(let plan, _, .edge): return isGet ? plan.contentLength : 0
+        case .range(let range, _, .edge): return isGet ? range.length : 0
         default: return nil
         }
     }
 
     /// Whether the answer sends bundle bytes: a download, counted in flight until its write completes.
     static func sendsBundleBytes(_ decision: BundleAnswer, method: HTTPMethod) -> Bool {
-        guard method == .GET else { return false }
+        guard isGET(method) else { return false }
         switch decision {
         case .error: return false
         case .complete: return true
@@ -27,8 +28,14 @@ enum AnswerEvidence {
         }
     }
 
-    /// The ledger event for a response that sends bundle bytes under a transaction's grant.
-    static func servedEvent(_ decision: BundleAnswer, client: SocketAddress?, now: Int64) -> ServedBytes? {
+    /// Whether `method` is GET, by its case: `HTTPMethod`'s `==` compares the two methods' names as strings.
+    static func isGET(_ method: HTTPMethod) -> Bool {
+        if case .GET = method { true } else { false }
+    }
+
+    /// The ledger event for a response that sends bundle bytes under a transaction's grant; `client` (the client's
+    /// address as text) is read only for such an event.
+    static func servedEvent(_ decision: BundleAnswer, client: @autoclosure () -> String, now: Int64) -> ServedBytes? {
         let plan: ResponsePlan
         let bundle: ServedBundle
         let transactionId: String
@@ -38,12 +45,12 @@ enum AnswerEvidence {
             guard !id.isEmpty else { return nil }
             return ServedBytes(
                 transactionId: id, digest: served.version.digest, ranges: [range.first..<(range.last + 1)],
-                client: client?.ipAddress ?? "unknown", at: now)
+                client: client(), at: now)
         case .complete(let served, .grant(let id, _)):
             guard !id.isEmpty else { return nil }
             return ServedBytes(
                 transactionId: id, digest: served.version.digest, ranges: [0..<served.version.size],
-                client: client?.ipAddress ?? "unknown", at: now)
+                client: client(), at: now)
         case .bytes(let planned, let served, .grant(let id, _)):
             (plan, bundle, transactionId) = (planned, served, id)
         }
@@ -57,6 +64,6 @@ enum AnswerEvidence {
         }
         return ServedBytes(
             transactionId: transactionId, digest: bundle.version.digest, ranges: ranges,
-            client: client?.ipAddress ?? "unknown", at: now)
+            client: client(), at: now)
     }
 }

@@ -29,26 +29,7 @@ struct BundleAccess: Sendable {
     let edgeSecrets: EdgeSecrets
 
     /// The request fields access is decided by.
-    struct Fields {
-        /// The token of the request's one `Authorization` field when it is a `Bearer` credential; nil when the
-        /// request has no such field, several, or one of another scheme.
-        var bearerToken: String?
-        /// Every value of the edge secret's field.
-        var edgeSecrets: [String]
-
-        /// The fields as given.
-        init(bearerToken: String?, edgeSecrets: [String] = []) {
-            self.bearerToken = bearerToken
-            self.edgeSecrets = edgeSecrets
-        }
-
-        /// The fields of a decoded head; the edge secret's field is read when `edgeSecretField` names one.
-        init(_ headers: HTTPHeaders, edgeSecretField: String?) {
-            let authorization = headers["authorization"]
-            bearerToken = authorization.count == 1 ? BearerCredential.token(in: authorization[0]) : nil
-            edgeSecrets = edgeSecretField.map { headers[$0] } ?? []
-        }
-    }
+    typealias Fields = AccessFields
 
     /// The name of the field edges present their secret in, when edges may fill.
     var edgeSecretField: String? {

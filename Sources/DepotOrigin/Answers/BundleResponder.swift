@@ -24,46 +24,6 @@ enum BundleAnswer {
     }
 }
 
-/// What ``BundleResponder`` reads of a bundle request: from a head NIO's decoder made, or from the bytes
-/// (``RecognizedBundleRequest``).
-struct BundleRequestFields {
-    /// The request method.
-    var method: HTTPMethod
-    /// The request target.
-    var target: BundleRequestTarget
-    /// The fields access is decided by.
-    var access: BundleAccess.Fields
-    /// The conditional and range fields; nil when the request has none (the precomputed 200 then answers it).
-    var conditions: RequestConditions?
-    /// The request's `X-Request-Id` when valid (see ``RequestId``).
-    var requestId: String?
-    /// A GET's one conditional field, `Range: bytes=first-last`, read from the bytes (see ``RecognizedBundleRequest``).
-    var plainRange: ByteRange?
-
-    /// The fields of a decoded head.
-    init(_ head: HTTPRequestHead, target: BundleRequestTarget, edgeSecretField: String?) {
-        method = head.method
-        self.target = target
-        access = BundleAccess.Fields(head.headers, edgeSecretField: edgeSecretField)
-        requestId = RequestId.accepted(head.headers.first(name: "X-Request-Id"))
-        if BundleResponder.hasConditionalFields(head.headers) {
-            var conditions = RequestConditions(method: head.method == .HEAD ? .head : .get)
-            for field in head.headers { conditions.add(name: field.name, value: field.value) }
-            self.conditions = conditions
-        }
-    }
-
-    /// The fields of a request read straight from its bytes.
-    init(_ request: RecognizedBundleRequest) {
-        method = request.isHead ? .HEAD : .GET
-        target = request.target
-        access = BundleAccess.Fields(bearerToken: request.bearerToken)
-        conditions = request.conditions
-        requestId = request.requestId
-        plainRange = request.plainRange
-    }
-}
-
 /// Decides the answer to `GET`/`HEAD /v1/bundles/{digest}` from the request head alone: grant check,
 /// bundle lookup and RFC 9110 evaluation are all in memory and synchronous, so they run on the event loop.
 ///
@@ -124,18 +84,5 @@ struct BundleResponder: Sendable {
         var conditions = RequestConditions(method: .get)
         conditions.add(name: "Range", value: "bytes=\(range.first)-\(range.last)")
         return conditions
-    }
-
-    /// Whether any field that can change the answer (RFC 9110 §13.1, §14.2) is present.
-    static func hasConditionalFields(_ headers: HTTPHeaders) -> Bool {
-        headers.contains { field in
-            let name = field.name
-            guard name.utf8.count >= 5, let first = name.utf8.first else { return false }
-            // Only names starting with i/I or r/R can be If-* or Range.
-            guard first | 0x20 == 0x69 || first | 0x20 == 0x72 else { return false }
-            return name.caseInsensitiveEquals("range") || name.caseInsensitiveEquals("if-match")
-                || name.caseInsensitiveEquals("if-none-match") || name.caseInsensitiveEquals("if-modified-since")
-                || name.caseInsensitiveEquals("if-unmodified-since") || name.caseInsensitiveEquals("if-range")
-        }
     }
 }

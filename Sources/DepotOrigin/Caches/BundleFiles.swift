@@ -19,6 +19,8 @@ final class BundleFiles {
 
     /// Where bundle files come from when not all are on this disk; nil when they are (every stored file is served).
     let source: (any BundleFileSource)?
+    /// Whether there is a source: asked on every answer, where binding or comparing the existential copies it.
+    let hasSource: Bool
 
     /// An open bundle file and, with a source, the answers of this loop sending it now.
     private final class OpenBundle {
@@ -37,6 +39,7 @@ final class BundleFiles {
     /// The files of one event loop; with `source`, files not on this disk are not opened (``NotHere``).
     init(source: (any BundleFileSource)? = nil) {
         self.source = source
+        hasSource = source != nil
     }
 
     /// The handle for a bundle file, opening it on first use. With a source, a file not on this disk throws
@@ -72,7 +75,7 @@ final class BundleFiles {
     /// Notes an answer sending bundle `digest`'s file, which the answer opened (with a source: the file is kept, and
     /// its handle open, until the answer ends; the source hears of the first answer only).
     func answerStarted(_ digest: BundleDigest) {
-        guard let source, let open = openBundle(digest) else { return }
+        guard hasSource, let source, let open = openBundle(digest) else { return }
         open.sending += 1
         if open.sending == 1 { source.retainFile(digest) }
     }
@@ -80,7 +83,7 @@ final class BundleFiles {
     /// Notes an answer done sending bundle `digest`'s file; when none is left, the source hears of it, and the handle
     /// of a file removed meanwhile is closed.
     func answerEnded(_ digest: BundleDigest) {
-        guard let source, let open = openBundle(digest), open.sending > 0 else { return }
+        guard hasSource, let source, let open = openBundle(digest), open.sending > 0 else { return }
         open.sending -= 1
         guard open.sending == 0 else { return }
         source.releaseFile(digest)

@@ -17,6 +17,10 @@ final class OriginLoopState {
     var indexMemo = BundleIndex.Memo()
     /// This loop's counters of byte-path answers.
     var counters = BytePathRequestCounters()
+    /// The storage of the last range answer's head, kept to write the next one's into: once that answer went out, the
+    /// buffer is this loop's alone again and is cleared in place, with no allocation (while it is still being sent,
+    /// clearing it gives the next head storage of its own).
+    private var lastHead: ByteBuffer?
 
     /// The state of one event loop; with `source`, bundle files not on this disk are not opened
     /// (``BundleFiles/NotHere``).
@@ -29,6 +33,18 @@ final class OriginLoopState {
     func holds(_ digest: BundleDigest) -> Bool {
         guard let source = bundleFiles.source else { return true }
         return bundleFiles.isOpen(digest) || smallAnswers.keeps(digest) || source.holdsFile(digest)
+    }
+
+    /// A buffer for a response head: the last one kept (``keepHeadBuffer(_:)``), cleared, or a new one.
+    func headBuffer(capacity: Int, allocator: ByteBufferAllocator) -> ByteBuffer {
+        guard var buffer = lastHead.take() else { return allocator.buffer(capacity: capacity) }
+        buffer.clear(minimumCapacity: capacity)
+        return buffer
+    }
+
+    /// Keeps the storage of a head being written, for the next one.
+    func keepHeadBuffer(_ buffer: ByteBuffer) {
+        lastHead = buffer
     }
 
     /// The kept bytes of a small bundle and its last whole 200 answer (see ``SmallAnswers/answer(digest:path:size:files:allocator:)``).

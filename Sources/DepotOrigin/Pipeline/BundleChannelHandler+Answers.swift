@@ -16,7 +16,7 @@ extension BundleChannelHandler {
     ) {
         let now = clock()
         let decision = responder.answer(fields, now: now, grantCache: &loopState.grantCache, bundleMemo: &loopState.indexMemo)
-        if let source = loopState.bundleFiles.source, !fetched, let bundle = decision.bundle,
+        if loopState.bundleFiles.hasSource, let source = loopState.bundleFiles.source, !fetched, let bundle = decision.bundle,
             AnswerEvidence.sendsBundleBytes(decision, method: fields.method),
             !loopState.holds(bundle.version.digest)
         {
@@ -31,14 +31,18 @@ extension BundleChannelHandler {
             }
             return
         }
-        let served =
-            fields.method == .GET && recorder != nil
-            ? AnswerEvidence.servedEvent(decision, client: context.channel.remoteAddress, now: now) : nil
-        evidence = (served, edgeFills == nil ? nil : AnswerEvidence.edgeFillBytes(decision, method: fields.method))
+        // The evidence is empty here (the machine records it before the next answer starts); it is set only when there is
+        // some, as assigning a `ServedBytes?` goes through its value witness even for nil.
+        if recordsServedBytes, AnswerEvidence.isGET(fields.method),
+            let served = AnswerEvidence.servedEvent(decision, client: clientAddress(context), now: now)
+        {
+            evidence.served = served
+        }
+        if edgeFills != nil { evidence.edgeBytes = AnswerEvidence.edgeFillBytes(decision, method: fields.method) }
         let date = loopState.dateHeader.value(now: now)
         let (responseHead, body, status) = BundleResponseWriter.render(
             decision, request: framing, date: date, second: now, keepAlive: keepAlive, requestId: fields.requestId,
-            loopState: loopState, allocator: context.channel.allocator)
+            loopState: loopState, allocator: allocator(context))
         if let metrics {
             let method: BytePathRequestCounters.Method =
                 switch fields.method {
@@ -56,6 +60,22 @@ extension BundleChannelHandler {
         send(
             responseHead, body, isDownload: AnswerEvidence.sendsBundleBytes(decision, method: fields.method),
             context: context)
+    }
+
+    /// The channel's allocator, looked up once (through the channel it is a call on an existential).
+    private func allocator(_ context: ChannelHandlerContext) -> ByteBufferAllocator {
+        if let allocator = channelAllocator { return allocator }
+        let allocator = context.channel.allocator
+        channelAllocator = allocator
+        return allocator
+    }
+
+    /// The client's address as text, read from the channel once per connection (it does not change).
+    private func clientAddress(_ context: ChannelHandlerContext) -> String {
+        if let clientText { return clientText }
+        guard let text = context.channel.remoteAddress?.ipAddress else { return "unknown" }
+        clientText = text
+        return text
     }
 
     /// Answers the grant check an edge makes before serving a bundle.

@@ -23,6 +23,8 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     let responder: BundleResponder
     let checker: GrantCheckResponder
     let recorder: (any ServedBytesRecording)?
+    /// Whether served bytes are recorded: asked per answer, where comparing the existential with nil copied it.
+    let recordsServedBytes: Bool
     let edgeFills: EdgeFillCounter?
     /// What this connection's event loop keeps: open files, small answers, grants, the `Date` header, counters.
     let loopState: OriginLoopState
@@ -49,6 +51,10 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     var countedDownload = false
     /// The bundle whose file the answer being written sends, when files come from a source (see ``BundleFiles``).
     var sendingFile: BundleDigest?
+    /// The channel's allocator, once an answer needed it.
+    var channelAllocator: ByteBufferAllocator?
+    /// The client's address as text, once an answer needed it.
+    var clientText: String?
     /// What the answer being written leaves behind once sent (see ``AnswerEvidence``).
     var evidence: (served: ServedBytes?, edgeBytes: Int64?) = (nil, nil)
     private var idleTask: Scheduled<Void>?
@@ -73,6 +79,7 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
         self.responder = responder
         self.checker = checker
         self.recorder = recorder
+        recordsServedBytes = recorder != nil
         self.edgeFills = edgeFills
         self.loopState = loopState
         self.clock = clock
@@ -231,6 +238,8 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
             sendingFile = nil
             loopState.bundleFiles.answerEnded(digest)
         }
+        // A failed answer leaves no evidence (the machine records only what went out).
+        if !succeeded { evidence = (nil, nil) }
         machine.answerWritten(succeeded: succeeded, inline: inline, now: context.eventLoop.now)
         if !inline { runActions(context: context) }
     }
@@ -238,7 +247,7 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
     /// Carries out the machine's actions, in order.
     func runActions(context: ChannelHandlerContext) {
         while let action = machine.nextAction() {
-            switch action {
+            switch consume action {
             case .forward(let part):
                 context.fireChannelRead(wrapInboundOut(part))
             case .endReadBurst:
@@ -253,14 +262,21 @@ final class BundleChannelHandler: ChannelDuplexHandler, RemovableChannelHandler 
                 }
             case .answerRecognized(let request, let keepAlive):
                 answerBundle(
-                    BundleRequestFields(request), framing: AnswerFraming(isHead: request.isHead), keepAlive: keepAlive,
+                    request, framing: AnswerFraming(isHead: request.isHead), keepAlive: keepAlive,
                     context: context)
             case .sendContinue:
                 rawOutput?.writeAndFlush(NIOAny(IOData.byteBuffer(Self.continueBytes)), promise: nil)
             case .recordEvidence:
-                if let served = evidence.served { recorder?.record(served) }
-                if let edgeBytes = evidence.edgeBytes { edgeFills?.record(bodyBytes: edgeBytes) }
-                evidence = (nil, nil)
+                // Only what an answer left is cleared: clearing a `ServedBytes?` that is nil still goes through its
+                // value witness.
+                if let served = evidence.served {
+                    recorder?.record(served)
+                    evidence.served = nil
+                }
+                if let edgeBytes = evidence.edgeBytes {
+                    edgeFills?.record(bodyBytes: edgeBytes)
+                    evidence.edgeBytes = nil
+                }
             case .read:
                 context.read()
             case .resumeLater:

@@ -44,6 +44,9 @@ final class RequestRecognizer: ChannelInboundHandler, RemovableChannelHandler {
     /// Bytes held until the pipeline is ready for them; nil once it is.
     private var held: [ByteBuffer]?
     private var context: ChannelHandlerContext?
+    /// The `Bearer` token of the last bundle request read here: the next request's token, when the same, is this string
+    /// again (no allocation, and the grant cache compares it by identity).
+    private var lastToken: String?
     /// Whether bytes were handed on to the decoder since the last read-complete went on.
     private var handedOn = false
 
@@ -141,7 +144,7 @@ final class RequestRecognizer: ChannelInboundHandler, RemovableChannelHandler {
                         continue
                     }
                 }
-                let outcome = bytes.withUnsafeReadableBytes { scanner.scan($0) }
+                let outcome = bytes.withUnsafeReadableBytes { scanner.scan($0, previousToken: lastToken) }
                 switch outcome {
                 case .needMore:
                     // The request's first bytes are here, not all of it: its deadline starts.
@@ -158,6 +161,7 @@ final class RequestRecognizer: ChannelInboundHandler, RemovableChannelHandler {
                     mode = .decoderOnly
                 case .head(let length, let body, let bundle):
                     if let bundle {
+                        lastToken = bundle.bearerToken
                         bytes.moveReaderIndex(forwardBy: length)
                         bundleHandler.requestRecognized(bundle)
                     } else {

@@ -5,10 +5,30 @@ struct BundleRequestTarget {
     /// The path prefix the bundle handler claims.
     static let prefix = "/v1/bundles/"
 
-    /// The digest segment as given (not yet checked).
-    var digest: Substring
+    /// The digest segment: as given (not yet checked), or already read as a digest from a request's bytes.
+    private enum Segment {
+        case text(Substring)
+        case checked(BundleDigest)
+    }
+
+    private var segment: Segment
     /// The query string after `?`, if any.
     var query: Substring?
+
+    /// The digest segment as given (not yet checked).
+    var digest: Substring {
+        switch segment {
+        case .text(let text): text
+        case .checked(let digest): Substring(digest.hex)
+        }
+    }
+
+    /// A target whose digest segment was read as 64 lowercase hex digits from the request's bytes
+    /// (``RequestHeadScanner``): nothing is parsed again.
+    init(checkedDigest: BundleDigest, query: Substring?) {
+        segment = .checked(checkedDigest)
+        self.query = query
+    }
 
     /// Splits an origin-form target (`/v1/bundles/...`) or an absolute-form one (`http://host[:port]/v1/bundles/...`,
     /// `https://...`, RFC 9112 §3.2.2: a server MUST accept the absolute form); nil when the path is not under
@@ -22,10 +42,10 @@ struct BundleRequestTarget {
             let digestStart = utf8.index(utf8.startIndex, offsetBy: start)
             if let mark {
                 let markIndex = utf8.index(utf8.startIndex, offsetBy: mark)
-                digest = uri[digestStart..<markIndex]
+                segment = .text(uri[digestStart..<markIndex])
                 query = uri[utf8.index(after: markIndex)...]
             } else {
-                digest = uri[digestStart...]
+                segment = .text(uri[digestStart...])
                 query = nil
             }
             return
@@ -34,10 +54,10 @@ struct BundleRequestTarget {
         guard path.starts(with: Self.prefix.utf8) else { return nil }
         let rest = path.dropFirst(Self.prefix.utf8.count)
         if let mark = rest.firstIndex(of: 0x3F) {
-            digest = Substring(rest[..<mark])
+            segment = .text(Substring(rest[..<mark]))
             query = Substring(rest[rest.index(after: mark)...])
         } else {
-            digest = Substring(rest)
+            segment = .text(Substring(rest))
             query = nil
         }
     }
@@ -88,7 +108,12 @@ struct BundleRequestTarget {
     }
 
     /// The bundle the target names: its digest segment when that is 64 lowercase hexadecimal digits.
-    var bundleDigest: BundleDigest? { BundleDigest(hex: digest) }
+    var bundleDigest: BundleDigest? {
+        switch segment {
+        case .text(let text): BundleDigest(hex: text)
+        case .checked(let digest): digest
+        }
+    }
 
     /// The first `grant` parameter of the query, percent-decoded; nil when absent or undecodable.
     var grantParameter: String? {

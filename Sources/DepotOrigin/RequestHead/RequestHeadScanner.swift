@@ -1,4 +1,9 @@
+import DepotCore
 import DepotHTTP
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reads the head of the request that starts a connection's unread bytes, without building anything for it
 /// unless it is a plain bundle request: where the head ends, how its body is framed, whether it breaks the
@@ -45,8 +50,9 @@ struct RequestHeadScanner {
     /// The start of the HTTP/1.x version, as bytes.
     private static let versionPrefix = Array("HTTP/1.".utf8)
 
-    /// Reads the head at the start of `bytes`.
-    func scan(_ bytes: UnsafeRawBufferPointer) -> Outcome {
+    /// Reads the head at the start of `bytes`; a `Bearer` token whose bytes are `previousToken`'s (the one the
+    /// connection sent last, most connections send one grant throughout) is that string again, not a new one.
+    func scan(_ bytes: UnsafeRawBufferPointer, previousToken: String? = nil) -> Outcome {
         let count = bytes.count
         var index = 0
         // Request line (RFC 9112 §3): method SP request-target SP HTTP-version CRLF.
@@ -57,6 +63,10 @@ struct RequestHeadScanner {
         index += 1
         let targetStart = index
         var targetIsPlain = true
+        // The commonest target of all, the bundle prefix and 64 lowercase hex digits, is read as a digest where it
+        // lies; what may follow (`?` and a query) is read as any target is.
+        let checkedDigest = Self.digestTarget(bytes, at: targetStart, maxTargetBytes: limits.maxTargetBytes)
+        if checkedDigest != nil { index += Self.digestTargetLength }
         while index < count, bytes[index] != .space {
             let byte = bytes[index]
             if byte == .cr || byte == .lf { return .unframeable }
@@ -68,9 +78,14 @@ struct RequestHeadScanner {
         let target = targetStart..<index
         guard !target.isEmpty else { return .unframeable }
         index += 1
-        // "HTTP/1.1" or "HTTP/1.0", then CRLF.
+        // "HTTP/1.1" or "HTTP/1.0", then CRLF: one comparison of eight bytes when all ten are here, else byte by byte.
         let version = Self.versionPrefix
-        for offset in 0..<10 {
+        let versionWord =
+            index + 10 <= count ? bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self).littleEndian : 0
+        let whole =
+            (versionWord == Self.http11Word || versionWord == Self.http10Word) && bytes[index + 8] == .cr
+            && bytes[index + 9] == .lf
+        for offset in 0..<10 where !whole {
             guard index + offset < count else { return incomplete(count) }
             let byte = bytes[index + offset]
             let fits: Bool
@@ -152,12 +167,23 @@ struct RequestHeadScanner {
         let isGet = Self.equals(bytes, method, "GET")
         guard isHTTP11, isGet || Self.equals(bytes, method, "HEAD"), targetIsPlain, fields.plain,
             fields.contentLengthCount == 0, body == .none, fields.hostCount == 1, fields.authorizationCount <= 1,
-            Self.starts(bytes, target, with: Self.bundlePrefix)
+            checkedDigest != nil || Self.startsWithBundlePrefix(bytes, target)
         else {
             return .head(length: index, body: body, bundle: nil)
         }
-        let uri = Self.string(bytes, target)
-        guard let bundleTarget = BundleRequestTarget(uri: uri) else { return .head(length: index, body: body, bundle: nil) }
+        let bundleTarget: BundleRequestTarget
+        if let checkedDigest {
+            // Past the digest: nothing, or `?` and the query.
+            let queryStart = targetStart + Self.digestTargetLength + 1
+            bundleTarget = BundleRequestTarget(
+                checkedDigest: checkedDigest,
+                query: queryStart <= target.upperBound ? Substring(Self.string(bytes, queryStart..<target.upperBound)) : nil)
+        } else {
+            guard let parsed = BundleRequestTarget(uri: Self.string(bytes, target)) else {
+                return .head(length: index, body: body, bundle: nil)
+            }
+            bundleTarget = parsed
+        }
         var conditions: RequestConditions?
         var plainRange: ByteRange?
         if let first = fields.firstConditionLine {
@@ -176,12 +202,33 @@ struct RequestHeadScanner {
             isHead: !isGet, target: bundleTarget, keepAlive: fields.keepAlive,
             bearerToken: fields.authorization.flatMap { value in
                 BearerCredential.tokenRange(in: UnsafeRawBufferPointer(rebasing: bytes[value])).map {
-                    Self.string(bytes, value.lowerBound + $0.lowerBound..<value.lowerBound + $0.upperBound)
+                    Self.string(
+                        bytes, value.lowerBound + $0.lowerBound..<value.lowerBound + $0.upperBound, reusing: previousToken)
                 }
             },
             conditions: conditions, plainRange: plainRange,
             requestId: fields.requestId.flatMap { RequestId.accepted(Self.string(bytes, $0)) })
         return .head(length: index, body: .none, bundle: request)
+    }
+
+    /// The length of a target that is the bundle prefix and a digest's 64 hex digits.
+    private static let digestTargetLength = BundleRequestTarget.prefix.utf8.count + BundleDigest.hexCount
+    /// "HTTP/1.1" and "HTTP/1.0" as little-endian words.
+    private static let http11Word = word("HTTP/1.1")
+    private static let http10Word = word("HTTP/1.0")
+
+    private static func word(_ text: StaticString) -> UInt64 {
+        UnsafeRawBufferPointer(start: text.utf8Start, count: 8).loadUnaligned(as: UInt64.self).littleEndian
+    }
+
+    /// The digest of a target at `start` that is the bundle prefix and 64 lowercase hex digits followed by SP or `?`;
+    /// nil for any other target (read byte by byte then), or when such a target would already break the limit.
+    private static func digestTarget(_ bytes: UnsafeRawBufferPointer, at start: Int, maxTargetBytes: Int) -> BundleDigest? {
+        let end = start + digestTargetLength
+        guard end < bytes.count, digestTargetLength <= maxTargetBytes, bytes[end] == .space || bytes[end] == .question,
+            startsWithBundlePrefix(bytes, start..<end)
+        else { return nil }
+        return BundleDigest(lowercaseHex: UnsafeRawBufferPointer(rebasing: bytes[start + bundlePrefix.count..<end]))
     }
 
     /// `needMore`, unless the bytes so far already fill the head's limit.
@@ -320,10 +367,16 @@ struct RequestHeadScanner {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 
-    private static func starts(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, with prefix: [UInt8]) -> Bool {
-        guard range.count >= prefix.count else { return false }
-        for offset in 0..<prefix.count where bytes[range.lowerBound + offset] != prefix[offset] { return false }
-        return true
+    /// Whether the bytes in `range` start with `/v1/bundles/`: two loads and two comparisons.
+    private static func startsWithBundlePrefix(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Bool {
+        guard range.count >= 12 else { return false }
+        return bytes.loadUnaligned(fromByteOffset: range.lowerBound, as: UInt64.self) == bundlePrefixWords.0
+            && bytes.loadUnaligned(fromByteOffset: range.lowerBound + 8, as: UInt32.self) == bundlePrefixWords.1
+    }
+
+    /// The bundle prefix's 12 bytes as they lie in memory: eight, then four.
+    private static let bundlePrefixWords: (UInt64, UInt32) = bundlePrefix.withUnsafeBytes {
+        ($0.loadUnaligned(as: UInt64.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
     }
 
     /// A `Content-Length` value: 1-18 digits (RFC 9110 §8.6), else nil.
@@ -353,6 +406,17 @@ struct RequestHeadScanner {
         return ByteRange(first: Int64(first), last: Int64(last))
     }
 
+    /// The bytes in `range` as a string: `previous` when it has the same bytes, else a new one.
+    private static func string(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, reusing previous: String?) -> String {
+        if var previous, previous.utf8.count == range.count {
+            let same = previous.withUTF8 { kept in
+                memcmp(kept.baseAddress!, bytes.baseAddress! + range.lowerBound, range.count) == 0
+            }
+            if same { return previous }
+        }
+        return string(bytes, range)
+    }
+
     private static func string(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> String {
         String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
@@ -364,4 +428,5 @@ extension UInt8 {
     fileprivate static let cr = UInt8(ascii: "\r")
     fileprivate static let lf = UInt8(ascii: "\n")
     fileprivate static let colon = UInt8(ascii: ":")
+    fileprivate static let question = UInt8(ascii: "?")
 }

@@ -3,12 +3,15 @@ import NIOHTTP1
 
 extension ResponseHeadBytes {
     /// Where the pieces of a response head go: counted first, then copied into the buffer's reserved bytes, so that a
-    /// whole head costs one reservation instead of one buffer write (and its checks) per piece.
+    /// whole head costs one reservation instead of one buffer write (and its checks) per piece. Or copied at once
+    /// into bytes reserved for the most the head can take: nothing is written past them (`overflowed` then says so).
     struct Sink {
         /// The reserved bytes; nil while measuring.
         private let out: UnsafeMutableRawBufferPointer?
         /// Bytes measured or written so far.
         private(set) var count = 0
+        /// Whether the pieces needed more bytes than were reserved: what was written is incomplete.
+        private(set) var overflowed = false
 
         fileprivate init(out: UnsafeMutableRawBufferPointer?) {
             self.out = out
@@ -17,7 +20,13 @@ extension ResponseHeadBytes {
         /// Appends bytes.
         mutating func add(_ bytes: UnsafeRawBufferPointer) {
             guard !bytes.isEmpty else { return }
-            if let out { out.baseAddress!.advanced(by: count).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count) }
+            if let out {
+                if count + bytes.count <= out.count {
+                    out.baseAddress!.advanced(by: count).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+                } else {
+                    overflowed = true
+                }
+            }
             count += bytes.count
         }
 
@@ -39,27 +48,28 @@ extension ResponseHeadBytes {
 
         /// Appends one byte.
         mutating func add(byte: UInt8) {
-            if let out { out[count] = byte }
+            if let out {
+                if count < out.count { out[count] = byte } else { overflowed = true }
+            }
             count += 1
         }
 
-        /// Appends a non-negative number in decimal, with no `String` made for it.
+        /// Appends a non-negative number in decimal, with no `String` made for it: its digits are made once, last
+        /// first, in a few bytes on the stack, then appended.
         mutating func add(decimal value: Int64) {
             precondition(value >= 0, "only lengths and offsets are written")
-            var digits = 1
-            var rest = value / 10
-            while rest > 0 {
-                digits += 1
-                rest /= 10
-            }
-            if let out {
-                var number = value
-                for position in stride(from: count + digits - 1, through: count, by: -1) {
-                    out[position] = UInt8(truncatingIfNeeded: 0x30 + number % 10)
+            // Room for the 19 digits of the largest Int64.
+            var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+            withUnsafeMutableBytes(of: &digits) { raw in
+                var position = raw.count
+                var number = UInt64(value)
+                repeat {
+                    position -= 1
+                    raw[position] = UInt8(truncatingIfNeeded: 0x30 &+ number % 10)
                     number /= 10
-                }
+                } while number > 0
+                add(UnsafeRawBufferPointer(rebasing: raw[position...]))
             }
-            count += digits
         }
 
         /// Appends `name: value` and CRLF, for a name spelled in the code.
@@ -99,6 +109,18 @@ extension ResponseHeadBytes {
             add(string: status.reasonPhrase)
             add("\r\n")
         }
+    }
+
+    /// Writes what `pieces` appends to a sink into `buffer` in one pass when it takes at most `estimate` bytes, else as
+    /// ``write(into:_:)`` does (a second and third run: `pieces` must append the same every time). For a head whose
+    /// size is known within a bound: it is not measured first.
+    static func write(into buffer: inout ByteBuffer, estimate: Int, _ pieces: (inout Sink) -> Void) {
+        let written = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: estimate) { raw in
+            var sink = Sink(out: UnsafeMutableRawBufferPointer(rebasing: raw[..<estimate]))
+            pieces(&sink)
+            return sink.overflowed ? 0 : sink.count
+        }
+        if written == 0 { write(into: &buffer, pieces) }
     }
 
     /// Writes what `pieces` appends to a sink into `buffer` with one reservation: `pieces` runs twice, to measure and

@@ -37,7 +37,7 @@ struct BundleConnectionStateMachine {
     let timeouts: Timeouts
 
     /// The actions queued and not yet handed out; the storage is kept across requests.
-    var actions = CircularBuffer<Action>(initialCapacity: 8)
+    var actions = ActionQueue(capacity: 8)
     /// How far the connection is from its end.
     var lifecycle = Lifecycle.open
     /// Which answer is being written, and which are due.

@@ -65,15 +65,16 @@ struct BundleResponseWriter {
                 )
             }
             // A HEAD needs no bytes; with a file source the file may not be on this disk, and is not needed.
-            let fileNeeded = files.source == nil || !request.isHead
+            let fileNeeded = !files.hasSource || !request.isHead
             guard !fileNeeded || small != nil || (try? files.handle(digest: bundle.version.digest, path: bundle.path)) != nil
             else {
                 return unavailable(
                     request: request, date: date, keepAlive: keepAlive, requestId: requestId, allocator: allocator)
             }
             // The head prepared for this bundle, plus Date and Connection.
-            var buffer = allocator.buffer(capacity: bundle.completeHeadPrefix.count + 64)
-            ResponseHeadBytes.write(into: &buffer) { sink in
+            let estimate = bundle.completeHeadPrefix.count + 96 + (requestId?.utf8.count ?? 0)
+            var buffer = allocator.buffer(capacity: estimate)
+            ResponseHeadBytes.write(into: &buffer, estimate: estimate) { sink in
                 if request.version == .http1_1 {
                     sink.add(bundle.completeHeadPrefix)
                 } else {
@@ -98,9 +99,17 @@ struct BundleResponseWriter {
                     request: request, date: date, keepAlive: keepAlive, requestId: requestId, allocator: allocator)
             }
             // The fields `.bytes` writes for a single-part 206, in its order, the fixed ones from prepared bytes.
-            var buffer = allocator.buffer(capacity: bundle.partialHeadSuffix.count + 160)
-            ResponseHeadBytes.write(into: &buffer) { sink in
-                sink.statusLine(version: request.version, status: .partialContent)
+            // At most: the status line and Date (70 bytes), Content-Range and Content-Length with 19 digits a number
+            // (117), Connection (24), the empty line and the request id's field.
+            let estimate = bundle.partialHeadSuffix.count + 256 + (requestId?.utf8.count ?? 0)
+            var buffer = loopState.headBuffer(capacity: estimate, allocator: allocator)
+            ResponseHeadBytes.write(into: &buffer, estimate: estimate) { sink in
+                if request.version == .http1_1 {
+                    // The status line of nearly every such answer, spelled once.
+                    sink.add("HTTP/1.1 206 Partial Content\r\n")
+                } else {
+                    sink.statusLine(version: request.version, status: .partialContent)
+                }
                 sink.field("Date", date)
                 sink.add("Content-Range: bytes ")
                 sink.add(decimal: range.first)
@@ -116,11 +125,12 @@ struct BundleResponseWriter {
                 addConnection(to: &sink, request: request, keepAlive: keepAlive)
                 sink.add("\r\n")
             }
+            loopState.keepHeadBuffer(buffer)
             return (buffer, [.file(handle, offset: range.first, length: range.length)], 206)
         case .bytes(let plan, let bundle, _):
             // A 304, 412 or 416, or a HEAD, needs no bytes: with a file source the file may not be on this disk.
             var handle: NIOFileHandle?
-            if files.source == nil || (!request.isHead && Self.readsFile(plan.body)) {
+            if !files.hasSource || (!request.isHead && Self.readsFile(plan.body)) {
                 guard let opened = try? files.handle(digest: bundle.version.digest, path: bundle.path) else {
                     return unavailable(
                         request: request, date: date, keepAlive: keepAlive, requestId: requestId, allocator: allocator)
