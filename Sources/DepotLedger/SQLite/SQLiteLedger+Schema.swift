@@ -72,6 +72,11 @@ extension SQLiteLedger {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration("v14-transaction-refunds") { db in
+            for statement in TransactionRows.refundSchema {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
     }()
 

@@ -137,22 +137,37 @@ package struct AppStoreNotificationHandler: Sendable {
         return applied
     }
 
-    /// A REFUND, REVOKE or REFUND_REVERSED: the revocation fact, ordered by signedDate; returns the effect.
+    /// A REFUND, REVOKE or REFUND_REVERSED: the revocation fact, ordered by signedDate; returns the effect. A
+    /// refund's type and percentage are judged by `RefundRules` (a prorated refund of some of a consumable's units
+    /// revokes those units only); a REVOKE that names no type is a family sharing revoked; a REFUND_REVERSED clears
+    /// whatever the refund took back.
     private func applyRevocation(
         _ notification: SignedNotification, _ transaction: PurchaseTransaction, productType: ProductType?, now: Int64
     ) async throws(DeliveryError) -> String {
         let ledger = context.ledger
         let reversed = notification.notificationType == "REFUND_REVERSED"
-        let revokedAt = reversed ? nil : transaction.revocationDate ?? notification.signedDate
+        var settled: PurchaseTransaction?
+        if !reversed {
+            var presented = transaction
+            let at = transaction.revocationDate ?? notification.signedDate
+            presented.revocationDate = at
+            if presented.revocation == nil {
+                presented.revocation = PurchaseRevocation(
+                    kind: notification.notificationType == "REVOKE" ? .familyRevoke : .refundFull, at: at,
+                    revokedQuantity: transaction.quantity)
+            }
+            settled = context.settled(presented, type: productType)
+        }
         // The transaction is recorded without its revocation: only `setRevocation`, which orders facts by signedDate,
         // decides it.
         var unrevoked = transaction
         unrevoked.revocationDate = nil
+        unrevoked.revocation = nil
         let stored = try await context.ledgerCall(recording: transaction.id) { () async throws(LedgerError) in
             _ = try await ledger.recordTransaction(unrevoked, productType: productType, now: now)
             _ = try await ledger.setRevocation(
-                transactionId: transaction.id, revokedAt: revokedAt, reason: notification.notificationType,
-                signedAt: notification.signedDate, now: now)
+                transactionId: transaction.id, revokedAt: settled?.revocationDate, revocation: settled?.revocation,
+                reason: notification.notificationType, signedAt: notification.signedDate, now: now)
             return try await ledger.transaction(id: transaction.id)
         }
         if stored?.transaction.isRevoked == true {
@@ -164,6 +179,11 @@ package struct AppStoreNotificationHandler: Sendable {
             return "revoked"
         }
         context.revocations.reinstate(transaction.id)
-        return reversed ? "reinstated" : "stale-ignored"
+        if reversed { return "reinstated" }
+        guard let settled, let recorded = stored?.transaction.revocation, recorded == settled.revocation else {
+            return "stale-ignored"
+        }
+        // Part of it refunded: the units that remain still entitle, and their grants keep working.
+        return "partially-revoked \(recorded.revokedQuantity) of \(settled.quantity)"
     }
 }
