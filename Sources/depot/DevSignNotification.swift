@@ -25,6 +25,11 @@ struct DevSignNotification: AsyncParsableCommand {
     @Option(help: "The signed transaction (JWS) the notification carries.")
     var transaction: String?
 
+    @Option(
+        name: .customLong("transaction-type"),
+        help: "With --product: the transaction's App Store type, Consumable, Non-Consumable, ... (default: from products.json).")
+    var transactionType: String?
+
     @OptionGroup var signed: DevTransactionOptions
 
     func validate() throws {
@@ -42,7 +47,7 @@ struct DevSignNotification: AsyncParsableCommand {
         builder.signedTransactionInfo = transaction
         if let product = signed.product {
             let transaction = try signed.builder(
-                product: product, configuration: configuration, revoke: type == "REFUND" || type == "REVOKE")
+                product: product, type: transactionType, configuration: configuration, revoke: type == "REFUND" || type == "REVOKE")
             var payload = transaction
             if type == "REFUND_REVERSED" {
                 // Apple's reversal carries the transaction without its revocation fields.

@@ -12,6 +12,12 @@ struct DevSignTransaction: AsyncParsableCommand {
 
     @OptionGroup var common: CommonOptions
 
+    @Option(
+        help:
+            "Transaction type: Consumable, Non-Consumable, Auto-Renewable Subscription, Non-Renewing Subscription (default: from products.json)."
+    )
+    var type: String?
+
     @OptionGroup var transaction: DevTransactionOptions
 
     func validate() throws {
@@ -22,7 +28,7 @@ struct DevSignTransaction: AsyncParsableCommand {
         let configuration = try common.load()
         let authority = try DevelopmentCertificateAuthority.loadOrCreate(
             directory: TrustSetup.developmentDirectory(configuration))
-        let builder = try transaction.builder(product: transaction.product ?? "", configuration: configuration)
+        let builder = try transaction.builder(product: transaction.product ?? "", type: type, configuration: configuration)
         print(try authority.sign(payload: builder.payload()))
     }
 }

@@ -5,16 +5,12 @@ import DepotTrust
 import Foundation
 
 /// The options that shape a development signed transaction, shared by `depot dev sign-transaction` and
-/// `depot dev sign-notification` (which signs the transaction it carries from them when not given one).
+/// `depot dev sign-notification` (which signs the transaction it carries from them when not given one); each
+/// command names the App Store product type its own way (`--type`, `--transaction-type`), since the notification's
+/// `--type` is the notification's.
 struct DevTransactionOptions: ParsableArguments {
     @Option(help: "The product identifier.")
     var product: String?
-
-    @Option(
-        help:
-            "Transaction type: Consumable, Non-Consumable, Auto-Renewable Subscription, Non-Renewing Subscription (default: from products.json)."
-    )
-    var type: String?
 
     @Option(name: .customLong("transaction-id"), help: "Transaction id (default: random digits).")
     var transactionId: String?
@@ -54,10 +50,11 @@ struct DevTransactionOptions: ParsableArguments {
     /// The revocation types Apple writes.
     static let revocationTypes = ["REFUND_FULL", "REFUND_PRORATED", "FAMILY_REVOKE"]
 
-    /// The builder these options describe, for `product` in `configuration`; `revoke` signs a revocation (now, unless
-    /// `--revoked` says when) even without a revocation flag.
+    /// The builder these options describe, for `product` in `configuration`, of the App Store `type` (nil: the
+    /// product's in products.json); `revoke` signs a revocation (now, unless `--revoked` says when) even without a
+    /// revocation flag.
     func builder(
-        product: String, configuration: DepotConfiguration, revoke: Bool = false
+        product: String, type: String?, configuration: DepotConfiguration, revoke: Bool = false
     ) throws -> DevelopmentTransactionBuilder {
         let configuredType = configuration.products.first { $0.id == product }?.type
         guard let appStoreType = type ?? configuredType.flatMap({ DevelopmentTransactionBuilder.ProductType.forDepotType($0.rawValue) })
