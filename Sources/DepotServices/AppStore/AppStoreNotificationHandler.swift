@@ -98,6 +98,8 @@ package struct AppStoreNotificationHandler: Sendable {
     ) async throws(DeliveryError) -> Applied {
         let ledger = context.ledger
         var applied = Applied(effect: "recorded")
+        // What the other types record carries its refund judged as at a redeem.
+        let settled = context.settled(transaction, type: productType)
         switch notification.notificationType {
         case "REFUND", "REVOKE", "REFUND_REVERSED":
             applied.effect = try await applyRevocation(notification, transaction, productType: productType, now: now)
@@ -106,7 +108,7 @@ package struct AppStoreNotificationHandler: Sendable {
             // Server API configured, recording the notification enqueues Send Consumption Information
             // (when the customer consented); the answer also carries the evidence for the operator.
             _ = try await context.ledgerCall(recording: transaction.id) { () async throws(LedgerError) in
-                try await ledger.recordTransaction(transaction, productType: productType, now: now)
+                try await ledger.recordTransaction(settled, productType: productType, now: now)
             }
             guard let (_, evidence) = try await context.evidence(transactionId: transaction.id) else {
                 throw .unknownTransaction
@@ -123,14 +125,14 @@ package struct AppStoreNotificationHandler: Sendable {
         case "REFUND_DECLINED":
             // Apple kept the purchase: nothing to revoke; the transaction as signed now is recorded.
             _ = try await context.ledgerCall(recording: transaction.id) { () async throws(LedgerError) in
-                try await ledger.recordTransaction(transaction, productType: productType, now: now)
+                try await ledger.recordTransaction(settled, productType: productType, now: now)
             }
             applied.effect = "refund-declined"
         default:
             // ONE_TIME_CHARGE, RENEWAL_EXTENDED, DID_RENEW, EXPIRED, GRACE_PERIOD_EXPIRED, SUBSCRIBED, ...: the signed
             // transaction carries the period; recording it updates the subscription's periods.
             _ = try await context.ledgerCall(recording: transaction.id) { () async throws(LedgerError) in
-                try await ledger.recordTransaction(transaction, productType: productType, now: now)
+                try await ledger.recordTransaction(settled, productType: productType, now: now)
             }
             applied.effect = "transaction-updated"
         }
