@@ -143,6 +143,29 @@ struct AppStorePartialRefundTests {
         }
     }
 
+    /// A transaction carried by a notification of another type (here REFUND_DECLINED, Apple keeping the rest after
+    /// an earlier prorated refund) is judged as at a redeem: the unit refunded is revoked, not every unit.
+    @Test func aNotificationOfAnotherTypeRecordsItsRefundByUnits() async throws {
+        try await LiveServer.with(packs: Self.packs) { server in
+            let client = try RawHTTPClient(port: server.port)
+            let (jws, id) = try PurchaseSteps.sign(server, product: "com.example.coins", type: "Consumable") { $0.quantity = 3 }
+            _ = try await Self.redeemed(client, jws)
+            let now = Self.now()
+            let (carried, _) = try PurchaseSteps.sign(server, product: "com.example.coins", type: "Consumable") {
+                $0.transactionId = id
+                $0.quantity = 3
+                $0.signedDate = now - 2000
+                $0.revocationDate = now - 2000
+                $0.revocationType = "REFUND_PRORATED"
+                $0.revocationPercentage = 33_333
+            }
+            let declined = try await Self.notify(client, server, type: "REFUND_DECLINED", transaction: carried, signedDate: now - 1000)
+            #expect(try Self.effect(declined) == "refund-declined")
+            let answer = try await Self.redeemed(client, jws)
+            #expect(answer["transaction.revokedQuantity"]?.int == 1)
+        }
+    }
+
     /// A prorated refund of a non-consumable revokes it by default, and keeps it (recorded) where its product's
     /// `refunds.prorated` says `keep`.
     @Test(arguments: LedgerEngine.allCases)
