@@ -1,7 +1,7 @@
 import Foundation
 
-// The libFuzzer entry point of the `google-play` target (built by Fuzz/run.sh with -sanitize=fuzzer): a broken
-// invariant stops the process, which libFuzzer reports and keeps as a crash input. The genuine purchase is read
+// The `google-play` target of the trust fuzzer (Fuzz/TrustEntry.swift hands it each input): a broken invariant
+// stops the process, which libFuzzer reports and keeps as a crash input. The genuine purchase is read
 // from DEPOT_FUZZ_REALWORLD (run.sh sets it to ../shared/realworld when it exists).
 private let harness: GooglePlayFuzzHarness = {
     do {
@@ -11,10 +11,7 @@ private let harness: GooglePlayFuzzHarness = {
     }
 }()
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func depotFuzzGooglePlay(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+func depotFuzzGooglePlay(_ bytes: [UInt8]) {
     let found = harness.violations(bytes)
     if !found.isEmpty { fatalError("google-play: " + found.joined(separator: "; ")) }
-    return 0
 }

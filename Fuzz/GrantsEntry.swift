@@ -1,9 +1,6 @@
-// The libFuzzer entry point of the `grants` target (built by Fuzz/run.sh with -sanitize=fuzzer): a broken
-// invariant stops the process, which libFuzzer reports and keeps as a crash input.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func depotFuzzGrants(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+// The `grants` target of the trust fuzzer (Fuzz/TrustEntry.swift hands it each input): a broken invariant
+// stops the process, which libFuzzer reports and keeps as a crash input.
+func depotFuzzGrants(_ bytes: [UInt8]) {
     let found = GrantFuzzHarness.violations(bytes)
     if !found.isEmpty { fatalError("grants: " + found.joined(separator: "; ")) }
-    return 0
 }

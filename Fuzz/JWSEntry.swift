@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
 
-// The libFuzzer entry point of the `jws` target (built by Fuzz/run.sh with -sanitize=fuzzer): a broken
-// invariant stops the process, which libFuzzer reports and keeps as a crash input. Apple's root and the
+// The `jws` target of the trust fuzzer (Fuzz/TrustEntry.swift hands it each input): a broken invariant
+// stops the process, which libFuzzer reports and keeps as a crash input. Apple's root and the
 // genuine tokens are read from DEPOT_FUZZ_REALWORLD (run.sh sets it to ../shared/realworld when it exists).
 private let harness: JWSFuzzHarness = {
     do {
@@ -17,9 +17,7 @@ private final class Answer: @unchecked Sendable {
     var found: [String] = []
 }
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func depotFuzzJWS(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+func depotFuzzJWS(_ bytes: [UInt8]) {
     let answer = Answer()
     let done = DispatchSemaphore(value: 0)
     Task {
@@ -28,5 +26,4 @@ public func depotFuzzJWS(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     }
     done.wait()
     if !answer.found.isEmpty { fatalError("jws: " + answer.found.joined(separator: "; ")) }
-    return 0
 }

@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
 
-// The libFuzzer entry point of the `app-receipts` target (built by Fuzz/run.sh with -sanitize=fuzzer): a broken
-// invariant stops the process, which libFuzzer reports and keeps as a crash input. Apple Root CA and the genuine
+// The `app-receipts` target of the trust fuzzer (Fuzz/TrustEntry.swift hands it each input): a broken invariant
+// stops the process, which libFuzzer reports and keeps as a crash input. Apple Root CA and the genuine
 // receipts are read from DEPOT_FUZZ_REALWORLD (run.sh sets it to ../shared/realworld when it exists).
 private let harness: ReceiptFuzzHarness = {
     do {
@@ -17,9 +17,7 @@ private final class Answer: @unchecked Sendable {
     var found: [String] = []
 }
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func depotFuzzReceipts(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+func depotFuzzReceipts(_ bytes: [UInt8]) {
     let answer = Answer()
     let done = DispatchSemaphore(value: 0)
     Task {
@@ -28,5 +26,4 @@ public func depotFuzzReceipts(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CIn
     }
     done.wait()
     if !answer.found.isEmpty { fatalError("app-receipts: " + answer.found.joined(separator: "; ")) }
-    return 0
 }

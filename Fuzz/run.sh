@@ -50,6 +50,8 @@ if [[ -d /dev/shm && -w /dev/shm ]]; then export TMPDIR=/dev/shm; fi
 REALWORLD=${DEPOT_FUZZ_REALWORLD:-$ROOT/../shared/realworld}
 if [[ -d $REALWORLD ]]; then export DEPOT_FUZZ_REALWORLD=$REALWORLD; else unset DEPOT_FUZZ_REALWORLD; fi
 mkdir -p "$BUILD"
+# The trust binary is built afresh by each run (see build_trust).
+rm -f "$BUILD/trust"
 
 # swiftc with the fuzzer and AddressSanitizer, every file given in one module named $1, to $BUILD/$2.
 compile() {
@@ -100,42 +102,38 @@ build_tus() {
         "$ROOT/Fuzz/TusEntry.swift"
 }
 
-# DepotTrust's sources, instrumented, over the debug build of the packages it imports (not instrumented).
+# DepotTrust's sources, instrumented, over the debug build of the packages it imports (not instrumented), with
+# every trust harness in one binary (Fuzz/TrustEntry.swift): compiling DepotTrust with the sanitizers takes about
+# 100 s on two cores, so it is done once per run and each trust target is that binary with
+# DEPOT_FUZZ_TRUST_TARGET naming it.
 build_trust() {
-    local target=$1 module=$2 harness=$3 entry=$4
-    (cd "$ROOT" && swift build --target DepotTrust 2>&1 | tail -1)
-    local debug
-    debug=$(cd "$ROOT" && swift build --show-bin-path)
-    local dependency objects=() sources
-    for dependency in DepotSystem SwiftASN1 X509 _CertificateInternals Crypto CryptoExtras _CryptoExtras CryptoBoringWrapper \
-        CCryptoBoringSSL CCryptoBoringSSLShims CXKCP CXKCPShims; do
-        [[ -d $debug/$dependency.build ]] || { echo "no $debug/$dependency.build: the package layout changed"; return 1; }
-        mapfile -t -O "${#objects[@]}" objects < <(find "$debug/$dependency.build" -name '*.o' | sort)
-    done
-    # DepotTrust's transaction ids follow DepotCore's identifier rule, and its App Store verifier hands over
-    # DepotCore's verified purchases: DepotCore (which imports nothing) joins the module.
-    mapfile -t sources < <(find "$ROOT/Sources/DepotTrust" "$ROOT/Sources/DepotCore" -name '*.swift' | sort)
-    compile "$module" "$target" -I "$debug/Modules" "${sources[@]}" "$harness" "$entry" "${objects[@]}"
+    local target=$1
+    if [[ ! -x $BUILD/trust ]]; then
+        (cd "$ROOT" && swift build --target DepotTrust 2>&1 | tail -1)
+        local debug
+        debug=$(cd "$ROOT" && swift build --show-bin-path)
+        local dependency objects=() sources
+        for dependency in DepotSystem SwiftASN1 X509 _CertificateInternals Crypto CryptoExtras _CryptoExtras \
+            CryptoBoringWrapper CCryptoBoringSSL CCryptoBoringSSLShims CXKCP CXKCPShims; do
+            [[ -d $debug/$dependency.build ]] || { echo "no $debug/$dependency.build: the package layout changed"; return 1; }
+            mapfile -t -O "${#objects[@]}" objects < <(find "$debug/$dependency.build" -name '*.o' | sort)
+        done
+        # DepotTrust's transaction ids follow DepotCore's identifier rule, and its App Store verifier hands over
+        # DepotCore's verified purchases: DepotCore (which imports nothing) joins the module.
+        mapfile -t sources < <(find "$ROOT/Sources/DepotTrust" "$ROOT/Sources/DepotCore" -name '*.swift' | sort)
+        local fuzzing=$ROOT/Tests/DepotTrustTests/Fuzzing
+        compile DepotTrustFuzz trust -I "$debug/Modules" "${sources[@]}" "$fuzzing/GrantFuzzHarness.swift" \
+            "$fuzzing/JWSFuzzHarness.swift" "$fuzzing/GooglePlayFuzzHarness.swift" "$fuzzing/ReceiptFuzzHarness.swift" \
+            "$ROOT/Fuzz/GrantsEntry.swift" "$ROOT/Fuzz/JWSEntry.swift" "$ROOT/Fuzz/GooglePlayEntry.swift" \
+            "$ROOT/Fuzz/ReceiptsEntry.swift" "$ROOT/Fuzz/TrustEntry.swift" "${objects[@]}" || return 1
+    fi
+    ln -sf "$BUILD/trust" "$BUILD/$target"
 }
 
-build_grants() {
-    build_trust grants DepotGrantsFuzz "$ROOT/Tests/DepotTrustTests/Fuzzing/GrantFuzzHarness.swift" \
-        "$ROOT/Fuzz/GrantsEntry.swift"
-}
-
-build_google_play() {
-    build_trust google-play DepotGooglePlayFuzz "$ROOT/Tests/DepotTrustTests/Fuzzing/GooglePlayFuzzHarness.swift" \
-        "$ROOT/Fuzz/GooglePlayEntry.swift"
-}
-
-build_app_receipts() {
-    build_trust app-receipts DepotReceiptsFuzz "$ROOT/Tests/DepotTrustTests/Fuzzing/ReceiptFuzzHarness.swift" \
-        "$ROOT/Fuzz/ReceiptsEntry.swift"
-}
-
-build_jws() {
-    build_trust jws DepotJWSFuzz "$ROOT/Tests/DepotTrustTests/Fuzzing/JWSFuzzHarness.swift" "$ROOT/Fuzz/JWSEntry.swift"
-}
+build_grants() { build_trust grants; }
+build_google_play() { build_trust google-play; }
+build_app_receipts() { build_trust app-receipts; }
+build_jws() { build_trust jws; }
 
 # Seeds made at run time, never kept in the repository: the genuine App Store tokens, and Apple's
 # certificates standing in a development chain (harness mode 2).
@@ -206,7 +204,7 @@ run_target() {
     # is the harness's own start-up state (keys, certificates), not a parser's leak.
     local leaks=1
     [[ $(options_for "$target") == *-detect_leaks=0* ]] && leaks=0
-    (cd "$found" && ASAN_OPTIONS="detect_leaks=$leaks" LSAN_OPTIONS="detect_leaks=$leaks" "$BUILD/$target" -max_total_time="$SECONDS_PER_TARGET" -timeout=10 -rss_limit_mb=2048 \
+    (cd "$found" && DEPOT_FUZZ_TRUST_TARGET=$target ASAN_OPTIONS="detect_leaks=$leaks" LSAN_OPTIONS="detect_leaks=$leaks" "$BUILD/$target" -max_total_time="$SECONDS_PER_TARGET" -timeout=10 -rss_limit_mb=2048 \
         $(options_for "$target") -print_final_stats=1 "$corpus" "$ROOT/Fuzz/Corpus/$target" "$seeds") >"$log" 2>&1 \
         || status=$?
     grep -vE '^(#[0-9]+[[:space:]]+(NEW|REDUCE|pulse|RELOAD|INITED)|"|[[:space:]]+NEW_FUNC)' "$log" | tail -n 40

@@ -88,6 +88,20 @@ public struct GooglePlayDeveloperAPIClient: Sendable {
         return page
     }
 
+    /// `orders.reviewrefund`: the developer's answer to a pending refund review of the order `orderId`. Google keeps
+    /// the first answer to a review and answers later ones with 200 all the same.
+    public func reviewRefund(orderId: String, _ review: GooglePlayRefundReview) async throws(GooglePlayAPIError) {
+        guard !orderId.isEmpty, orderId.utf8.count <= 256, ![".", ".."].contains(orderId) else {
+            throw GooglePlayAPIError(.configuration("an order without a usable id cannot be answered for"))
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let body = try? encoder.encode(review) else {
+            throw GooglePlayAPIError(.configuration("the refund review answer could not be encoded"))
+        }
+        _ = try await send(.POST, applicationPath() + "/orders/" + Self.percentEncoded(orderId) + ":reviewrefund", body: body)
+    }
+
     private func applicationPath() -> String {
         "/androidpublisher/v3/applications/" + Self.percentEncoded(packageName)
     }

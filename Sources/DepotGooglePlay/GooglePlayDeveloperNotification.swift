@@ -12,9 +12,12 @@ public struct GooglePlayDeveloperNotification: Sendable, Equatable {
         case subscription(type: Int, purchaseToken: String, subscriptionId: String?)
         /// A purchase was voided (refunded, charged back); `productType` 1 subscription, 2 one-time product.
         case voidedPurchase(purchaseToken: String, orderId: String?, productType: Int?)
+        /// A customer asked their bank to take a payment back, and Google asks the developer, within 24 hours,
+        /// whether to grant the refund (`orders.reviewrefund` with this token).
+        case pendingRefundReview(pendingRefundToken: String, orderId: String)
         /// Play Console's test notification.
         case test
-        /// An event Depot does not act on (a kind Google added since, such as a pending refund review).
+        /// An event Depot does not act on (a kind Google added since).
         case other
     }
 
@@ -24,6 +27,9 @@ public struct GooglePlayDeveloperNotification: Sendable, Equatable {
     public var eventTimeMillis: Int64?
     /// What happened.
     public var event: Event
+
+    /// The longest pending refund token or order id taken (Google's are far shorter).
+    public static let maximumFieldLength = 4096
 
     /// The largest push body read (Pub/Sub messages carrying these notifications are far smaller).
     public static let maximumBodyLength = 64 * 1024
@@ -70,12 +76,17 @@ public struct GooglePlayDeveloperNotification: Sendable, Equatable {
                 var orderId: String?
                 var productType: Int?
             }
+            struct RefundReview: Decodable {
+                var pendingRefundToken: String?
+                var orderId: String?
+            }
             struct Test: Decodable { var version: String? }
             var packageName: String?
             var eventTimeMillis: Millis?
             var oneTimeProductNotification: OneTime?
             var subscriptionNotification: Subscription?
             var voidedPurchaseNotification: Voided?
+            var pendingRefundReviewNotification: RefundReview?
             var testNotification: Test?
         }
         guard let payload = try? JSONDecoder().decode(Payload.self, from: data) else {
@@ -101,6 +112,15 @@ public struct GooglePlayDeveloperNotification: Sendable, Equatable {
                 throw Malformed(description: "voidedPurchaseNotification lacks purchaseToken")
             }
             event = .voidedPurchase(purchaseToken: token, orderId: voided.orderId, productType: voided.productType)
+        } else if let review = payload.pendingRefundReviewNotification {
+            guard let token = review.pendingRefundToken, !token.isEmpty, token.utf8.count <= Self.maximumFieldLength,
+                let orderId = review.orderId, !orderId.isEmpty, orderId.utf8.count <= Self.maximumFieldLength
+            else {
+                throw Malformed(
+                    description: "pendingRefundReviewNotification lacks pendingRefundToken or orderId (or one is longer than "
+                        + "\(Self.maximumFieldLength) bytes)")
+            }
+            event = .pendingRefundReview(pendingRefundToken: token, orderId: orderId)
         } else if payload.testNotification != nil {
             event = .test
         } else {

@@ -13,6 +13,8 @@ import NIOCore
 ///   "voidedSource", "voidedReason", "refundType", "voidedQuantity", "kind"}`: a voided purchase (its held purchase is
 ///   cancelled, or for a quantity-based partial refund, `voidedQuantity` with `refundType` 2, its refundable
 ///   quantity lowered);
+/// - `POST /_double/refund-reviews` `{"orderId"}`: opens a pending refund review, answered with its
+///   `pendingRefundToken` and the `push` body of its notification (see `GooglePlayDouble+RefundReviews.swift`);
 /// - `POST /_double/fail` `{"count", "status", "retryAfter"}`: the next `count` API calls fail;
 /// - `GET /_double/requests`: every API and token request received; `DELETE /_double/requests` forgets them.
 /// Bad input is a 400 with `{"error": {"code", "message"}}`.
@@ -42,6 +44,8 @@ extension GooglePlayDouble {
             }
             holdVoided(voided)
             return Self.json(.ok, #"{"voided": \#(GooglePlayDoubleSetup.quoted(voided.purchaseToken))}"#)
+        case (.post, "/_double/refund-reviews"):
+            return openRefundReview(body: body)
         case (.post, "/_double/push-token"):
             struct Asked: Decodable {
                 var audience: String
@@ -74,7 +78,7 @@ extension GooglePlayDouble {
         default:
             return Self.json(
                 .notFound,
-                #"{"error": {"code": "not-found", "message": "the double serves /_double/purchases, /_double/voided, /_double/fail and /_double/requests"}}"#
+                #"{"error": {"code": "not-found", "message": "the double serves /_double/purchases, /_double/voided, /_double/refund-reviews, /_double/fail and /_double/requests"}}"#
             )
         }
     }

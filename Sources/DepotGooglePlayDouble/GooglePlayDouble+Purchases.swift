@@ -26,8 +26,12 @@ extension GooglePlayDouble {
         let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
             $0.removingPercentEncoding ?? String($0)
         }
-        guard segments.count >= 6, Array(segments[0...2]) == ["androidpublisher", "v3", "applications"], segments[4] == "purchases"
-        else { return Self.urlNotFound }
+        guard segments.count >= 6, Array(segments[0...2]) == ["androidpublisher", "v3", "applications"] else { return Self.urlNotFound }
+        if segments.count == 6, segments[4] == "orders", method == .post, segments[5].hasSuffix(":reviewrefund") {
+            guard segments[3] == packageName else { return Self.applicationNotFound }
+            return reviewRefund(orderId: String(segments[5].dropLast(":reviewrefund".count)), body: body)
+        }
+        guard segments[4] == "purchases" else { return Self.urlNotFound }
         switch segments.count {
         case 6 where segments[5] == "voidedpurchases" && method == .get:
             guard segments[3] == packageName else { return Self.applicationNotFound }

@@ -14,7 +14,8 @@ import NIOCore
 ///   (401 `UNAUTHENTICATED` when it is missing, unknown or expired) and the package name (404
 ///   `applicationNotFound` for another): `products/{productId}/tokens/{token}` (get, `:acknowledge`,
 ///   `:consume`), `subscriptions/{subscriptionId}/tokens/{token}` (get, `:acknowledge`) and `voidedpurchases`
-///   (see `GooglePlayDouble+Purchases.swift` and `GooglePlayDouble+Voided.swift`).
+///   (see `GooglePlayDouble+Purchases.swift` and `GooglePlayDouble+Voided.swift`), and `orders/{orderId}:reviewrefund`
+///   (see `GooglePlayDouble+RefundReviews.swift`).
 ///
 /// Control routes (`/_double/...`, see `GooglePlayDouble+Control.swift`) hold purchases and voided purchases,
 /// make the next calls fail, and list what was received.
@@ -70,6 +71,8 @@ package final class GooglePlayDouble: Sendable {
         var purchases: [String: GooglePlayDoublePurchase] = [:]
         /// Voided purchases, in the order they were given.
         var voided: [GooglePlayDoubleVoidedPurchase] = []
+        /// Pending refund reviews by token.
+        var refundReviews: [String: RefundReview] = [:]
         /// The token endpoint's URI, once the server listens: what assertions' `aud` must be.
         var tokenURI: String?
     }

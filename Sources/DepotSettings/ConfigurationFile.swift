@@ -217,6 +217,8 @@ struct ConfigurationFile: Decodable {
             var timeoutSeconds: Int64?
             var outbox: AppStoreServerAPI.Outbox?
             var voidedPurchases: VoidedPurchases?
+            /// Whether the customer could try the content before buying (in answers to refund reviews).
+            var sampleContentProvided: Bool?
         }
 
         struct VoidedPurchases: Decodable {

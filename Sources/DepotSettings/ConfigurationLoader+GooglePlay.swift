@@ -99,9 +99,11 @@ extension ConfigurationLoader {
         guard (1...30 * 86_400).contains(poll.lookbackSeconds) else {
             throw ConfigurationError("\(file): \(name).voidedPurchases.lookbackDays must be from 1 to 30")
         }
-        return GooglePlayDeveloperAPISettings(
+        var settings = GooglePlayDeveloperAPISettings(
             account: account, serviceAccountKeyPath: resolved, baseURL: baseURL, tokenURL: section.tokenURL,
             timeoutSeconds: timeout, outbox: try outboxSettings(section.outbox, section: name, in: file), voidedPurchases: poll)
+        settings.sampleContentProvided = section.sampleContentProvided ?? false
+        return settings
     }
 
     /// `googlePlay.notifications`: the push URL tokens' digests and the authenticated push's audience, account

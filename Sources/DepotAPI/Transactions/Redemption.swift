@@ -4,11 +4,15 @@ public struct Redemption: Sendable, Equatable, Codable {
     public var transaction: RedeemedTransaction
     /// The bundles to download.
     public var downloads: [Download]
+    /// For a pre-order redeemed before its content is released, when it is (RFC 3339, UTC): the app keeps the
+    /// transaction unfinished and redeems it again from then on.
+    public var availableFrom: String?
 
     /// A redeem answer.
-    public init(transaction: RedeemedTransaction, downloads: [Download]) {
+    public init(transaction: RedeemedTransaction, downloads: [Download], availableFrom: String? = nil) {
         self.transaction = transaction
         self.downloads = downloads
+        self.availableFrom = availableFrom
     }
 }
 

@@ -138,4 +138,21 @@ extension SQLLedger {
             try await session.row("SELECT consented_at FROM apple_consents WHERE transaction_id = \(transactionId)")?.integer(0)
         }
     }
+
+    package func recordRefundReview(
+        transactionId: String, pendingRefundToken: String, now: Int64
+    ) async throws(LedgerError) -> Bool {
+        try await transaction(.write, "recording a refund review of \(transactionId)") { session in
+            guard try await session.row("SELECT id FROM transactions WHERE id = \(transactionId)\(.forUpdate)") != nil else {
+                return false
+            }
+            return try await RefundReviewRows.record(session, transactionId: transactionId, token: pendingRefundToken, now: now)
+        }
+    }
+
+    package func pendingRefundToken(transactionId: String) async throws(LedgerError) -> String? {
+        try await transaction(.read, "reading the refund review of \(transactionId)") { session in
+            try await session.row("SELECT pending_refund_token FROM refund_reviews WHERE transaction_id = \(transactionId)")?.text(0)
+        }
+    }
 }

@@ -43,6 +43,14 @@ package protocol AppleOutboxLedger: Sendable {
 
     /// When the customer consented to share consumption data for a transaction, nil when not (or withdrawn).
     func consumptionConsentedAt(transactionId: String) async throws(LedgerError) -> Int64?
+
+    /// Records a Google Play pending refund review of a transaction and enqueues, in the same ledger transaction,
+    /// its answer (`orders.reviewrefund`) as the transaction's `consumption` job. False when nothing changed: the
+    /// transaction is unknown, or the review was already recorded (the same token).
+    func recordRefundReview(transactionId: String, pendingRefundToken: String, now: Int64) async throws(LedgerError) -> Bool
+
+    /// The token of a transaction's latest Google Play refund review, nil when none was recorded.
+    func pendingRefundToken(transactionId: String) async throws(LedgerError) -> String?
 }
 
 extension AppleOutboxLedger {

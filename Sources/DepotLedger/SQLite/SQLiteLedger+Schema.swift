@@ -77,6 +77,11 @@ extension SQLiteLedger {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration("v15-refund-reviews") { db in
+            for statement in RefundReviewRows.statements(integer: "INTEGER") {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
     }()
 

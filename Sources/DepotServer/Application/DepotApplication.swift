@@ -346,7 +346,11 @@ package struct DepotApplication: Sendable {
                     ledger: ledger, client: appStoreClient, googlePlay: googlePlayClient.map(GooglePlayPurchaseCompletion.init),
                     settings: outbox, owner: StoreOutboxWorker.makeOwner(), clock: Self.systemClock,
                     random: { Double.random(in: 0..<1) }, logger: logger,
-                    consumptionInformation: { id async throws(DepotError) in try await service.consumptionInformation(transactionId: id) }))
+                    consumptionInformation: { id async throws(DepotError) in try await service.consumptionInformation(transactionId: id) },
+                    refundReview: {
+                        [sample = configuration.googlePlay?.developerAPI?.sampleContentProvided ?? false] id async throws(DepotError) in
+                        try await service.refundReview(transactionId: id, sampleContentProvided: sample)
+                    }))
         }
         if let voidedPurchases, voidedPurchases.settings.intervalSeconds > 0 {
             services.append(voidedPurchases)

@@ -2,6 +2,7 @@ import DepotServices
 import DepotAPI
 import DepotAppStore
 import DepotCore
+import DepotGooglePlay
 import DepotLedger
 import DepotTrust
 
@@ -36,6 +37,16 @@ extension DeliveryService {
             case .outsideApplesRules(let status):
                 throw DepotError(.internal, "the consumption information for \(status) breaks Apple's rules")
             }
+        }
+    }
+
+    /// The `orders.reviewrefund` answer to a Google Play transaction's pending refund review from Depot's delivery
+    /// evidence now, or nil when no review is recorded (see `DeliveryContext.refundReview`).
+    func refundReview(transactionId: String, sampleContentProvided: Bool) async throws(DepotError) -> GooglePlayRefundReview? {
+        do {
+            return try await context.refundReview(transactionId: transactionId, sampleContentProvided: sampleContentProvided)
+        } catch {
+            throw DepotError(error)
         }
     }
 }

@@ -83,7 +83,7 @@ struct DeliveryService: Sendable {
             countOffers(result.downloads)
             return Redemption(
                 transaction: Self.body(result.transaction, finishToken: result.finishToken, proof: presented.proof),
-                downloads: result.downloads.map(Self.body))
+                downloads: result.downloads.map(Self.body), availableFrom: result.availableFrom.map(UTCTimestamp.format))
         } catch {
             throw DepotError(error)
         }

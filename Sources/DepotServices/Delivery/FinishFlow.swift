@@ -109,7 +109,10 @@ package struct FinishFlow: Sendable {
     /// could not be served offers nothing). Only a purchase that entitles nothing (a subscription period without
     /// issues, a product without content) finishes with nothing delivered. A purchase the rules refuse (revoked, a
     /// finished consumable) entitles nothing here: the finish is judged as before.
+    /// A pre-order whose content is not released yet entitles it all the same: finished now, it would be finished
+    /// with nothing delivered.
     func entitlesContent(_ stored: LedgerTransaction) async throws(DeliveryError) -> Bool {
+        if context.preOrderAvailableFrom(stored, now: context.clock()) != nil { return true }
         do {
             let audience = try await context.audience(of: stored)
             return try await !context.entitledContents(stored, audience: audience).isEmpty

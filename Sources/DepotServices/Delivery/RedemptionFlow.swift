@@ -45,6 +45,8 @@ package struct RedemptionFlow: Sendable {
         package var finishToken: String
         /// The downloads, each with a fresh grant.
         package var downloads: [GrantedDownload]
+        /// For a pre-order redeemed before its content is released: when it is (seconds since 1970).
+        package var availableFrom: Int64?
     }
 
     /// Redeems one purchase.
@@ -71,6 +73,6 @@ package struct RedemptionFlow: Sendable {
             ])
         return Result(
             transaction: stored, finishToken: context.grants.finishToken(transactionId: stored.transaction.id),
-            downloads: downloads)
+            downloads: downloads, availableFrom: downloads.isEmpty ? context.preOrderAvailableFrom(stored, now: now) : nil)
     }
 }

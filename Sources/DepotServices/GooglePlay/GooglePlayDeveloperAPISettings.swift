@@ -17,6 +17,9 @@ package struct GooglePlayDeveloperAPISettings: Sendable {
     package var outbox: StoreOutboxSettings
     /// How the voided purchases list is polled.
     package var voidedPurchases: VoidedPurchasePollSettings
+    /// Whether the customer could try the content before buying (`sampleContentProvided` in answers to refund
+    /// reviews).
+    package var sampleContentProvided = false
 
     /// Settings as `depot.json` gives them (checked by the configuration loader).
     package init(

@@ -16,6 +16,9 @@ package struct GooglePlayNotificationHandler: Sendable {
         case test
         /// A purchase Depot knows was revoked.
         case revoked
+        /// A pending refund review of a purchase Depot recorded: its answer, from the delivery evidence, is in the
+        /// outbox (`orders.reviewrefund`).
+        case refundReviewEnqueued = "refund-review-enqueued"
         /// Google holds nothing that changes what Depot recorded.
         case unchanged
         /// Google does not know the purchase, or Depot never recorded it.
@@ -73,6 +76,8 @@ package struct GooglePlayNotificationHandler: Sendable {
             return try await checkOneTime(token: token, productId: productId)
         case .voidedPurchase:
             return try await pollVoided(since: notification.eventTimeMillis)
+        case .pendingRefundReview(let token, let orderId):
+            return try await recordRefundReview(token: token, orderId: orderId)
         case .subscription(let type, _, _):
             // Renewals and expiries need nothing here: a subscription's period is asked of Google at each redeem
             // or restore, when entitlement is worked out. A revocation is a voided purchase, which the voided list
@@ -115,6 +120,26 @@ package struct GooglePlayNotificationHandler: Sendable {
             throw .ledger(error)
         }
         return .unknownPurchase
+    }
+
+    /// Records a pending refund review of a purchase Depot recorded (by its order id, the transaction's id), which
+    /// enqueues its answer. What the notification says is only a request for evidence: it changes no entitlement.
+    private func recordRefundReview(token: String, orderId: String) async throws(Failure) -> Outcome {
+        // Depot's transaction ids follow its identifier rule; an order id that does not is none Depot recorded.
+        guard Identifier.isAcceptable(orderId) else { return .unknownPurchase }
+        do {
+            guard let stored = try await ledger.transaction(id: orderId), stored.transaction.store == .googlePlay else {
+                logger.notice("a refund review of an order Depot never recorded", metadata: ["order": "\(orderId)"])
+                return .unknownPurchase
+            }
+            guard try await ledger.recordRefundReview(transactionId: orderId, pendingRefundToken: token, now: clock()) else {
+                return .unchanged
+            }
+        } catch {
+            throw .ledger(error)
+        }
+        logger.info("Google Play refund review enqueued", metadata: ["transaction": "\(orderId)"])
+        return .refundReviewEnqueued
     }
 
     /// Polls the voided purchases from an hour before the event until now.

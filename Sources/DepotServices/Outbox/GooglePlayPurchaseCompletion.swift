@@ -8,7 +8,7 @@ import DepotLedger
 /// done, so a call repeated after a lost answer, an expired lease or the app's own acknowledgement is harmless.
 package struct GooglePlayPurchaseCompletion: Sendable {
     /// The Developer API.
-    let client: GooglePlayDeveloperAPIClient
+    package let client: GooglePlayDeveloperAPIClient
 
     /// Completion through `client`.
     package init(client: GooglePlayDeveloperAPIClient) { self.client = client }

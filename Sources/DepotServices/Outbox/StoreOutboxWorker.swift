@@ -33,13 +33,17 @@ package struct StoreOutboxWorker: Service {
     /// The Send Consumption Information body for a transaction, from the delivery evidence at send time; nil
     /// when the customer's consent is no longer recorded.
     let consumptionInformation: @Sendable (String) async throws -> ConsumptionInformation?
+    /// The `orders.reviewrefund` body for a Google Play transaction's pending refund review, from the delivery
+    /// evidence at send time; nil when no review is recorded.
+    let refundReview: @Sendable (String) async throws -> GooglePlayRefundReview?
 
     /// A sender of the outbox's jobs through `client` (App Store transactions) and `googlePlay` (Play purchases).
     package init(
         ledger: any Ledger, client: AppStoreServerAPIClient?, googlePlay: GooglePlayPurchaseCompletion? = nil,
         settings: StoreOutboxSettings, owner: String,
         clock: @escaping @Sendable () -> Int64, random: @escaping @Sendable () -> Double, logger: Logger,
-        consumptionInformation: @escaping @Sendable (String) async throws -> ConsumptionInformation?
+        consumptionInformation: @escaping @Sendable (String) async throws -> ConsumptionInformation?,
+        refundReview: @escaping @Sendable (String) async throws -> GooglePlayRefundReview? = { _ in nil }
     ) {
         self.ledger = ledger
         self.client = client
@@ -50,6 +54,7 @@ package struct StoreOutboxWorker: Service {
         self.random = random
         self.logger = logger
         self.consumptionInformation = consumptionInformation
+        self.refundReview = refundReview
     }
 
     /// A name for this process's sender: host, process id and a random part (a restarted process is a new owner).
@@ -108,35 +113,39 @@ package struct StoreOutboxWorker: Service {
             switch self {
             case .appStore(let error): StoreOutboxDecision.after(error, job: job, now: now, settings: settings, random: random)
             case .googlePlay(let error):
-                // Every failure is tried again until the retry period ends: a purchase nobody acknowledges is
-                // refunded after three days, and the causes that look final (a token endpoint refusing a clock
-                // set wrong, permissions still propagating in Play Console, a configuration being mended) pass.
+                // Every failure of an acknowledgement is tried again until the retry period ends: a purchase nobody
+                // acknowledges is refunded after three days, and the causes that look final (a token endpoint
+                // refusing a clock set wrong, permissions still propagating in Play Console, a configuration being
+                // mended) pass. A refund review's answer that Google refuses (a review closed, or a token it never
+                // issued) or that cannot be made is given up at once: it would be refused again.
                 StoreOutboxDecision.after(
-                    retryable: true, retryAfter: error.retryAfter, job: job, now: now, settings: settings, random: random)
+                    retryable: job.kind == .finish || error.isRetryable, retryAfter: error.retryAfter, job: job, now: now,
+                    settings: settings, random: random)
             }
         }
     }
 
     /// The store call a job stands for.
     private func call(_ job: AppleJob) async throws(CallFailure) {
-        if job.kind == .finish {
-            let stored: LedgerTransaction?
+        let stored: LedgerTransaction?
+        do {
+            stored = try await ledger.transaction(id: job.transactionId)
+        } catch {
+            throw .appStore(AppStoreAPIError(.transport("the transaction could not be read: \(error)")))
+        }
+        if let stored, stored.transaction.store == .googlePlay {
+            guard let googlePlay else {
+                throw .googlePlay(GooglePlayAPIError(.configuration("googlePlay.developerAPI is not configured")))
+            }
             do {
-                stored = try await ledger.transaction(id: job.transactionId)
+                switch job.kind {
+                case .finish: try await googlePlay.complete(stored, type: stored.productType)
+                case .consumption: try await answerRefundReview(job, googlePlay: googlePlay)
+                }
             } catch {
-                throw .appStore(AppStoreAPIError(.transport("the transaction could not be read: \(error)")))
+                throw .googlePlay(error)
             }
-            if let stored, stored.transaction.store == .googlePlay {
-                guard let googlePlay else {
-                    throw .googlePlay(GooglePlayAPIError(.configuration("googlePlay.developerAPI is not configured")))
-                }
-                do {
-                    try await googlePlay.complete(stored, type: stored.productType)
-                } catch {
-                    throw .googlePlay(error)
-                }
-                return
-            }
+            return
         }
         guard let client else {
             throw .appStore(AppStoreAPIError(.configuration("appStoreServerAPI is not configured")))
@@ -146,6 +155,21 @@ package struct StoreOutboxWorker: Service {
         } catch {
             throw .appStore(error)
         }
+    }
+
+    /// `orders.reviewrefund` for a Google Play purchase's pending refund review, from the delivery evidence now.
+    private func answerRefundReview(_ job: AppleJob, googlePlay: GooglePlayPurchaseCompletion) async throws(GooglePlayAPIError) {
+        let review: GooglePlayRefundReview?
+        do {
+            review = try await refundReview(job.transactionId)
+        } catch {
+            // The ledger could not be read: a passing failure, tried again like a network one.
+            throw GooglePlayAPIError(.transport("the delivery evidence could not be read: \(error)"))
+        }
+        guard let review else {
+            throw GooglePlayAPIError(.configuration("no refund review of \(job.transactionId) is recorded"))
+        }
+        try await googlePlay.client.reviewRefund(orderId: job.transactionId, review)
     }
 
     /// The App Store Server API call a job stands for.

@@ -63,6 +63,20 @@ extension MeasuredLedger {
         }
     }
 
+    package func recordRefundReview(
+        transactionId: String, pendingRefundToken: String, now: Int64
+    ) async throws(LedgerError) -> Bool {
+        try await timed("recordRefundReview") { () async throws(LedgerError) in
+            try await base.recordRefundReview(transactionId: transactionId, pendingRefundToken: pendingRefundToken, now: now)
+        }
+    }
+
+    package func pendingRefundToken(transactionId: String) async throws(LedgerError) -> String? {
+        try await timed("pendingRefundToken") { () async throws(LedgerError) in
+            try await base.pendingRefundToken(transactionId: transactionId)
+        }
+    }
+
     package func createUpload(_ upload: UploadRecord) async throws(LedgerError) {
         try await timed("createUpload") { () async throws(LedgerError) in try await base.createUpload(upload) }
     }
