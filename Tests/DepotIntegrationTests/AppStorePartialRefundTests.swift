@@ -241,6 +241,16 @@ struct AppStorePartialRefundTests {
             let after = try await Self.report(client, id)
             #expect(after["transaction.revocation.type"]?.string == "familyRevoke")
             #expect(after["transaction.ownership"]?.string == "familyShared")
+
+            // A subscription is shared as well: it entitles its period's issues to the family member.
+            let (monthly, _) = try PurchaseSteps.sign(server, product: "com.example.monthly", type: "Auto-Renewable Subscription") {
+                $0.inAppOwnershipType = "FAMILY_SHARED"
+                $0.purchaseDate = 1_787_184_000_000  // 2026-08-20, a period holding the 2026-09-01 issue
+                $0.expiresDate = 1_789_862_400_000
+            }
+            let subscription = try await Self.redeemed(client, monthly)
+            #expect(subscription["transaction.ownership"]?.string == "familyShared")
+            #expect(subscription["downloads.0.contentId"]?.string == "com.example.monthly.2026-09")
         }
     }
 
