@@ -1,0 +1,34 @@
+import DepotGooglePlay
+import Foundation
+import Testing
+
+/// A voided purchases page with odd numbers in it stays readable: the odd number reads as absent, and the rest of
+/// the purchase and of the page as Google sent them.
+@Suite("Voided purchases decoding")
+struct GooglePlayVoidedPurchaseDecodingTests {
+    static func page(_ quantity: String) throws -> GooglePlayVoidedPurchasePage {
+        let json = """
+            {"voidedPurchases": [
+              {"purchaseToken": "t1", "orderId": "GPA.1", "voidedTimeMillis": "1767225600000", "voidedReason": 1,
+               "voidedSource": 0, "refundType": 2, "voidedQuantity": \(quantity)},
+              {"purchaseToken": "t2", "orderId": "GPA.2", "voidedTimeMillis": "1767225600000", "refundType": 1}
+            ]}
+            """
+        return try JSONDecoder().decode(GooglePlayVoidedPurchasePage.self, from: Data(json.utf8))
+    }
+
+    @Test func aPartialRefundReadsItsUnits() throws {
+        let voided = try #require(try Self.page("1").voidedPurchases)
+        #expect(voided.count == 2)
+        #expect(voided[0].voidedQuantity == 1 && voided[0].refundType == 2 && voided[0].voidedAtMillis == 1_767_225_600_000)
+        #expect(voided[1].voidedQuantity == nil && voided[1].refundType == 1)
+    }
+
+    @Test(arguments: ["1e30", "1.5", "-99999999999999999999", "\"two\"", "null", "true", "{}"])
+    func anOddNumberReadsAsAbsent(quantity: String) throws {
+        let voided = try #require(try Self.page(quantity).voidedPurchases)
+        #expect(voided.count == 2)
+        #expect(voided[0].voidedQuantity == nil)
+        #expect(voided[0].orderId == "GPA.1" && voided[0].refundType == 2 && voided[0].voidedReason == 1)
+    }
+}
