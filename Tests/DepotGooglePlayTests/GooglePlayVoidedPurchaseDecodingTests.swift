@@ -32,3 +32,24 @@ struct GooglePlayVoidedPurchaseDecodingTests {
         #expect(voided[0].orderId == "GPA.1" && voided[0].refundType == 2 && voided[0].voidedReason == 1)
     }
 }
+
+/// A one-time purchase whose refundable quantity is odd stays readable, its other fields as Google sent them.
+@Suite("Product purchase decoding")
+struct GooglePlayProductPurchaseDecodingTests {
+    @Test(arguments: ["1e30", "1.5", "\"two\"", "null"])
+    func anOddRefundableQuantityReadsAsAbsent(refundable: String) throws {
+        let json = """
+            {"purchaseState": 0, "consumptionState": 0, "acknowledgementState": 1, "orderId": "GPA.1", "quantity": 3,
+             "refundableQuantity": \(refundable)}
+            """
+        let purchase = try JSONDecoder().decode(GooglePlayProductPurchase.self, from: Data(json.utf8))
+        #expect(purchase.refundableQuantity == nil)
+        #expect(purchase.quantity == 3 && purchase.orderId == "GPA.1" && purchase.acknowledgementState == 1)
+    }
+
+    @Test func aRefundableQuantityIsRead() throws {
+        let json = #"{"purchaseState": 0, "quantity": 3, "refundableQuantity": 2}"#
+        let purchase = try JSONDecoder().decode(GooglePlayProductPurchase.self, from: Data(json.utf8))
+        #expect(purchase.quantity == 3 && purchase.refundableQuantity == 2)
+    }
+}
