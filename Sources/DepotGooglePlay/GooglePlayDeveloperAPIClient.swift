@@ -76,7 +76,9 @@ public struct GooglePlayDeveloperAPIClient: Sendable {
     )
         async throws(GooglePlayAPIError) -> GooglePlayVoidedPurchasePage
     {
-        var query = "startTime=\(startTimeMillis)&maxResults=1000&type=\(includeSubscriptions ? 1 : 0)"
+        // Quantity-based partial refunds are listed too (`refundType` 2 with `voidedQuantity`): one unit of several.
+        var query =
+            "startTime=\(startTimeMillis)&maxResults=1000&type=\(includeSubscriptions ? 1 : 0)&includeQuantityBasedPartialRefund=true"
         if let endTimeMillis { query += "&endTime=\(endTimeMillis)" }
         if let pageToken { query += "&token=" + Self.percentEncoded(pageToken) }
         let data = try await send(.GET, applicationPath() + "/purchases/voidedpurchases?" + query, body: nil)

@@ -11,11 +11,19 @@ public struct GooglePlayProductPurchase: Decodable, Sendable, Equatable {
     /// How it was bought when not in the ordinary way: 0 a test (a license tester), 1 a promo code, 2 rewarded
     /// (a video watched); absent for an ordinary purchase.
     public var purchaseType: Int?
+    /// How many units were bought, when Google says.
+    public var quantity: Int?
+    /// How many units can still be refunded: below `quantity` once some were refunded (quantity-based partial
+    /// refunds), 0 once all were.
+    public var refundableQuantity: Int?
 
     /// Creates a purchase record.
     public init(
-        purchaseState: Int?, consumptionState: Int?, acknowledgementState: Int?, orderId: String?, purchaseType: Int? = nil
+        purchaseState: Int?, consumptionState: Int?, acknowledgementState: Int?, orderId: String?, purchaseType: Int? = nil,
+        quantity: Int? = nil, refundableQuantity: Int? = nil
     ) {
+        self.quantity = quantity
+        self.refundableQuantity = refundableQuantity
         self.purchaseState = purchaseState
         self.consumptionState = consumptionState
         self.acknowledgementState = acknowledgementState

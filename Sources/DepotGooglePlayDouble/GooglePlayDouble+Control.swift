@@ -7,9 +7,12 @@ import NIOCore
 /// The double's control routes, for a test or a person (not part of Google's API):
 /// - `POST /_double/purchases` `{"purchaseToken", "productId", "kind": "product"|"subscription", "orderId",
 ///   "purchaseState", "purchaseTimeMillis", "expiryTimeMillis", "acknowledgementState", "consumptionState",
-///   "purchaseType", "quantity", "regionCode", "autoRenewing", "cancelReason"}`: holds (or replaces) a purchase;
+///   "purchaseType", "quantity", "refundableQuantity", "purchaseOptionId", "regionCode", "autoRenewing",
+///   "cancelReason"}`: holds (or replaces) a purchase;
 /// - `POST /_double/voided` `{"purchaseToken", "orderId", "purchaseTimeMillis", "voidedTimeMillis",
-///   "voidedSource", "voidedReason", "refundType", "kind"}`: a voided purchase (its held purchase is cancelled);
+///   "voidedSource", "voidedReason", "refundType", "voidedQuantity", "kind"}`: a voided purchase (its held purchase is
+///   cancelled, or for a quantity-based partial refund, `voidedQuantity` with `refundType` 2, its refundable
+///   quantity lowered);
 /// - `POST /_double/refund-reviews` `{"orderId"}`: opens a pending refund review, answered with its
 ///   `pendingRefundToken` and the `push` body of its notification (see `GooglePlayDouble+RefundReviews.swift`);
 /// - `POST /_double/fail` `{"count", "status", "retryAfter"}`: the next `count` API calls fail;
@@ -26,7 +29,8 @@ extension GooglePlayDouble {
                     "bad-purchase",
                     "send {\"purchaseToken\", \"productId\", \"kind\": \"product\" or \"subscription\", \"orderId\", "
                         + "\"purchaseState\": 0-2, \"purchaseTimeMillis\", \"expiryTimeMillis\", \"acknowledgementState\": 0-1, "
-                        + "\"consumptionState\": 0-1}")
+                        + "\"consumptionState\": 0-1, \"quantity\": 1-1000000, \"refundableQuantity\": 0-quantity, "
+                        + "\"purchaseOptionId\"}")
             }
             holdPurchase(purchase)
             return Self.json(.ok, #"{"held": \#(GooglePlayDoubleSetup.quoted(purchase.purchaseToken))}"#)
@@ -35,7 +39,8 @@ extension GooglePlayDouble {
                 return Self.controlError(
                     "bad-voided-purchase",
                     "send {\"purchaseToken\", \"orderId\", \"purchaseTimeMillis\", \"voidedTimeMillis\", \"voidedSource\": 0-2, "
-                        + "\"voidedReason\": 0-8, \"refundType\": 1-2, \"kind\": \"product\" or \"subscription\"}")
+                        + "\"voidedReason\": 0-8, \"refundType\": 1-2, \"voidedQuantity\": 1-1000000 (refundType 2), "
+                        + "\"kind\": \"product\" or \"subscription\"}")
             }
             holdVoided(voided)
             return Self.json(.ok, #"{"voided": \#(GooglePlayDoubleSetup.quoted(voided.purchaseToken))}"#)
@@ -97,6 +102,8 @@ extension GooglePlayDouble {
         var consumptionState: Int?
         var purchaseType: Int?
         var quantity: Int?
+        var refundableQuantity: Int?
+        var purchaseOptionId: String?
         var regionCode: String?
         var autoRenewing: Bool?
         var cancelReason: Int?
@@ -108,12 +115,13 @@ extension GooglePlayDouble {
             let acknowledgement = acknowledgementState ?? 0
             let consumption = consumptionState ?? 0
             guard !purchaseToken.isEmpty, !productId.isEmpty, (0...2).contains(state), (0...1).contains(acknowledgement),
-                (0...1).contains(consumption), purchaseType.map({ (0...2).contains($0) }) ?? true, (quantity ?? 1) >= 1,
-                cancelReason.map({ (0...3).contains($0) }) ?? true
+                (0...1).contains(consumption), purchaseType.map({ (0...2).contains($0) }) ?? true,
+                (1...1_000_000).contains(quantity ?? 1), refundableQuantity.map({ (0...(quantity ?? 1)).contains($0) }) ?? true,
+                purchaseOptionId.map({ !$0.isEmpty && $0.utf8.count <= 256 }) ?? true, cancelReason.map({ (0...3).contains($0) }) ?? true
             else { return nil }
             let kind = kind ?? .product
             let bought = purchaseTimeMillis ?? now
-            return GooglePlayDoublePurchase(
+            var purchase = GooglePlayDoublePurchase(
                 purchaseToken: purchaseToken, productId: productId, kind: kind, orderId: orderId ?? GooglePlayDouble.makeOrderId(),
                 purchaseState: state, purchaseTimeMillis: bought,
                 // The purchase time comes from the request: a month after it, or the end of time, never a trap.
@@ -122,6 +130,9 @@ extension GooglePlayDouble {
                     : nil,
                 acknowledgementState: acknowledgement, consumptionState: consumption, purchaseType: purchaseType,
                 quantity: quantity ?? 1, regionCode: regionCode ?? "US", autoRenewing: autoRenewing, cancelReason: cancelReason)
+            purchase.refundableQuantity = refundableQuantity
+            purchase.purchaseOptionId = purchaseOptionId
+            return purchase
         }
     }
 
@@ -134,19 +145,25 @@ extension GooglePlayDouble {
         var voidedSource: Int?
         var voidedReason: Int?
         var refundType: Int?
+        var voidedQuantity: Int?
         var kind: GooglePlayDoublePurchase.Kind?
 
         /// The voided purchase, or nil when a field is out of range.
         func voided(now: Int64) -> GooglePlayDoubleVoidedPurchase? {
             let source = voidedSource ?? 0
             let reason = voidedReason ?? 1
-            let refund = refundType ?? 1
-            guard !purchaseToken.isEmpty, (0...2).contains(source), (0...8).contains(reason), (1...2).contains(refund) else { return nil }
-            return GooglePlayDoubleVoidedPurchase(
+            // A voided quantity is a quantity-based partial refund (2), which names its units.
+            let refund = refundType ?? (voidedQuantity == nil ? 1 : 2)
+            guard !purchaseToken.isEmpty, (0...2).contains(source), (0...8).contains(reason), (1...2).contains(refund),
+                (refund == 2) == (voidedQuantity != nil), voidedQuantity.map({ (1...1_000_000).contains($0) }) ?? true
+            else { return nil }
+            var voided = GooglePlayDoubleVoidedPurchase(
                 purchaseToken: purchaseToken, orderId: orderId ?? GooglePlayDouble.makeOrderId(),
                 purchaseTimeMillis: purchaseTimeMillis ?? now,
                 voidedTimeMillis: voidedTimeMillis ?? now, voidedSource: source, voidedReason: reason, refundType: refund,
                 kind: kind ?? .product)
+            voided.voidedQuantity = voidedQuantity
+            return voided
         }
     }
 

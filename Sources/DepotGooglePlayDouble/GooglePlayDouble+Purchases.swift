@@ -118,6 +118,8 @@ extension GooglePlayDouble {
             ("acknowledgementState", String(held.acknowledgementState)),
             ("productId", GooglePlayDoubleSetup.quoted(held.productId)),
             ("quantity", String(held.quantity)),
+            ("refundableQuantity", String(held.refundableQuantity ?? (held.purchaseState == 1 ? 0 : held.quantity))),
+            ("purchaseOptionId", held.purchaseOptionId.map(GooglePlayDoubleSetup.quoted)),
             ("regionCode", GooglePlayDoubleSetup.quoted(held.regionCode)),
         ])
     }

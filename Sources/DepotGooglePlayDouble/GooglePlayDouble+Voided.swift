@@ -3,10 +3,12 @@ import DepotTrust
 import Hummingbird
 import NIOConcurrencyHelpers
 
-/// `GET .../purchases/voidedpurchases?startTime=&endTime=&maxResults=&token=&type=`: the voided purchases held
+/// `GET .../purchases/voidedpurchases?startTime=&endTime=&maxResults=&token=&type=&includeQuantityBasedPartialRefund=`:
+/// the voided purchases held
 /// (`holdVoided`) voided within [startTime, endTime] (milliseconds; by default the last 30 days), oldest first,
 /// `maxResults` (1-1000, default 1000) to a page, with `tokenPagination.nextPageToken` when more follow; `type`
-/// 0 (the default) lists one-time products only, 1 subscriptions too. Google's 400 `invalid` answers a start
+/// 0 (the default) lists one-time products only, 1 subscriptions too; quantity-based partial refunds (`refundType` 2,
+/// with `voidedQuantity`) only with `includeQuantityBasedPartialRefund=true`. Google's 400 `invalid` answers a start
 /// more than 30 days ago or after the end, an end more than a minute ahead, a bad page token or `maxResults`.
 extension GooglePlayDouble {
     /// How far back a listing may reach, in milliseconds.
@@ -33,6 +35,12 @@ extension GooglePlayDouble {
         guard start <= end else { return Self.invalidArgument("startTime must be before endTime.") }
         guard (1...1000).contains(maxResults) else { return Self.invalidArgument("maxResults must be from 1 to 1000.") }
         guard type == 0 || type == 1 else { return Self.invalidArgument("type must be 0 or 1.") }
+        let partial: Bool
+        switch fields["includeQuantityBasedPartialRefund"] {
+        case nil, "false": partial = false
+        case "true": partial = true
+        case let other?: return Self.invalidArgument("Invalid value for includeQuantityBasedPartialRefund: \(other)")
+        }
         var offset = 0
         if let token = fields["token"] {
             guard let bytes = Base64URL.decode(token), let text = String(bytes: bytes, encoding: .utf8), let position = Int(text),
@@ -44,6 +52,7 @@ extension GooglePlayDouble {
             state.voided.enumerated()
                 .filter { $0.element.voidedTimeMillis >= start && $0.element.voidedTimeMillis <= end }
                 .filter { type == 1 || $0.element.kind == .product }
+                .filter { partial || $0.element.refundType != 2 }
                 .sorted { ($0.element.voidedTimeMillis, $0.offset) < ($1.element.voidedTimeMillis, $1.offset) }
                 .map(\.element)
         }
@@ -72,6 +81,7 @@ extension GooglePlayDouble {
             ("voidedSource", String(voided.voidedSource)),
             ("voidedReason", String(voided.voidedReason)),
             ("refundType", String(voided.refundType)),
+            ("voidedQuantity", voided.voidedQuantity.map { String($0) }),
         ])
     }
 

@@ -113,11 +113,20 @@ package final class GooglePlayDouble: Sendable {
     }
 
     /// Adds `voided` to the voided purchases listed, and marks a purchase held for its token cancelled
-    /// (`purchaseState` 1).
+    /// (`purchaseState` 1); a quantity-based partial refund (`refundType` 2 with a `voidedQuantity`) takes its units
+    /// off the purchase's `refundableQuantity` instead, and cancels it only once none remain.
     package func holdVoided(_ voided: GooglePlayDoubleVoidedPurchase) {
         state.withLockedValue { state in
             state.voided.append(voided)
-            state.purchases[voided.purchaseToken]?.purchaseState = 1
+            guard var held = state.purchases[voided.purchaseToken] else { return }
+            let refundable = held.refundableQuantity ?? held.quantity
+            if voided.refundType == 2, let units = voided.voidedQuantity, units < refundable {
+                held.refundableQuantity = refundable - units
+            } else {
+                held.refundableQuantity = 0
+                held.purchaseState = 1
+            }
+            state.purchases[voided.purchaseToken] = held
         }
     }
 

@@ -31,6 +31,11 @@ package struct GooglePlayDoublePurchase: Codable, Sendable, Equatable {
     package var purchaseType: Int?
     /// How many were bought.
     package var quantity: Int
+    /// How many can still be refunded: `quantity` until some are refunded (quantity-based partial refunds), 0 once
+    /// all are; nil reports `quantity` while purchased, 0 once cancelled.
+    package var refundableQuantity: Int?
+    /// The purchase option of a one-time product (buy, rent, pre-order) it was bought with, when set.
+    package var purchaseOptionId: String?
     /// The buyer's region (ISO 3166-1 alpha-2).
     package var regionCode: String
     /// Whether a subscription renews; nil to derive it from `purchaseState` (renewing while purchased).

@@ -17,6 +17,9 @@ package struct GooglePlayDoubleVoidedPurchase: Codable, Sendable, Equatable {
     package var refundType: Int
     /// Product or subscription: listed with `type=0` only when a product.
     package var kind: GooglePlayDoublePurchase.Kind
+    /// For a quantity-based partial refund (`refundType` 2), the units voided; listed only to a caller that asks
+    /// with `includeQuantityBasedPartialRefund=true`.
+    package var voidedQuantity: Int? = nil
 
     /// A voided purchase; the defaults are a full refund the user asked for out of remorse, of a product.
     package init(

@@ -27,19 +27,25 @@ package protocol Ledger: CatalogLedger, PublisherKeyLedger, UploadLedger, Versio
     /// Every known purchase of a product under one app account token (non-renewing purchases that stack).
     func transactions(productId: String, appAccountToken: String) async throws(LedgerError) -> [PurchaseTransaction]
 
-    /// Sets or clears (nil) a transaction's revocation, e.g. on REFUND, REVOKE or REFUND_REVERSED.
-    /// `revokedAt` is in milliseconds since 1970, like every App Store date. With `signedAt` (the fact's App
+    /// Sets or clears (both nil) a transaction's revocation, e.g. on REFUND, REVOKE or REFUND_REVERSED.
+    /// `revokedAt` is in milliseconds since 1970, like every App Store date: set, every unit is revoked; nil with a
+    /// `revocation` (settled by `RefundRules`), part of it was refunded and the rest still entitles. `revocation`
+    /// records the refund's type, percentage and units, and is cleared with it. With `signedAt` (the fact's App
     /// Store signedDate), the change applies only when it is newer than the last fact applied to the
     /// transaction, so notifications arriving out of order (Apple's retries keep their signedDate) never
     /// undo a newer fact; nil applies it unconditionally. Returns false when the transaction is unknown.
     func setRevocation(
-        transactionId: String, revokedAt: Int64?, reason: String, signedAt: Int64?, now: Int64
+        transactionId: String, revokedAt: Int64?, revocation: PurchaseRevocation?, reason: String, signedAt: Int64?, now: Int64
     )
         async throws(LedgerError) -> Bool
 
     /// Revokes a transaction that is not revoked yet (a conditional update: of two callers racing, one revokes);
-    /// false when it is unknown or already revoked. `revokedAt` is in milliseconds since 1970.
-    func revokeIfNotRevoked(transactionId: String, revokedAt: Int64, reason: String, now: Int64) async throws(LedgerError) -> Bool
+    /// false when it is unknown or already revoked. `revokedAt` is in milliseconds since 1970. A `revocation` of
+    /// fewer units than the transaction's quantity revokes those units only, and only when they are more than those
+    /// already revoked (false otherwise); one of every unit revokes the transaction, recording its type.
+    func revokeIfNotRevoked(
+        transactionId: String, revokedAt: Int64, revocation: PurchaseRevocation?, reason: String, now: Int64
+    ) async throws(LedgerError) -> Bool
 
     /// Ids of every revoked transaction, for the origin's in-memory grant check.
     func revokedTransactionIds() async throws(LedgerError) -> Set<String>
@@ -132,6 +138,21 @@ package protocol Ledger: CatalogLedger, PublisherKeyLedger, UploadLedger, Versio
 }
 
 extension Ledger {
+    /// Sets or clears a transaction's revocation with no refund detail (see the requirement).
+    package func setRevocation(
+        transactionId: String, revokedAt: Int64?, reason: String, signedAt: Int64?, now: Int64
+    ) async throws(LedgerError) -> Bool {
+        try await setRevocation(
+            transactionId: transactionId, revokedAt: revokedAt, revocation: nil, reason: reason, signedAt: signedAt, now: now)
+    }
+
+    /// Revokes every unit of a transaction not revoked yet, with no refund detail (see the requirement).
+    package func revokeIfNotRevoked(
+        transactionId: String, revokedAt: Int64, reason: String, now: Int64
+    ) async throws(LedgerError) -> Bool {
+        try await revokeIfNotRevoked(transactionId: transactionId, revokedAt: revokedAt, revocation: nil, reason: reason, now: now)
+    }
+
     /// Records a notification by its UUID, enqueueing nothing; false when it was already recorded.
     package func recordNotification(_ notification: NotificationRecord, now: Int64) async throws(LedgerError) -> Bool {
         try await recordNotification(notification, enqueueConsumption: false, now: now)

@@ -246,6 +246,13 @@ struct ProductsFile: Decodable {
         var type: ProductType
         var title: String
         var periodDays: Int?
+        /// What refunds do: `{"prorated": "revoke" | "keep"}`.
+        var refunds: Refunds?
+    }
+    /// A product's refund policies.
+    struct Refunds: Decodable {
+        /// What a prorated refund of a product not counted in units does.
+        var prorated: ProratedRefundPolicy?
     }
     var products: [Entry]
 }

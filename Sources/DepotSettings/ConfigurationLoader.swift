@@ -75,6 +75,9 @@ package enum ConfigurationLoader {
                 unreferencedGraceSeconds: min(365 * 86_400, max(60, file.catalog?.unreferencedGraceSeconds ?? 86_400)),
                 collectIntervalSeconds: min(86_400, max(1, file.catalog?.collectIntervalSeconds ?? 3_600)))
         )
+        configuration.proratedRefunds = Dictionary(
+            productsFile.products.compactMap { entry in entry.refunds?.prorated.map { (entry.id, $0) } },
+            uniquingKeysWith: { first, _ in first })
         configuration.ledgerBusyTimeoutSeconds = try ConfigurationError.inRange(
             file.ledger?.sqliteBusyTimeoutSeconds ?? configuration.ledgerBusyTimeoutSeconds, 1...3_600,
             setting: "ledger.sqliteBusyTimeoutSeconds", in: mainFile)

@@ -28,6 +28,8 @@ package struct DepotConfiguration: Sendable {
     package var tls: TLSSettings? = nil
     /// The products the app sells.
     package var products: [Product]
+    /// What a prorated refund does, per product that says (`refunds.prorated` in `products.json`); the others revoke.
+    package var proratedRefunds: [String: ProratedRefundPolicy] = [:]
     /// Which App Store signed data is trusted.
     package var appStore: AppStoreSettings
     /// Where the ledger lives: `sqlite:PATH` or a `postgres://` URL.

@@ -63,9 +63,9 @@ struct DevSignReceipt: AsyncParsableCommand {
         var builder = DevelopmentReceiptBuilder(bundleId: configuration.appBundleId, productId: product, type: depotType)
         if let transactionId { builder.transactionId = transactionId }
         builder.originalTransactionId = originalTransactionId
-        if let purchaseDate { builder.purchaseDate = try DevSignTransaction.milliseconds(purchaseDate) / 1000 * 1000 }
-        if let expires { builder.expiresDate = try DevSignTransaction.expiry(expires, from: builder.purchaseDate) }
-        if let cancelled { builder.cancellationDate = try DevSignTransaction.milliseconds(cancelled) }
+        if let purchaseDate { builder.purchaseDate = try DevTransactionOptions.milliseconds(purchaseDate) / 1000 * 1000 }
+        if let expires { builder.expiresDate = try DevTransactionOptions.expiry(expires, from: builder.purchaseDate) }
+        if let cancelled { builder.cancellationDate = try DevTransactionOptions.milliseconds(cancelled) }
         builder.receiptType = environment
         guard (1...1_000_000).contains(quantity) else { throw ValidationError("--quantity must be 1 to 1000000") }
         builder.quantity = quantity

@@ -61,20 +61,23 @@ struct GooglePlayDoubleFixture {
     }
 
     /// Holds a purchase at the double (a one-time product, or a subscription running until `expiry`, milliseconds
-    /// since 1970) and returns its purchase data, signed by `signer`.
+    /// since 1970) of `quantity` units, `refundableQuantity` of them still refundable (nil: all), and returns its
+    /// purchase data, signed by `signer`.
     func purchase(
         _ signer: GooglePlayTestSigner, productId: String = "level1",
-        orderId: String = GooglePlayDouble.makeOrderId(), purchaseTime: Int64? = nil, expiry: Int64? = nil
+        orderId: String = GooglePlayDouble.makeOrderId(), purchaseTime: Int64? = nil, expiry: Int64? = nil,
+        quantity: Int = 1, refundableQuantity: Int? = nil
     ) throws -> (data: String, signature: String, token: String, orderId: String) {
         let token = "token-\(UUID().uuidString.lowercased())"
         let now = purchaseTime ?? Int64(Date().timeIntervalSince1970 * 1000)
-        double.holdPurchase(
-            GooglePlayDoublePurchase(
-                purchaseToken: token, productId: productId, kind: expiry == nil ? .product : .subscription, orderId: orderId,
-                purchaseTimeMillis: now, expiryTimeMillis: expiry))
+        var held = GooglePlayDoublePurchase(
+            purchaseToken: token, productId: productId, kind: expiry == nil ? .product : .subscription, orderId: orderId,
+            purchaseTimeMillis: now, expiryTimeMillis: expiry, quantity: quantity)
+        held.refundableQuantity = refundableQuantity
+        double.holdPurchase(held)
         let data = GooglePlayTestSigner.purchaseData(
             orderId: orderId, packageName: GooglePlayFixture.packageName, productId: productId, purchaseTime: now,
-            purchaseToken: token)
+            purchaseToken: token, quantity: quantity)
         return (data, try signer.sign(data), token, orderId)
     }
 

@@ -25,7 +25,7 @@ public struct GooglePlayTestSigner: Sendable {
     public static func purchaseData(
         orderId: String? = "GPA.3301-2458-1199-40721", packageName: String = "com.example.depot.test",
         productId: String = "level1", purchaseTime: Int64 = 1_772_355_600_000, purchaseState: Int = 0,
-        purchaseToken: String = "token-\(UUID().uuidString.lowercased())", extra: String = ""
+        purchaseToken: String = "token-\(UUID().uuidString.lowercased())", quantity: Int = 1, extra: String = ""
     ) -> String {
         var members: [String] = []
         if let orderId { members.append("\"orderId\":\"\(orderId)\"") }
@@ -34,7 +34,7 @@ public struct GooglePlayTestSigner: Sendable {
         members.append("\"purchaseTime\":\(purchaseTime)")
         members.append("\"purchaseState\":\(purchaseState)")
         members.append("\"purchaseToken\":\"\(purchaseToken)\"")
-        members.append("\"quantity\":1")
+        members.append("\"quantity\":\(quantity)")
         members.append("\"acknowledged\":false")
         if !extra.isEmpty { members.append(extra) }
         return "{" + members.joined(separator: ",") + "}"

@@ -65,6 +65,7 @@ public enum ErrorCode: String, CaseIterable, Sendable {
     case signatureMalformed = "signature-malformed"
     case purchasePending = "purchase-pending"
     case purchaseNotCompleted = "purchase-not-completed"
+    case familySharingNotAllowed = "family-sharing-not-allowed"
 
     // Transactions.
     case invalidAccountToken = "invalid-account-token"
@@ -229,6 +230,7 @@ public enum ErrorCode: String, CaseIterable, Sendable {
         case .signatureMalformed: (400, "The Google Play signature is not standard base64.")
         case .purchasePending: (409, "The Google Play purchase awaits payment; nothing is delivered until it is purchased.")
         case .purchaseNotCompleted: (403, "The Google Play purchase is in a state other than purchased or pending.")
+        case .familySharingNotAllowed: (403, "A family-shared purchase of a product that cannot be shared (a consumable).")
         case .invalidAccountToken: (400, "`appAccountToken` is not a UUID.")
         case .finishTokenRequired: (401, "The request lacks `finishToken`, from the answer to the transaction's redeem.")
         case .unknownTransaction: (404, "No such transaction was redeemed here, or the finish token is not its.")

@@ -15,6 +15,15 @@ public struct RedeemedTransaction: Sendable, Equatable, Codable {
     /// What the app presented for it, when it was an app receipt: `receipt`. Nil for a signed transaction or a
     /// Google Play purchase.
     public var proof: String?
+    /// How many units were bought. Nil from a server that does not say.
+    public var quantity: Int?
+    /// How many of them the store took back: 0 unless refunded in part or whole. Nil from a server that does not say.
+    public var revokedQuantity: Int?
+    /// `purchased`, or `familyShared` when a family member's purchase is shared with the account. Nil from a server
+    /// that does not say.
+    public var ownership: String?
+    /// What the store took back and how, once it refunded, revoked or voided any of it.
+    public var revocation: TransactionRevocation?
 
     /// A transaction as answered.
     public init(

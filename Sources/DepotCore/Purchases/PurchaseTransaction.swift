@@ -31,6 +31,12 @@ public struct PurchaseTransaction: Sendable, Equatable, Codable {
     public var storeProductId: String?
     /// Google Play's purchase token: what the Developer API names a purchase by (acknowledge, consume, get).
     public var purchaseToken: String?
+    /// Bought by the account presenting it, or shared with it by a family member.
+    public var ownership: PurchaseOwnership = .purchased
+    /// What the store took back, in full or in part, and how; nil when nothing was. As a store signs it, its
+    /// ``PurchaseRevocation/revokedQuantity`` may still be the whole quantity: `RefundRules.settled` decides the
+    /// units and whether the purchase is revoked (``revocationDate``) before it is recorded.
+    public var revocation: PurchaseRevocation?
 
     /// Creates a transaction.
     public init(
@@ -53,6 +59,11 @@ public struct PurchaseTransaction: Sendable, Equatable, Codable {
         self.purchaseToken = purchaseToken
     }
 
-    /// Whether the store took the purchase back.
+    /// Whether the store took the purchase back: every unit of it.
     public var isRevoked: Bool { revocationDate != nil }
+
+    /// How many units are revoked: all of them once revoked, else those a partial refund took back (0 when none).
+    public var revokedQuantity: Int {
+        isRevoked ? quantity : min(quantity, max(0, revocation?.revokedQuantity ?? 0))
+    }
 }

@@ -8,6 +8,8 @@ enum AuditEventKind {
     static let finished = "finished"
     /// A revocation learnt, from a signed transaction or from `setRevocation`.
     static let revoked = "revoked"
+    /// A refund that left units (or, under a `keep` policy, the content): its type, percentage and units revoked.
+    static let refunded = "refunded"
     /// A revocation cleared by `setRevocation(revokedAt: nil)` (e.g. REFUND_REVERSED).
     static let revocationCleared = "revocation-cleared"
     /// A renewal or refresh moved the transaction's expiry.

@@ -7,9 +7,11 @@ import DepotCore
 /// - A presented transaction signed no later than the last fact applied (a REFUND or REFUND_REVERSED
 ///   notification, or an earlier presented revocation) is stale: it changes neither the revocation nor the
 ///   expiry, so an old JWS kept by a device cannot override what Apple said since.
-/// - A revocation the presented transaction brings becomes the last fact, at its signedDate.
+/// - A revocation the presented transaction brings becomes the last fact, at its signedDate; so does a refund of
+///   part of it (`PurchaseRevocation`, already settled by `RefundRules`), which a later full one replaces.
 struct PresentedFacts: Equatable {
     var revocationDate: Int64?
+    var revocation: PurchaseRevocation? = nil
     var expiresDate: Int64?
     var lastFactSignedDate: Int64?
 
@@ -26,7 +28,11 @@ struct PresentedFacts: Equatable {
         merged.expiresDate = presented.expiresDate ?? known.expiresDate
         if known.revocationDate == nil, let revocation = presented.revocationDate {
             merged.revocationDate = revocation
+            merged.revocation = presented.revocation
             // Not stale, so its signedDate (when known) is newer than the last fact.
+            merged.lastFactSignedDate = presented.signedDate ?? known.lastFactSignedDate
+        } else if known.revocationDate == nil, let partial = presented.revocation, !partial.sameRefund(as: known.revocation) {
+            merged.revocation = partial
             merged.lastFactSignedDate = presented.signedDate ?? known.lastFactSignedDate
         }
         return merged
@@ -34,6 +40,15 @@ struct PresentedFacts: Equatable {
 
     /// The last fact's date for a transaction seen for the first time.
     static func firstSight(_ presented: PurchaseTransaction) -> Int64? {
-        presented.revocationDate == nil ? nil : presented.signedDate
+        presented.revocationDate == nil && presented.revocation == nil ? nil : presented.signedDate
+    }
+}
+
+extension PurchaseRevocation {
+    /// Whether `other` states the same refund (type, percentage, units), whenever it was learnt: a purchase presented
+    /// again with a refund already recorded changes nothing.
+    func sameRefund(as other: PurchaseRevocation?) -> Bool {
+        guard let other else { return false }
+        return kind == other.kind && percentage == other.percentage && revokedQuantity == other.revokedQuantity
     }
 }

@@ -6,8 +6,20 @@ enum TransactionRows {
     static let columns = """
         id, original_id, product_id, purchase_date_ms, expires_date_ms, revocation_date_ms, quantity,
         app_account_token, environment, state, first_seen_at, finished_at, product_type, store, store_product_id,
-        purchase_token
+        purchase_token, ownership, revocation_type, revocation_percentage, revocation_at_ms, revoked_quantity
         """
+
+    /// Who owns each transaction (`PurchaseOwnership`'s names; rows recorded before it was told are `purchased`), and
+    /// what a refund took back and how (`PurchaseRevocation`: its kind, Apple's percentage in milliunits, its time,
+    /// the units revoked; a revocation recorded before them has none but its date). The same statements in both
+    /// engines (SQLite `v14`, PostgreSQL 14).
+    static let refundSchema: [String] = [
+        "ALTER TABLE transactions ADD COLUMN ownership TEXT NOT NULL DEFAULT 'purchased'",
+        "ALTER TABLE transactions ADD COLUMN revocation_type TEXT",
+        "ALTER TABLE transactions ADD COLUMN revocation_percentage BIGINT",
+        "ALTER TABLE transactions ADD COLUMN revocation_at_ms BIGINT",
+        "ALTER TABLE transactions ADD COLUMN revoked_quantity BIGINT NOT NULL DEFAULT 0",
+    ]
 
     /// The store that sold each transaction (`PurchaseStore`'s names); rows recorded before stores were told
     /// apart are the App Store's. The same statement in both engines (SQLite `v8`, PostgreSQL 8).
@@ -37,12 +49,25 @@ enum TransactionRows {
         guard let store = PurchaseStore(rawValue: storeName) else {
             throw LedgerError.corrupt("unknown store \(storeName)")
         }
-        let transaction = PurchaseTransaction(
+        var transaction = PurchaseTransaction(
             id: try row.text(0), originalId: try row.text(1), productId: try row.text(2),
             purchaseDate: try row.integer(3), expiresDate: try row.optionalInteger(4),
             revocationDate: try row.optionalInteger(5), quantity: try row.int(6), appAccountToken: try row.optionalText(7),
             environment: try row.text(8), store: store, storeProductId: try row.optionalText(14),
             purchaseToken: try row.optionalText(15))
+        let ownershipName = try row.text(16)
+        guard let ownership = PurchaseOwnership(rawValue: ownershipName) else {
+            throw LedgerError.corrupt("unknown ownership \(ownershipName)")
+        }
+        transaction.ownership = ownership
+        if let kindName = try row.optionalText(17) {
+            guard let kind = PurchaseRevocation.Kind(rawValue: kindName) else {
+                throw LedgerError.corrupt("unknown revocation type \(kindName)")
+            }
+            transaction.revocation = PurchaseRevocation(
+                kind: kind, percentage: try row.optionalInteger(18).map { Int(clamping: $0) },
+                at: try row.optionalInteger(19) ?? transaction.revocationDate ?? 0, revokedQuantity: try row.int(20))
+        }
         return LedgerTransaction(
             transaction: transaction, state: state, firstSeenAt: try row.integer(10), finishedAt: try row.optionalInteger(11),
             productType: try productType(row.optionalText(12), transactionId: transaction.id))

@@ -48,24 +48,25 @@ extension SQLLedger {
         let t = transaction
         let revocationReason: String? = t.revocationDate == nil ? nil : "signed transaction"
         // First sight: the insert wins once even when instances race (the loser waits, then does nothing).
+        let r = t.revocation
         let inserted = try await session.execute(
             """
             INSERT INTO transactions (id, original_id, product_id, purchase_date_ms, expires_date_ms,
                 revocation_date_ms, revocation_reason, quantity, app_account_token, environment, state,
-                first_seen_at, last_seen_at, last_fact_signed_ms, product_type, store, store_product_id, purchase_token)
+                first_seen_at, last_seen_at, last_fact_signed_ms, product_type, store, store_product_id, purchase_token,
+                ownership, revocation_type, revocation_percentage, revocation_at_ms, revoked_quantity)
             VALUES (\(t.id), \(t.originalId), \(t.productId), \(t.purchaseDate), \(t.expiresDate),
                 \(t.revocationDate), \(revocationReason), \(t.quantity),
                 \(t.appAccountToken), \(t.environment), 'pending', \(now), \(now), \(PresentedFacts.firstSight(t)),
-                \(productType?.rawValue), \(t.store.rawValue), \(t.storeProductId), \(t.purchaseToken))
+                \(productType?.rawValue), \(t.store.rawValue), \(t.storeProductId), \(t.purchaseToken),
+                \(t.ownership.rawValue), \(r?.kind.rawValue), \(r?.percentage), \(r?.at), \(r?.revokedQuantity ?? 0))
             ON CONFLICT (id) DO NOTHING
             """)
         if inserted > 0 {
+            let owned = t.ownership == .purchased ? "" : ", \(t.ownership.rawValue)"
             try await TransactionRows.audit(
-                session, t.id, now, AuditEventKind.redeemed, "product \(t.productId), \(t.environment)")
-            if let revocation = t.revocationDate {
-                try await TransactionRows.audit(
-                    session, t.id, now, AuditEventKind.revoked, "revocationDate \(revocation) in the signed transaction")
-            }
+                session, t.id, now, AuditEventKind.redeemed, "product \(t.productId), \(t.environment)\(owned)")
+            try await Self.auditPresentedRevocation(t, known: nil, in: session, now: now)
         } else {
             try await Self.refresh(t, in: session, now: now)
         }
@@ -81,7 +82,8 @@ extension SQLLedger {
             let row = try await session.row(
                 """
                 SELECT revocation_date_ms, expires_date_ms, last_fact_signed_ms, store, product_id, store_product_id,
-                    purchase_token FROM transactions
+                    purchase_token, revocation_type, revocation_percentage, revocation_at_ms, revoked_quantity
+                FROM transactions
                 WHERE id = \(t.id)\(.forUpdate)
                 """)
         else { throw LedgerError.corrupt("transaction \(t.id) vanished") }
@@ -92,16 +94,18 @@ extension SQLLedger {
             throw LedgerError.transactionConflict("transaction \(t.id) was recorded with \(conflict)")
         }
         let known = PresentedFacts(
-            revocationDate: try row.optionalInteger(0), expiresDate: try row.optionalInteger(1),
-            lastFactSignedDate: try row.optionalInteger(2))
+            revocationDate: try row.optionalInteger(0), revocation: try Self.revocation(row, from: 7, date: row.optionalInteger(0)),
+            expiresDate: try row.optionalInteger(1), lastFactSignedDate: try row.optionalInteger(2))
         let merged = PresentedFacts.merge(known: known, presented: t)
-        let revocation = merged.revocationDate, expiry = merged.expiresDate
+        let revocation = merged.revocationDate, expiry = merged.expiresDate, detail = merged.revocation
         let reason: String? = revocation == nil ? nil : "signed transaction"
         try await session.execute(
             """
             UPDATE transactions SET original_id = \(t.originalId), product_id = \(t.productId),
                 purchase_date_ms = \(t.purchaseDate), expires_date_ms = \(expiry), revocation_date_ms = \(revocation),
-                revocation_reason = COALESCE(revocation_reason, \(reason)),
+                revocation_reason = COALESCE(revocation_reason, \(reason)), ownership = \(t.ownership.rawValue),
+                revocation_type = \(detail?.kind.rawValue), revocation_percentage = \(detail?.percentage),
+                revocation_at_ms = \(detail?.at), revoked_quantity = \(detail?.revokedQuantity ?? 0),
                 quantity = \(t.quantity), app_account_token = COALESCE(\(t.appAccountToken), app_account_token),
                 environment = \(t.environment), last_seen_at = \(.greatest)(last_seen_at, \(now)),
                 last_fact_signed_ms = \(merged.lastFactSignedDate),
@@ -109,13 +113,40 @@ extension SQLLedger {
                 purchase_token = COALESCE(purchase_token, \(t.purchaseToken))
             WHERE id = \(t.id)
             """)
-        if known.revocationDate == nil, let revocation {
-            try await TransactionRows.audit(
-                session, t.id, now, AuditEventKind.revoked, "revocationDate \(revocation) in the signed transaction")
+        if merged != known, merged.revocationDate != known.revocationDate || merged.revocation != known.revocation {
+            var presented = t
+            presented.revocationDate = revocation
+            presented.revocation = detail
+            try await Self.auditPresentedRevocation(presented, known: known.revocation, in: session, now: now)
         }
         if expiry != known.expiresDate, let expiry {
             try await TransactionRows.audit(session, t.id, now, AuditEventKind.expiryUpdated, "expiresDate \(expiry)")
         }
+    }
+
+    /// Audits the revocation, or the refund of part of it, a presented transaction brought.
+    private static func auditPresentedRevocation(
+        _ t: PurchaseTransaction, known: PurchaseRevocation?, in session: any SQLSession, now: Int64
+    ) async throws {
+        let detail = t.revocation.map { ", " + $0.auditDetail(quantity: t.quantity) } ?? ""
+        if let revocation = t.revocationDate {
+            try await TransactionRows.audit(
+                session, t.id, now, AuditEventKind.revoked, "revocationDate \(revocation) in the signed transaction\(detail)")
+        } else if let partial = t.revocation, partial != known {
+            try await TransactionRows.audit(
+                session, t.id, now, AuditEventKind.refunded,
+                "in the signed transaction at \(partial.at): \(partial.auditDetail(quantity: t.quantity))")
+        }
+    }
+
+    /// The revocation detail in a row's `revocation_type`, `revocation_percentage`, `revocation_at_ms` and
+    /// `revoked_quantity`, from column `index` on; nil when no type is recorded.
+    static func revocation(_ row: SQLRow, from index: Int, date: Int64?) throws -> PurchaseRevocation? {
+        guard let name = try row.optionalText(index) else { return nil }
+        guard let kind = PurchaseRevocation.Kind(rawValue: name) else { throw LedgerError.corrupt("unknown revocation type \(name)") }
+        return PurchaseRevocation(
+            kind: kind, percentage: try row.optionalInteger(index + 1).map { Int(clamping: $0) },
+            at: try row.optionalInteger(index + 2) ?? date ?? 0, revokedQuantity: try row.int(index + 3))
     }
 
     package func transaction(id: String) async throws(LedgerError) -> LedgerTransaction? {
@@ -151,31 +182,44 @@ extension SQLLedger {
     }
 
     package func setRevocation(
-        transactionId: String, revokedAt: Int64?, reason: String, signedAt: Int64?, now: Int64
+        transactionId: String, revokedAt: Int64?, revocation: PurchaseRevocation?, reason: String, signedAt: Int64?, now: Int64
     )
         async throws(LedgerError) -> Bool
     {
         try await transaction(.write, "setting the revocation of \(transactionId)") { session in
             guard
                 let row = try await session.row(
-                    "SELECT revocation_date_ms, last_fact_signed_ms FROM transactions WHERE id = \(transactionId)\(.forUpdate)")
+                    """
+                    SELECT revocation_date_ms, last_fact_signed_ms, quantity, revocation_type, revocation_percentage,
+                        revocation_at_ms, revoked_quantity
+                    FROM transactions WHERE id = \(transactionId)\(.forUpdate)
+                    """)
             else { return false }
             let known = try row.optionalInteger(0)
             let lastSigned = try row.optionalInteger(1)
+            let quantity = try row.int(2)
+            let knownDetail = try Self.revocation(row, from: 3, date: known)
             if let signedAt, let lastSigned, signedAt <= lastSigned { return true }
             if let signedAt {
                 try await session.execute("UPDATE transactions SET last_fact_signed_ms = \(signedAt) WHERE id = \(transactionId)")
             }
-            guard known != revokedAt else { return true }
-            let revocationReason: String? = revokedAt == nil ? nil : reason
+            guard known != revokedAt || knownDetail != revocation else { return true }
+            let revocationReason: String? = revokedAt == nil && revocation == nil ? nil : reason
             try await session.execute(
                 """
-                UPDATE transactions SET revocation_date_ms = \(revokedAt), revocation_reason = \(revocationReason)
+                UPDATE transactions SET revocation_date_ms = \(revokedAt), revocation_reason = \(revocationReason),
+                    revocation_type = \(revocation?.kind.rawValue), revocation_percentage = \(revocation?.percentage),
+                    revocation_at_ms = \(revocation?.at), revoked_quantity = \(revocation?.revokedQuantity ?? 0)
                 WHERE id = \(transactionId)
                 """)
+            let detail = revocation.map { ", " + $0.auditDetail(quantity: quantity) } ?? ""
             if let revokedAt {
                 try await TransactionRows.audit(
-                    session, transactionId, now, AuditEventKind.revoked, "\(reason), revocationDate \(revokedAt)")
+                    session, transactionId, now, AuditEventKind.revoked, "\(reason), revocationDate \(revokedAt)\(detail)")
+            } else if let revocation {
+                try await TransactionRows.audit(
+                    session, transactionId, now, AuditEventKind.refunded,
+                    "\(reason) at \(revocation.at): \(revocation.auditDetail(quantity: quantity))")
             } else {
                 try await TransactionRows.audit(session, transactionId, now, AuditEventKind.revocationCleared, reason)
             }
@@ -184,19 +228,48 @@ extension SQLLedger {
     }
 
     package func revokeIfNotRevoked(
-        transactionId: String, revokedAt: Int64, reason: String, now: Int64
+        transactionId: String, revokedAt: Int64, revocation: PurchaseRevocation?, reason: String, now: Int64
     ) async throws(LedgerError)
         -> Bool
     {
         try await transaction(.write, "revoking \(transactionId)") { session in
-            let changed = try await session.execute(
+            guard
+                let row = try await session.row(
+                    """
+                    SELECT quantity, revoked_quantity FROM transactions
+                    WHERE id = \(transactionId) AND revocation_date_ms IS NULL\(.forUpdate)
+                    """)
+            else { return false }
+            let quantity = try row.int(0)
+            let knownUnits = try row.int(1)
+            if let revocation, revocation.revokedQuantity < quantity {
+                // Part of it: only more units than known are news (an overlapping poll sees the same void again).
+                guard revocation.revokedQuantity > knownUnits else { return false }
+                try await session.execute(
+                    """
+                    UPDATE transactions SET revocation_reason = \(reason), revocation_type = \(revocation.kind.rawValue),
+                        revocation_percentage = \(revocation.percentage), revocation_at_ms = \(revocation.at),
+                        revoked_quantity = \(revocation.revokedQuantity)
+                    WHERE id = \(transactionId)
+                    """)
+                try await TransactionRows.audit(
+                    session, transactionId, now, AuditEventKind.refunded,
+                    "\(reason) at \(revocation.at): \(revocation.auditDetail(quantity: quantity))")
+                return true
+            }
+            let whole = revocation.map {
+                PurchaseRevocation(kind: $0.kind, percentage: $0.percentage, at: $0.at, revokedQuantity: quantity)
+            }
+            try await session.execute(
                 """
-                UPDATE transactions SET revocation_date_ms = \(revokedAt), revocation_reason = \(reason)
-                WHERE id = \(transactionId) AND revocation_date_ms IS NULL
+                UPDATE transactions SET revocation_date_ms = \(revokedAt), revocation_reason = \(reason),
+                    revocation_type = \(whole?.kind.rawValue), revocation_percentage = \(whole?.percentage),
+                    revocation_at_ms = \(whole?.at), revoked_quantity = \(quantity)
+                WHERE id = \(transactionId)
                 """)
-            guard changed > 0 else { return false }
+            let detail = whole.map { ", " + $0.auditDetail(quantity: quantity) } ?? ""
             try await TransactionRows.audit(
-                session, transactionId, now, AuditEventKind.revoked, "\(reason), revocationDate \(revokedAt)")
+                session, transactionId, now, AuditEventKind.revoked, "\(reason), revocationDate \(revokedAt)\(detail)")
             return true
         }
     }

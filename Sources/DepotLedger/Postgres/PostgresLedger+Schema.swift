@@ -171,6 +171,7 @@ extension PostgresLedger {
         Migration(version: 11, name: "upload-parts", statements: UploadPartSchema.statements(integer: "BIGINT")),
         Migration(version: 12, name: "version-releases", statements: CatalogRows.releaseSchema),
         Migration(version: 13, name: "served-intervals", statements: ServedCoverageRows.intervalCountSchema),
+        Migration(version: 14, name: "transaction-refunds", statements: TransactionRows.refundSchema),
         Migration(version: 15, name: "refund-reviews", statements: RefundReviewRows.statements(integer: "BIGINT")),
     ]
 

@@ -72,6 +72,11 @@ extension SQLiteLedger {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration("v14-transaction-refunds") { db in
+            for statement in TransactionRows.refundSchema {
+                try db.execute(sql: statement)
+            }
+        }
         migrator.registerMigration("v15-refund-reviews") { db in
             for statement in RefundReviewRows.statements(integer: "INTEGER") {
                 try db.execute(sql: statement)

@@ -406,9 +406,13 @@ package struct DepotApplication: Sendable {
         let service = DeliveryService(
             verifier: verifier, googlePlay: configuration.googlePlay?.verifier, receipts: receiptVerifier,
             receiptLookup: receiptLookup(),
-            context: DeliveryContext(
-                ledger: ledger, catalogs: catalogs, grants: grants, grantLifetime: configuration.grants.lifetimeSeconds,
-                revocations: revocations, purges: purges, clock: clock, logger: logger),
+            context: {
+                var context = DeliveryContext(
+                    ledger: ledger, catalogs: catalogs, grants: grants, grantLifetime: configuration.grants.lifetimeSeconds,
+                    revocations: revocations, purges: purges, clock: clock, logger: logger)
+                context.proratedRefunds = configuration.proratedRefunds
+                return context
+            }(),
             irregular: configuration.irregularActivity, appStoreServerAPI: configuration.appStoreServerAPI,
             googlePlaySubscriptions: googlePlayRequestClient.map { GooglePlaySubscriptionPeriod(client: $0, logger: self.logger) },
             metrics: metrics)

@@ -229,7 +229,30 @@ struct DeliveryService: Sendable {
             id: stored.transaction.id, store: stored.transaction.store.rawValue, originalId: stored.transaction.originalId,
             productId: stored.transaction.productId, state: stored.state.rawValue, finishToken: finishToken)
         body.proof = proof
+        let transaction = stored.transaction
+        body.quantity = transaction.quantity
+        body.revokedQuantity = transaction.revokedQuantity
+        body.ownership = transaction.ownership.rawValue
+        body.revocation = revocation(of: transaction)
         return body
+    }
+
+    /// What a transaction's answer says of its refund: the recorded one, or for a revocation recorded without
+    /// detail (before refunds were told apart, a receipt's cancellation) a full refund, or a void at Google Play.
+    static func revocation(of transaction: PurchaseTransaction) -> TransactionRevocation? {
+        if let revocation = transaction.revocation {
+            return TransactionRevocation(
+                type: revocation.kind.rawValue, percentage: revocation.percentage,
+                at: UTCTimestamp.format(seconds(revocation.at)))
+        }
+        guard let revokedAt = transaction.revocationDate else { return nil }
+        let kind: PurchaseRevocation.Kind = transaction.store == .googlePlay ? .voided : .refundFull
+        return TransactionRevocation(type: kind.rawValue, at: UTCTimestamp.format(seconds(revokedAt)))
+    }
+
+    /// Whole seconds (rounded down) of a time in milliseconds since 1970.
+    private static func seconds(_ milliseconds: Int64) -> Int64 {
+        milliseconds / 1000 - (milliseconds % 1000 < 0 ? 1 : 0)
     }
 
     static func body(_ download: GrantedDownload) -> Download {

@@ -98,6 +98,8 @@ package struct AppStoreNotificationHandler: Sendable {
     ) async throws(DeliveryError) -> Applied {
         let ledger = context.ledger
         var applied = Applied(effect: "recorded")
+        // What the other types record carries its refund judged as at a redeem.
+        let settled = context.settled(transaction, type: productType)
         switch notification.notificationType {
         case "REFUND", "REVOKE", "REFUND_REVERSED":
             applied.effect = try await applyRevocation(notification, transaction, productType: productType, now: now)
@@ -106,7 +108,7 @@ package struct AppStoreNotificationHandler: Sendable {
             // Server API configured, recording the notification enqueues Send Consumption Information
             // (when the customer consented); the answer also carries the evidence for the operator.
             _ = try await context.ledgerCall(recording: transaction.id) { () async throws(LedgerError) in
-                try await ledger.recordTransaction(transaction, productType: productType, now: now)
+                try await ledger.recordTransaction(settled, productType: productType, now: now)
             }
             guard let (_, evidence) = try await context.evidence(transactionId: transaction.id) else {
                 throw .unknownTransaction
@@ -123,36 +125,51 @@ package struct AppStoreNotificationHandler: Sendable {
         case "REFUND_DECLINED":
             // Apple kept the purchase: nothing to revoke; the transaction as signed now is recorded.
             _ = try await context.ledgerCall(recording: transaction.id) { () async throws(LedgerError) in
-                try await ledger.recordTransaction(transaction, productType: productType, now: now)
+                try await ledger.recordTransaction(settled, productType: productType, now: now)
             }
             applied.effect = "refund-declined"
         default:
             // ONE_TIME_CHARGE, RENEWAL_EXTENDED, DID_RENEW, EXPIRED, GRACE_PERIOD_EXPIRED, SUBSCRIBED, ...: the signed
             // transaction carries the period; recording it updates the subscription's periods.
             _ = try await context.ledgerCall(recording: transaction.id) { () async throws(LedgerError) in
-                try await ledger.recordTransaction(transaction, productType: productType, now: now)
+                try await ledger.recordTransaction(settled, productType: productType, now: now)
             }
             applied.effect = "transaction-updated"
         }
         return applied
     }
 
-    /// A REFUND, REVOKE or REFUND_REVERSED: the revocation fact, ordered by signedDate; returns the effect.
+    /// A REFUND, REVOKE or REFUND_REVERSED: the revocation fact, ordered by signedDate; returns the effect. A
+    /// refund's type and percentage are judged by `RefundRules` (a prorated refund of some of a consumable's units
+    /// revokes those units only); a REVOKE that names no type is a family sharing revoked; a REFUND_REVERSED clears
+    /// whatever the refund took back.
     private func applyRevocation(
         _ notification: SignedNotification, _ transaction: PurchaseTransaction, productType: ProductType?, now: Int64
     ) async throws(DeliveryError) -> String {
         let ledger = context.ledger
         let reversed = notification.notificationType == "REFUND_REVERSED"
-        let revokedAt = reversed ? nil : transaction.revocationDate ?? notification.signedDate
+        var settled: PurchaseTransaction?
+        if !reversed {
+            var presented = transaction
+            let at = transaction.revocationDate ?? notification.signedDate
+            presented.revocationDate = at
+            if presented.revocation == nil {
+                presented.revocation = PurchaseRevocation(
+                    kind: notification.notificationType == "REVOKE" ? .familyRevoke : .refundFull, at: at,
+                    revokedQuantity: transaction.quantity)
+            }
+            settled = context.settled(presented, type: productType)
+        }
         // The transaction is recorded without its revocation: only `setRevocation`, which orders facts by signedDate,
         // decides it.
         var unrevoked = transaction
         unrevoked.revocationDate = nil
+        unrevoked.revocation = nil
         let stored = try await context.ledgerCall(recording: transaction.id) { () async throws(LedgerError) in
             _ = try await ledger.recordTransaction(unrevoked, productType: productType, now: now)
             _ = try await ledger.setRevocation(
-                transactionId: transaction.id, revokedAt: revokedAt, reason: notification.notificationType,
-                signedAt: notification.signedDate, now: now)
+                transactionId: transaction.id, revokedAt: settled?.revocationDate, revocation: settled?.revocation,
+                reason: notification.notificationType, signedAt: notification.signedDate, now: now)
             return try await ledger.transaction(id: transaction.id)
         }
         if stored?.transaction.isRevoked == true {
@@ -164,6 +181,11 @@ package struct AppStoreNotificationHandler: Sendable {
             return "revoked"
         }
         context.revocations.reinstate(transaction.id)
-        return reversed ? "reinstated" : "stale-ignored"
+        if reversed { return "reinstated" }
+        guard let settled, let recorded = stored?.transaction.revocation, recorded == settled.revocation else {
+            return "stale-ignored"
+        }
+        // Part of it refunded: the units that remain still entitle, and their grants keep working.
+        return "partially-revoked \(recorded.revokedQuantity) of \(settled.quantity)"
     }
 }

@@ -30,6 +30,8 @@ package struct TransactionRefresh: Sendable {
     let verifier: AppStoreVerifier
     let client: AppStoreServerAPIClient
     let clock: @Sendable () -> Int64
+    /// What a prorated refund of each product not counted in units does; unlisted products revoke.
+    package var proratedRefunds: [String: ProratedRefundPolicy] = [:]
 
     /// A refresh through these parts; `clock` gives seconds since 1970.
     package init(
@@ -75,14 +77,17 @@ package struct TransactionRefresh: Sendable {
         let now = clock()
         var unrevoked = signed.purchase
         unrevoked.revocationDate = nil
+        unrevoked.revocation = nil
         do {
             // As a notification does: recorded without its revocation, which only `setRevocation` decides,
             // ordered by signedDate.
             // A transaction first seen here keeps its product's type in the ledger's catalog.
             let productType = try await ledger.catalogProduct(id: unrevoked.productId)?.type
+            let settled = RefundRules.settled(
+                signed.purchase, type: productType, prorated: proratedRefunds[unrevoked.productId] ?? .revoke)
             _ = try await ledger.recordTransaction(unrevoked, productType: productType, now: now)
             _ = try await ledger.setRevocation(
-                transactionId: transactionId, revokedAt: signed.revocationDate,
+                transactionId: transactionId, revokedAt: settled.revocationDate, revocation: settled.revocation,
                 reason: signed.revocationDate == nil ? "refreshed from the App Store" : "revoked per the App Store (refresh)",
                 signedAt: signed.signedDate, now: now)
             let stored = try await ledger.transaction(id: transactionId)

@@ -11,10 +11,11 @@ extension DeliveryContext {
     func recordRedemption(
         _ purchase: VerifiedPurchase, client: String, callerAccount: AccountToken?, policy: IrregularActivityPolicy, now: Int64
     ) async throws(DeliveryError) -> LedgerTransaction {
-        let transaction = purchase.transaction
-        let account = callerAccount?.value ?? transaction.appAccountToken?.lowercased()
         // First seen, the transaction keeps the type it is redeemed under now.
-        let type = catalog.product(id: transaction.productId)?.type
+        let type = catalog.product(id: purchase.transaction.productId)?.type
+        try checkOwnership(purchase.transaction, type: type)
+        let transaction = settled(purchase.transaction, type: type)
+        let account = callerAccount?.value ?? transaction.appAccountToken?.lowercased()
         let ledger = ledger
         let recorded = try await ledgerCall(recording: transaction.id) { () async throws(LedgerError) in
             try await ledger.recordRedemption(

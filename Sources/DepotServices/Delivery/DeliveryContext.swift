@@ -22,6 +22,9 @@ package struct DeliveryContext: Sendable {
     package let clock: @Sendable () -> Int64
     /// Where the flows log.
     package let logger: Logger
+    /// What a prorated refund of each product not counted in units does (`refunds.prorated` in `products.json`);
+    /// a product not listed revokes (``ProratedRefundPolicy/revoke``).
+    package var proratedRefunds: [String: ProratedRefundPolicy] = [:]
 
     /// The shared parts.
     package init(

@@ -61,7 +61,7 @@ package struct PurchaseVerification: Sendable {
             return await googlePlaySubscriptions.withExpiry(verified)
         }
         return await GooglePlayPurchaseType(client: googlePlaySubscriptions.client, logger: googlePlaySubscriptions.logger)
-            .judged(verified)
+            .judged(verified, now: Int64(Date().timeIntervalSince1970 * 1000))
     }
 
     /// Refuses a Google Play test purchase where they are not accepted (`googlePlay.acceptTestPurchases`; in

@@ -22,13 +22,20 @@ package struct GooglePlayPurchaseType: Sendable {
     }
 
     /// `purchase` (a one-time product) judged by the purchase type Google holds for it, and whether Google answered;
-    /// unanswered, the offline judgement stands.
-    package func judged(_ purchase: VerifiedPurchase) async -> (purchase: VerifiedPurchase, askedGoogle: Bool) {
+    /// unanswered, the offline judgement stands. Units Google refunded (its `refundableQuantity` below the quantity)
+    /// come as a void of those units, at `now` (milliseconds since 1970).
+    package func judged(_ purchase: VerifiedPurchase, now: Int64) async -> (purchase: VerifiedPurchase, askedGoogle: Bool) {
         var transaction = purchase.transaction
         guard let productId = transaction.storeProductId, let token = transaction.purchaseToken else { return (purchase, false) }
         do {
             let held = try await client.productPurchase(productId: productId, purchaseToken: token)
             transaction.environment = Self.environment(held.purchaseType)
+            if transaction.revocation == nil,
+                let units = RefundRules.googlePlayUnits(
+                    quantity: transaction.quantity, voidedQuantity: nil, refundableQuantity: held.refundableQuantity)
+            {
+                transaction.revocation = PurchaseRevocation(kind: .voided, at: now, revokedQuantity: units)
+            }
             return (VerifiedPurchase(store: purchase.store, transaction: transaction), true)
         } catch {
             logger.warning(

@@ -79,7 +79,10 @@ package struct VoidedPurchasePoll: Service {
         return revoked
     }
 
-    /// Revokes one voided purchase; true when it was known and not revoked before.
+    /// Revokes one voided purchase; true when it was known and not revoked before. A quantity-based partial refund
+    /// (`refundType` 2) revokes the units refunded (its `voidedQuantity`, or more when the Developer API's
+    /// `refundableQuantity` says more were), and the rest keep entitling; a void whose units are out of bounds, or
+    /// cover the whole quantity, revokes the purchase.
     private func revoke(_ voided: GooglePlayVoidedPurchasePage.VoidedPurchase) async throws(LedgerError) -> Bool {
         var candidates: [String] = []
         if let orderId = voided.orderId, !orderId.isEmpty { candidates.append(orderId) }
@@ -89,8 +92,17 @@ package struct VoidedPurchasePoll: Service {
             guard let stored = try await ledger.transaction(id: id), stored.transaction.store == .googlePlay else { continue }
             let reason =
                 "Google Play voided the purchase (voidedReason \(voided.voidedReason ?? 0), voidedSource \(voided.voidedSource ?? 0))"
+            let revocation = await units(of: voided, stored.transaction).map {
+                PurchaseRevocation(kind: .voided, at: voidedAt, revokedQuantity: $0)
+            }
             // Conditional: of a poll and a notification (or two instances) racing, one revokes, once.
-            guard try await ledger.revokeIfNotRevoked(transactionId: id, revokedAt: voidedAt, reason: reason, now: clock())
+            guard
+                try await ledger.revokeIfNotRevoked(
+                    transactionId: id, revokedAt: voidedAt,
+                    revocation: revocation
+                        ?? PurchaseRevocation(
+                            kind: .voided, at: voidedAt, revokedQuantity: stored.transaction.quantity),
+                    reason: reason, now: clock())
             else { return false }
             if voided.voidedReason == Self.unacknowledgedReason {
                 // Google refunded it because nobody acknowledged it within three days: a delivery Depot (or the app)
@@ -100,9 +112,30 @@ package struct VoidedPurchasePoll: Service {
                     metadata: ["transaction": "\(id)", "product": "\(stored.transaction.productId)", "state": "\(stored.state.rawValue)"])
                 onUnacknowledgedVoid()
             }
+            if let revocation, revocation.revokedQuantity < stored.transaction.quantity {
+                // Part of it: the units that remain still entitle, and their grants keep working.
+                logger.info(
+                    "Google Play refunded part of a purchase",
+                    metadata: ["transaction": "\(id)", "units": "\(revocation.revokedQuantity) of \(stored.transaction.quantity)"])
+                return true
+            }
             await onRevoked(id)
             return true
         }
         return false
+    }
+
+    /// The units a quantity-based partial refund revoked, nil for a full void: its `voidedQuantity`, or what the
+    /// Developer API's `refundableQuantity` says is refunded by now when it says more (asked only for such a void).
+    private func units(
+        of voided: GooglePlayVoidedPurchasePage.VoidedPurchase, _ transaction: PurchaseTransaction
+    ) async -> Int? {
+        guard voided.refundType == 2 || voided.voidedQuantity != nil, transaction.quantity > 1 else { return nil }
+        var refundable: Int?
+        if let productId = transaction.storeProductId, let token = transaction.purchaseToken {
+            refundable = try? await client.productPurchase(productId: productId, purchaseToken: token).refundableQuantity
+        }
+        return RefundRules.googlePlayUnits(
+            quantity: transaction.quantity, voidedQuantity: voided.voidedQuantity, refundableQuantity: refundable)
     }
 }

@@ -56,12 +56,14 @@ package struct MeasuredLedger: Ledger {
     }
 
     package func setRevocation(
-        transactionId: String, revokedAt: Int64?, reason: String, signedAt: Int64?, now: Int64
+        transactionId: String, revokedAt: Int64?, revocation: PurchaseRevocation?, reason: String, signedAt: Int64?, now: Int64
     )
         async throws(LedgerError) -> Bool
     {
         try await timed("setRevocation") { () async throws(LedgerError) in
-            try await base.setRevocation(transactionId: transactionId, revokedAt: revokedAt, reason: reason, signedAt: signedAt, now: now)
+            try await base.setRevocation(
+                transactionId: transactionId, revokedAt: revokedAt, revocation: revocation, reason: reason, signedAt: signedAt,
+                now: now)
         }
     }
 
@@ -125,12 +127,13 @@ package struct MeasuredLedger: Ledger {
     }
 
     package func revokeIfNotRevoked(
-        transactionId: String, revokedAt: Int64, reason: String, now: Int64
+        transactionId: String, revokedAt: Int64, revocation: PurchaseRevocation?, reason: String, now: Int64
     ) async throws(LedgerError)
         -> Bool
     {
         try await timed("revokeIfNotRevoked") { () async throws(LedgerError) in
-            try await base.revokeIfNotRevoked(transactionId: transactionId, revokedAt: revokedAt, reason: reason, now: now)
+            try await base.revokeIfNotRevoked(
+                transactionId: transactionId, revokedAt: revokedAt, revocation: revocation, reason: reason, now: now)
         }
     }
 

@@ -25,11 +25,28 @@ extension AppStoreVerificationError {
 }
 
 extension SignedTransaction {
-    /// The transaction as the ledger records it.
+    /// The transaction as Apple signed it, before `RefundRules.settled` judges its refund: a revocation carries
+    /// its type (`REFUND_FULL` when Apple names none or one added later) and percentage, with every unit revoked.
     package var purchase: PurchaseTransaction {
-        PurchaseTransaction(
+        var purchase = PurchaseTransaction(
             id: transactionId, originalId: originalTransactionId, productId: productId, purchaseDate: purchaseDate,
             expiresDate: expiresDate, revocationDate: revocationDate, quantity: quantity, appAccountToken: appAccountToken,
             environment: environment, signedDate: signedDate)
+        purchase.ownership = inAppOwnershipType == "FAMILY_SHARED" ? .familyShared : .purchased
+        if let revocationDate {
+            purchase.revocation = PurchaseRevocation(
+                kind: Self.revocationKind(revocationType), percentage: revocationPercentage, at: revocationDate,
+                revokedQuantity: quantity)
+        }
+        return purchase
+    }
+
+    /// Apple's `revocationType` as Depot names it.
+    static func revocationKind(_ type: String?) -> PurchaseRevocation.Kind {
+        switch type {
+        case "REFUND_PRORATED": .refundProrated
+        case "FAMILY_REVOKE": .familyRevoke
+        default: .refundFull
+        }
     }
 }

@@ -1,8 +1,12 @@
+#if !DEPOT_FUZZ_SINGLE_MODULE
+import DepotCore
+#endif
+
 /// A verified App Store transaction (the payload of `JWSTransaction`).
 ///
 /// Reads `transactionId`, `originalTransactionId`, `productId`, `bundleId`, `purchaseDate`, `signedDate` and
-/// `environment` (all required), and `type`, `expiresDate`, `revocationDate`, `revocationReason`, `quantity`,
-/// `appAccountToken`, `inAppOwnershipType`, `webOrderLineItemId`, `subscriptionGroupIdentifier` when present.
+/// `environment` (all required), and `type`, `expiresDate`, `revocationDate`, `revocationReason`,
+/// `revocationType`, `revocationPercentage`, `quantity`, `appAccountToken`, `inAppOwnershipType`, `webOrderLineItemId`, `subscriptionGroupIdentifier` when present.
 /// Dates are milliseconds since 1970. Enum-like strings (`type`, `environment`, `inAppOwnershipType`) are kept as
 /// they came, so values Apple adds later pass through; the whole payload stays in ``fields``.
 package struct SignedTransaction: Sendable, Equatable {
@@ -23,6 +27,10 @@ package struct SignedTransaction: Sendable, Equatable {
     package var revocationDate: Int64?
     /// Why it was revoked (0 other, 1 an app issue), when revoked.
     package var revocationReason: Int?
+    /// `REFUND_FULL`, `REFUND_PRORATED`, `FAMILY_REVOKE`, or a value added later, when revoked.
+    package var revocationType: String?
+    /// The share refunded or revoked, in milliunits of the whole quantity (0 to 100000), when Apple says.
+    package var revocationPercentage: Int?
     /// How many consumables were bought; 1 when absent.
     package var quantity: Int
     /// The UUID the app set to link the purchase to its own user account.
@@ -47,7 +55,8 @@ package struct SignedTransaction: Sendable, Equatable {
     static let quantities = 1...1_000_000
 
     /// Decodes a payload; fails with `payload-malformed` when a required field is missing or a field has the
-    /// wrong shape (a date outside ``AppStoreDate/milliseconds``, a quantity outside ``quantities``), and with `payload-inconsistent` when its values cannot be true (see ``checkConsistency()``).
+    /// wrong shape (a date outside ``AppStoreDate/milliseconds``, a quantity outside ``quantities``, a
+    /// `revocationPercentage` outside 0...100000), and with `payload-inconsistent` when its values cannot be true (see ``checkConsistency()``).
     init(payload: [String: JSONValue]) throws(AppStoreVerificationError) {
         let reader = PayloadFields(object: payload, kind: "transaction")
         transactionId = try reader.string("transactionId")
@@ -58,6 +67,8 @@ package struct SignedTransaction: Sendable, Equatable {
         expiresDate = try reader.optionalDate("expiresDate")
         revocationDate = try reader.optionalDate("revocationDate")
         revocationReason = try reader.optionalInt("revocationReason")
+        revocationType = try reader.optionalString("revocationType")
+        revocationPercentage = try reader.optionalCount("revocationPercentage", in: PurchaseRevocation.percentages)
         quantity = try reader.optionalCount("quantity", in: Self.quantities) ?? 1
         appAccountToken = try reader.optionalString("appAccountToken")
         inAppOwnershipType = try reader.optionalString("inAppOwnershipType")
@@ -72,8 +83,9 @@ package struct SignedTransaction: Sendable, Equatable {
 
     /// Refuses values no genuine transaction has and later steps cannot handle: a transaction id or original
     /// transaction id that is empty, overlong or outside a safe alphabet (see `TransactionIdentifier`), an
-    /// `expiresDate` before the `purchaseDate`, and a `purchaseDate` later than the `signedDate` by more
-    /// than ``AppStoreClockSkew``.
+    /// `expiresDate` before the `purchaseDate`, a `purchaseDate` later than the `signedDate` by more
+    /// than ``AppStoreClockSkew``, and a family-shared consumable (Apple shares non-consumables and subscriptions
+    /// only).
     func checkConsistency() throws(AppStoreVerificationError) {
         guard TransactionIdentifier.isAcceptable(transactionId) else {
             throw AppStoreVerificationError(
@@ -84,6 +96,9 @@ package struct SignedTransaction: Sendable, Equatable {
             throw AppStoreVerificationError(
                 .payloadInconsistent,
                 "the transaction's originalTransactionId is not \(TransactionIdentifier.rule)")
+        }
+        if inAppOwnershipType == "FAMILY_SHARED", type == "Consumable" {
+            throw AppStoreVerificationError(.payloadInconsistent, "a consumable cannot be family shared")
         }
         if let expiresDate, expiresDate < purchaseDate {
             throw AppStoreVerificationError(.payloadInconsistent, "the transaction expires before it was purchased")

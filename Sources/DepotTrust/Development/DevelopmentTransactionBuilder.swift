@@ -54,6 +54,10 @@ package struct DevelopmentTransactionBuilder: Sendable {
     package var revocationDate: Int64?
     /// 0 other, 1 an app issue.
     package var revocationReason: Int?
+    /// `REFUND_FULL`, `REFUND_PRORATED` or `FAMILY_REVOKE`, written when set.
+    package var revocationType: String?
+    /// Milliunits of the whole quantity refunded (0-100000), written when set.
+    package var revocationPercentage: Int?
     /// How many consumables were bought.
     package var quantity: Int = 1
     /// A UUID linking the purchase to a publisher account.
@@ -106,6 +110,8 @@ package struct DevelopmentTransactionBuilder: Sendable {
         if let expiresDate { payload["expiresDate"] = .integer(expiresDate) }
         if let revocationDate { payload["revocationDate"] = .integer(revocationDate) }
         if let revocationReason { payload["revocationReason"] = .integer(Int64(revocationReason)) }
+        if let revocationType { payload["revocationType"] = .string(revocationType) }
+        if let revocationPercentage { payload["revocationPercentage"] = .integer(Int64(revocationPercentage)) }
         if let appAccountToken { payload["appAccountToken"] = .string(appAccountToken) }
         if let webOrderLineItemId { payload["webOrderLineItemId"] = .string(webOrderLineItemId) }
         if let subscriptionGroupIdentifier {
