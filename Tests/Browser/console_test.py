@@ -43,7 +43,7 @@ def check(condition, message):
 
 
 def catalog():
-    with urllib.request.urlopen(BASE + "/v1/products", timeout=30) as answer:
+    with urllib.request.urlopen(BASE + "/v1/products", timeout=120) as answer:
         products = json.load(answer)["products"]
     return {p["id"]: p for p in products}
 
@@ -88,12 +88,12 @@ def state_text(driver, version):
 def release(product_id, version):
     request = urllib.request.Request(BASE + "/v1/publisher/products/" + product_id + "/versions",
                                      headers={"Authorization": "Bearer " + KEY})
-    with urllib.request.urlopen(request, timeout=30) as answer:
+    with urllib.request.urlopen(request, timeout=120) as answer:
         versions = json.load(answer)["versions"]
     return next((v.get("release") for v in versions if v["version"] == version), None)
 
 
-def click(driver, by, selector, timeout=30):
+def click(driver, by, selector, timeout=120):
     """Clicks the element found now. The console draws a product's view anew after each change it makes, so an element
     found a moment before may be gone by the click: it is then found again."""
     deadline = time.monotonic() + timeout
@@ -150,7 +150,7 @@ def drop_archive(driver, name):
           zone.dispatchEvent(new DragEvent("drop", {dataTransfer: transfer, bubbles: true, cancelable: true}));
         });
     """, name)
-    wait_for(driver, lambda d: ("Archive " + name) in (text_of(d, "upload-chosen") or ""), "the drop to be taken", 30)
+    wait_for(driver, lambda d: ("Archive " + name) in (text_of(d, "upload-chosen") or ""), "the drop to be taken")
 
 
 def make_folder():
@@ -226,9 +226,9 @@ def main():
 def run(driver):
     step("a wrong key sees an error and nothing else")
     driver.get(BASE + "/console")
-    wait_for(driver, lambda d: visible(d, "sign-in"), "the sign-in form", 30)
+    wait_for(driver, lambda d: visible(d, "sign-in"), "the sign-in form")
     sign_in(driver, "dpk_" + "0" * 40)
-    wait_for(driver, lambda d: (text_of(d, "sign-in-error") or "") != "", "the error", 30)
+    wait_for(driver, lambda d: (text_of(d, "sign-in-error") or "") != "", "the error")
     check("Not signed in" in text_of(driver, "sign-in-error"), "the error says so")
     check(not visible(driver, "publisher") and not visible(driver, "operator"), "nothing else is shown")
     check(text_of(driver, "product-list") == "", "no product was listed")
@@ -237,16 +237,16 @@ def run(driver):
 
     step("the publisher signs in and creates a product")
     sign_in(driver, KEY)
-    wait_for(driver, lambda d: visible(d, "publisher"), "the publisher's page", 30)
+    wait_for(driver, lambda d: visible(d, "publisher"), "the publisher's page")
     check(driver.execute_script("return document.cookie") == "", "no cookie")
     check(KEY in driver.execute_script("return sessionStorage.getItem('depot.console.credential')"), "key kept")
-    wait_for(driver, lambda d: d.find_elements(By.ID, "new-product"), "the product list", 30)
+    wait_for(driver, lambda d: d.find_elements(By.ID, "new-product"), "the product list")
     driver.find_element(By.ID, "new-product").click()
     driver.find_element(By.ID, "product-id").send_keys(PRODUCT)
     driver.find_element(By.ID, "product-title-input").send_keys("Level 3: The <Frozen> Lake")
     Select(driver.find_element(By.ID, "product-type")).select_by_value("nonConsumable")
     driver.find_element(By.ID, "product-save").click()
-    wait_for(driver, lambda d: text_of(d, "product-title") == "Level 3: The <Frozen> Lake", "the new product", 30)
+    wait_for(driver, lambda d: text_of(d, "product-title") == "Level 3: The <Frozen> Lake", "the new product")
     check(driver.execute_script("return document.querySelectorAll('frozen').length") == 0,
           "the title is shown as text, not markup")
 
@@ -255,15 +255,15 @@ def run(driver):
     def choose_folder():
         driver.find_element(By.ID, "upload-folder").send_keys(folder)
         wait_for(driver, lambda d: "Folder Level Pack: 3 files" in (text_of(d, "upload-chosen") or ""),
-                 "the folder to be chosen", 30)
+                 "the folder to be chosen")
     stage(driver, "1.0", choose_folder)
     driver.save_screenshot(os.path.join(SHOTS, "console-staged.png"))
 
     step("publish 1.0 and find it in /v1/products")
     click_in_row(driver, "1.0", "publish")
     confirm(driver, "will get version 1.0")
-    wait_for(driver, lambda d: row_state(d, "1.0") == "published", "1.0 to be published", 30)
-    wait_for(driver, lambda d: current_versions(PRODUCT) == ["1.0"], "1.0 in /v1/products", 30)
+    wait_for(driver, lambda d: row_state(d, "1.0") == "published", "1.0 to be published")
+    wait_for(driver, lambda d: current_versions(PRODUCT) == ["1.0"], "1.0 in /v1/products")
 
     step("an archive is uploaded through a cut connection and a reload")
     archive = make_archive("level-2.0.zip", 24, 11)
@@ -287,11 +287,11 @@ def run(driver):
              "the upload to go on after the cut", 600)
     driver.refresh()
     driver.delete_network_conditions()
-    wait_for(driver, lambda d: visible(d, "publisher"), "still signed in after the reload", 30)
+    wait_for(driver, lambda d: visible(d, "publisher"), "still signed in after the reload")
     wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '#product-list button[data-product="%s"]' % PRODUCT),
-             "the product list", 30)
+             "the product list")
     driver.find_element(By.CSS_SELECTOR, '#product-list button[data-product="%s"]' % PRODUCT).click()
-    wait_for(driver, lambda d: visible(d, "upload-resumable"), "the unfinished upload to be offered", 30)
+    wait_for(driver, lambda d: visible(d, "upload-resumable"), "the unfinished upload to be offered")
     check("level-2.0.zip" in text_of(driver, "upload-resumable"), "it names the file")
     stage(driver, "2.0", lambda: driver.find_element(By.ID, "upload-archive").send_keys(archive))
     resumed = driver.execute_script("return document.getElementById('upload-progress').dataset.resumedFrom")
@@ -301,18 +301,18 @@ def run(driver):
     step("publish 2.0, then roll back to 1.0")
     click_in_row(driver, "2.0", "publish")
     confirm(driver, "Buyers who hold 1.0 are offered the update")
-    wait_for(driver, lambda d: current_versions(PRODUCT) == ["2.0"], "2.0 in /v1/products", 30)
+    wait_for(driver, lambda d: current_versions(PRODUCT) == ["2.0"], "2.0 in /v1/products")
     wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '#versions tr[data-version="1.0"] button.rollback'),
-             "1.0 to offer a roll back", 30)
+             "1.0 to offer a roll back")
     wait_for(driver, lambda d: "delta" in (d.execute_script(
         "const c = document.querySelector('#versions tr[data-version=\"1.0\"] td.delta'); return c && c.textContent;")
         or "") or "full" in (d.execute_script(
         "const c = document.querySelector('#versions tr[data-version=\"1.0\"] td.delta'); return c && c.textContent;")
-        or ""), "the update size from 1.0", 30)
+        or ""), "the update size from 1.0")
     driver.save_screenshot(os.path.join(SHOTS, "console-products.png"))
     click_in_row(driver, "1.0", "rollback")
     confirm(driver, "will get version 1.0")
-    wait_for(driver, lambda d: current_versions(PRODUCT) == ["1.0"], "1.0 back in /v1/products", 30)
+    wait_for(driver, lambda d: current_versions(PRODUCT) == ["1.0"], "1.0 back in /v1/products")
 
     step("a version dropped as an archive is scheduled: published now, offered from a day ahead")
     stage(driver, "2.1", lambda: drop_archive(driver, "level-2.1.zip"))
@@ -322,7 +322,7 @@ def run(driver):
     check(" from " in said, "the confirmation names the time: %r" % said)
     wait_for(driver, lambda d: "scheduled" in (d.execute_script(
         "const c = document.querySelector('#versions tr[data-version=\"2.1\"] td.state'); return c && c.textContent;")
-        or ""), "2.1 to show as scheduled", 30)
+        or ""), "2.1 to show as scheduled")
     check(current_versions(PRODUCT) == ["1.0"], "buyers still get 1.0 until the time comes")
 
     step("a version never published is deleted")
@@ -330,7 +330,7 @@ def run(driver):
         make_archive("level-3.0.zip", 1, 12)))
     click_in_row(driver, "3.0", "delete")
     confirm(driver, "never published")
-    wait_for(driver, lambda d: row_state(d, "3.0") is None, "3.0 to be gone", 30)
+    wait_for(driver, lambda d: row_state(d, "3.0") is None, "3.0 to be gone")
     check(current_versions(PRODUCT) == ["1.0"], "buyers still get 1.0")
 
     step("a version rolled out to 10%, halted, then rolled back; another published to beta and promoted")
@@ -342,40 +342,40 @@ def run(driver):
     field.send_keys("10")
     click_in_row(driver, "2.5", "rollout")
     confirm(driver, "10% of the buyers")
-    wait_for(driver, lambda d: "rollout 10%" in (state_text(d, "2.5") or ""), "2.5 to show its rollout", 30)
+    wait_for(driver, lambda d: "rollout 10%" in (state_text(d, "2.5") or ""), "2.5 to show its rollout")
     check(release(PRODUCT, "2.5") == {"channel": "production", "rollout": 10, "halted": False},
           "the API holds the rollout: %r" % release(PRODUCT, "2.5"))
     check(current_versions(PRODUCT) == ["1.0"], "the list still shows what everyone gets")
     click_in_row(driver, "2.5", "halt")
     confirm(driver, "Nobody new gets version 2.5")
-    wait_for(driver, lambda d: "halted" in (state_text(d, "2.5") or ""), "2.5 to show as halted", 30)
+    wait_for(driver, lambda d: "halted" in (state_text(d, "2.5") or ""), "2.5 to show as halted")
     check(release(PRODUCT, "2.5")["halted"] is True, "the API holds the halt")
     click_in_row(driver, "2.5", "rollback")
     confirm(driver, "instead of 2.5")
-    wait_for(driver, lambda d: row_state(d, "2.5") == "superseded", "2.5 to be rolled back", 30)
+    wait_for(driver, lambda d: row_state(d, "2.5") == "superseded", "2.5 to be rolled back")
     check(current_versions(PRODUCT) == ["1.0"], "buyers get 1.0")
     stage(driver, "2.6", lambda: driver.find_element(By.ID, "upload-archive").send_keys(
         make_archive("level-2.6.zip", 1, 14)))
     click_in_row(driver, "2.6", "beta")
     confirm(driver, "Test purchases")
-    wait_for(driver, lambda d: "beta" in (state_text(d, "2.6") or ""), "2.6 to show as beta", 30)
+    wait_for(driver, lambda d: "beta" in (state_text(d, "2.6") or ""), "2.6 to show as beta")
     check(current_versions(PRODUCT) == ["1.0"], "production buyers keep 1.0")
     click_in_row(driver, "2.6", "promote")
     confirm(driver, "Every buyer")
-    wait_for(driver, lambda d: current_versions(PRODUCT) == ["2.6"], "2.6 promoted in /v1/products", 30)
+    wait_for(driver, lambda d: current_versions(PRODUCT) == ["2.6"], "2.6 promoted in /v1/products")
     # The console draws the product anew once the promotion is answered: wait for that before using the view.
-    wait_for(driver, lambda d: "beta" not in (state_text(d, "2.6") or "beta"), "the console to show 2.6 promoted", 30)
+    wait_for(driver, lambda d: "beta" not in (state_text(d, "2.6") or "beta"), "the console to show 2.6 promoted")
 
     step("the type of a product with versions is locked")
     click(driver, By.CSS_SELECTOR, "#product-view details summary")
     Select(driver.find_element(By.ID, "product-type")).select_by_value("consumable")
     driver.find_element(By.ID, "product-save").click()
-    wait_for(driver, lambda d: "product-type-locked" in (text_of(d, "product-error") or ""), "the lock's error", 30)
+    wait_for(driver, lambda d: "product-type-locked" in (text_of(d, "product-error") or ""), "the lock's error")
     check(catalog()[PRODUCT]["type"] == "nonConsumable", "the type did not change")
 
     step("sign out")
     driver.find_element(By.ID, "sign-out").click()
-    wait_for(driver, lambda d: visible(d, "sign-in"), "the sign-in form", 30)
+    wait_for(driver, lambda d: visible(d, "sign-in"), "the sign-in form")
     check(driver.execute_script("return sessionStorage.length") == 0, "the key is forgotten")
     check(not visible(driver, "publisher"), "the products are hidden")
     check(text_of(driver, "product-view") == "", "nothing of the product is left")
@@ -384,26 +384,26 @@ def run(driver):
 
     step("a key scoped to the product sees that product alone")
     sign_in(driver, SCOPED)
-    wait_for(driver, lambda d: visible(d, "publisher"), "the publisher's page", 30)
-    wait_for(driver, lambda d: text_of(d, "product-title") == "Level 3: The <Frozen> Lake", "the product", 30)
+    wait_for(driver, lambda d: visible(d, "publisher"), "the publisher's page")
+    wait_for(driver, lambda d: text_of(d, "product-title") == "Level 3: The <Frozen> Lake", "the product")
     listed = driver.execute_script(
         "return Array.from(document.querySelectorAll('#product-list button[data-product]'), (b) => b.dataset.product);")
     check(listed == [PRODUCT], "the scoped key lists %r" % listed)
     check(len(catalog()) > 1, "the catalog has other products the key does not see")
     driver.find_element(By.ID, "sign-out").click()
-    wait_for(driver, lambda d: visible(d, "sign-in"), "the sign-in form", 30)
+    wait_for(driver, lambda d: visible(d, "sign-in"), "the sign-in form")
 
     step("the operator reads the reports")
     sign_in(driver, ADMIN)
-    wait_for(driver, lambda d: visible(d, "operator"), "the operator's page", 30)
+    wait_for(driver, lambda d: visible(d, "operator"), "the operator's page")
     wait_for(driver, lambda d: d.find_elements(By.ID, "report-empty") or d.find_elements(By.ID, "report-table"),
-             "the deliveries report", 30)
+             "the deliveries report")
     for report in ["outbox", "irregular"]:
         driver.find_element(By.CSS_SELECTOR, '#operator-tabs button[data-report="%s"]' % report).click()
         wait_for(driver, lambda d: d.find_elements(By.ID, "report-empty") or d.find_elements(By.ID, "report-table"),
                  "the %s report" % report, 30)
     driver.find_element(By.ID, "sign-out").click()
-    wait_for(driver, lambda d: visible(d, "sign-in"), "the sign-in form", 30)
+    wait_for(driver, lambda d: visible(d, "sign-in"), "the sign-in form")
 
 
 if __name__ == "__main__":

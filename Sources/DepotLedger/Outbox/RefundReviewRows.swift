@@ -33,16 +33,7 @@ enum RefundReviewRows {
                 requested_at = excluded.requested_at
             """)
         try await TransactionRows.audit(session, transactionId, now, "google-play-refund-review", "requested")
-        // SQLite parses an upsert after `INSERT ... SELECT` only when the SELECT has a WHERE clause, as here.
-        _ = try await session.execute(
-            """
-            INSERT INTO apple_outbox (kind, transaction_id, environment, state, attempts, next_attempt_at, created_at,
-                updated_at)
-            SELECT 'consumption', id, environment, 'pending', 0, \(now), \(now), \(now) FROM transactions WHERE id = \(transactionId)
-            ON CONFLICT (kind, transaction_id) DO UPDATE SET state = 'pending', attempts = 0,
-                next_attempt_at = excluded.next_attempt_at, lease_owner = NULL, lease_expires_at = NULL, last_error = NULL,
-                created_at = excluded.created_at, updated_at = excluded.updated_at
-            """)
+        _ = try await StoreOutboxRows.renewConsumption(session, transactionId: transactionId, now: now, evenIfPending: true)
         try await TransactionRows.audit(
             session, transactionId, now, StoreOutboxSchema.auditEvent(.consumption, "enqueued", store: .googlePlay),
             StoreOutboxSchema.api(.googlePlay) + " outbox")

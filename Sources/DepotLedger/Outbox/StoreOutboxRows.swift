@@ -37,8 +37,20 @@ enum StoreOutboxRows {
                 session, transactionId, now, StoreOutboxSchema.auditEvent(.consumption, "not-sent"), StoreOutboxSchema.noConsent)
             return
         }
+        if try await renewConsumption(session, transactionId: transactionId, now: now, evenIfPending: false) {
+            try await TransactionRows.audit(
+                session, transactionId, now, StoreOutboxSchema.auditEvent(.consumption, "enqueued"), "App Store Server API outbox")
+        }
+    }
+
+    /// Makes a transaction's consumption job a new one due `now` (a new one, or a settled one pending again; with
+    /// `evenIfPending`, a pending one too, its lease, attempts and clock taken away); true when a row changed.
+    static func renewConsumption(
+        _ session: any SQLSession, transactionId: String, now: Int64, evenIfPending: Bool
+    ) async throws -> Bool {
         // SQLite parses an upsert after `INSERT ... SELECT` only when the SELECT has a WHERE clause, as here.
-        let enqueued = try await session.execute(
+        let condition: SQL = evenIfPending ? "" : "WHERE apple_outbox.state <> 'pending'"
+        return try await session.execute(
             """
             INSERT INTO apple_outbox (kind, transaction_id, environment, state, attempts, next_attempt_at, created_at,
                 updated_at)
@@ -46,12 +58,8 @@ enum StoreOutboxRows {
             ON CONFLICT (kind, transaction_id) DO UPDATE SET state = 'pending', attempts = 0,
                 next_attempt_at = excluded.next_attempt_at, lease_owner = NULL, lease_expires_at = NULL, last_error = NULL,
                 created_at = excluded.created_at, updated_at = excluded.updated_at
-            WHERE apple_outbox.state <> 'pending'
-            """)
-        if enqueued > 0 {
-            try await TransactionRows.audit(
-                session, transactionId, now, StoreOutboxSchema.auditEvent(.consumption, "enqueued"), "App Store Server API outbox")
-        }
+            \(condition)
+            """) > 0
     }
 
     /// A job from its columns, in `StoreOutboxSchema.columns` order.
