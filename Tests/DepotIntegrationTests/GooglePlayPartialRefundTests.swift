@@ -87,6 +87,39 @@ struct GooglePlayPartialRefundTests {
         }
     }
 
+    /// A refund of some units whose number neither the void nor the purchase at Google tells revokes nothing (it
+    /// revoked every unit, for good), until a later reading tells it.
+    @Test(arguments: LedgerEngine.tested)
+    func aPartialRefundOfUnknownUnitsRevokesNothing(engine: LedgerEngine) async throws {
+        let signer = try GooglePlayTestSigner()
+        try await GooglePlayDoubleFixture.with { play in
+            let settings = play.settings(signer, notificationTokenSHA256: GooglePlayNotificationTests.tokenDigest)
+            try await GooglePlayFlowTests.withServer(engine, settings: settings) { server in
+                let client = try RawHTTPClient(port: server.port)
+                let coins = try play.purchase(signer, productId: "coins", quantity: 3)
+                let url = try #require(try await Self.redeem(client, coins)["downloads.0.url"]?.string)
+                let now = Int64(Date().timeIntervalSince1970 * 1000)
+                play.double.holdVoided(
+                    GooglePlayDoubleVoidedPurchase(
+                        purchaseToken: coins.token, orderId: coins.orderId, purchaseTimeMillis: now - 60_000, voidedTimeMillis: now,
+                        refundType: 2))
+                // Google's purchase does not show the refund yet either.
+                var held = try #require(play.double.purchase(token: coins.token))
+                held.purchaseState = 0
+                held.refundableQuantity = 3
+                play.double.holdPurchase(held)
+                #expect(try await Self.voidedNotification(client, coins) == "unchanged")
+                #expect(try await client.request(RawHTTPClient.get(url)).status == 200)
+                #expect(try await Self.redeem(client, coins)["transaction.revokedQuantity"]?.int == 0)
+                // Once Google's purchase tells the units, the next reading revokes them.
+                held.refundableQuantity = 2
+                play.double.holdPurchase(held)
+                #expect(try await Self.voidedNotification(client, coins) == "revoked")
+                #expect(try await Self.redeem(client, coins)["transaction.revokedQuantity"]?.int == 1)
+            }
+        }
+    }
+
     /// A purchase whose `refundableQuantity` at Google is below its quantity is recorded with the difference revoked.
     @Test(arguments: LedgerEngine.allCases)
     func theDropInRefundableQuantityIsReadAtRedeem(engine: LedgerEngine) async throws {

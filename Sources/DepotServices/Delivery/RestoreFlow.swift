@@ -95,6 +95,10 @@ package struct RestoreFlow: Sendable {
             } catch .transactionConflict {
                 // Not the purchase recorded under its id: restored as nothing, like any other refused purchase.
                 continue
+            } catch .purchaseRefused {
+                // One purchase refused for itself (a family-shared one of a product that became a consumable): the
+                // others are restored all the same.
+                continue
             }
             let stacking = type == .nonRenewing ? restoredTogether[purchase.productId] ?? [] : []
             let contents: [ContentVersion]

@@ -95,6 +95,15 @@ package struct VoidedPurchasePoll: Service {
             let revocation = await units(of: voided, stored.transaction).map {
                 PurchaseRevocation(kind: .voided, at: voidedAt, revokedQuantity: $0)
             }
+            // A refund of some units whose number neither the void nor the Developer API tells (a missing or odd
+            // voidedQuantity, the purchase not readable now) revokes nothing: taking back every unit would refuse a
+            // buyer what they still paid for, for good. The void is read again by the next poll's overlap.
+            if revocation == nil, voided.refundType == 2, stored.transaction.quantity > 1 {
+                logger.warning(
+                    "Google Play refunded part of a purchase but how many units is not known yet; nothing revoked",
+                    metadata: ["transaction": "\(id)", "quantity": "\(stored.transaction.quantity)"])
+                return false
+            }
             // Conditional: of a poll and a notification (or two instances) racing, one revokes, once.
             guard
                 try await ledger.revokeIfNotRevoked(
