@@ -29,9 +29,10 @@
 #                 Play purchase of ../shared/realworld when that folder exists
 #
 # Only our own code is instrumented: each target compiles its sources and harness with swiftc into one
-# module. grants and jws link swift-crypto, swift-certificates and swift-asn1 as SwiftPM built them for the
-# debug configuration (`swift build --target DepotTrust`, a no-op after the test build); building those
-# packages again with the sanitizers costs more than ten minutes on two cores.
+# module. The trust targets (grants, jws, google-play, app-receipts) are one binary, built once per run, that
+# links swift-crypto, swift-certificates and swift-asn1 as SwiftPM built them for the debug configuration
+# (`swift build --target DepotTrust`, a no-op after the test build); building those packages again with the
+# sanitizers costs more than ten minutes on two cores.
 #
 # Each target starts from its seeds (Fuzz/Corpus/TARGET) and what earlier campaigns on this machine found
 # (.build/fuzz/corpus-TARGET). An input that breaks an invariant or crashes is copied to
