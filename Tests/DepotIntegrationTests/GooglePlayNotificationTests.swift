@@ -20,6 +20,21 @@ struct GooglePlayNotificationTests {
             "{\"message\": {\"data\": \"\(Data(data.utf8).base64EncodedString())\", \"messageId\": \"1\"}, \"subscription\": \"projects/p/subscriptions/s\"}"
     }
 
+    /// Runs `body` with the Google Play double, a signer of purchases, and a client of a live server on `engine`
+    /// that takes notifications pushed with the test's token.
+    static func withNotifiedServer(
+        _ engine: LedgerEngine, name: String = #function,
+        _ body: (GooglePlayDoubleFixture, GooglePlayTestSigner, RawHTTPClient) async throws -> Void
+    ) async throws {
+        let signer = try GooglePlayTestSigner()
+        try await GooglePlayDoubleFixture.with { play in
+            let settings = play.settings(signer, notificationTokenSHA256: tokenDigest)
+            try await GooglePlayFlowTests.withServer(engine, settings: settings, name: name) { server in
+                try await body(play, signer, try RawHTTPClient(port: server.port))
+            }
+        }
+    }
+
     static func post(_ client: RawHTTPClient, _ body: String, token: String? = Self.token) async throws -> RawHTTPClient.Response {
         let query = token.map { "?token=\($0)" } ?? ""
         return try await PurchaseSteps.post(client, "/v1/notifications/googleplay" + query, body)

@@ -44,46 +44,41 @@ struct GooglePlayPartialRefundTests {
 
     @Test(arguments: LedgerEngine.allCases)
     func oneOfThreeUnitsVoidedRevokesExactlyOne(engine: LedgerEngine) async throws {
-        let signer = try GooglePlayTestSigner()
-        try await GooglePlayDoubleFixture.with { play in
-            let settings = play.settings(signer, notificationTokenSHA256: GooglePlayNotificationTests.tokenDigest)
-            try await GooglePlayFlowTests.withServer(engine, settings: settings) { server in
-                let client = try RawHTTPClient(port: server.port)
-                let coins = try play.purchase(signer, productId: "coins", quantity: 3)
-                let first = try await Self.redeem(client, coins)
-                #expect(first["transaction.quantity"]?.int == 3)
-                #expect(first["transaction.revokedQuantity"]?.int == 0)
-                let id = try #require(first["transaction.id"]?.string)
-                let url = try #require(first["downloads.0.url"]?.string)
+        try await GooglePlayNotificationTests.withNotifiedServer(engine) { play, signer, client in
+            let coins = try play.purchase(signer, productId: "coins", quantity: 3)
+            let first = try await Self.redeem(client, coins)
+            #expect(first["transaction.quantity"]?.int == 3)
+            #expect(first["transaction.revokedQuantity"]?.int == 0)
+            let id = try #require(first["transaction.id"]?.string)
+            let url = try #require(first["downloads.0.url"]?.string)
 
-                Self.void(play, coins, units: 1)
-                #expect(try await Self.voidedNotification(client, coins) == "revoked")
-                // Two units remain: the grant keeps working and a redeem still delivers.
-                #expect(try await client.request(RawHTTPClient.get(url)).status == 200)
-                let partly = try await Self.redeem(client, coins)
-                #expect(partly["transaction.revokedQuantity"]?.int == 1)
-                #expect(partly["transaction.revocation.type"]?.string == "voided")
-                #expect(partly["transaction.revocation.percentage"] == nil)
-                #expect(partly["downloads"]?.array.count == 1)
-                // The same void listed again (an overlapping window) changes nothing.
-                #expect(try await Self.voidedNotification(client, coins) == "unchanged")
-                let report = try JSONAnswer(
-                    try await client.request(RawHTTPClient.get("/v1/admin/transactions/\(id)", [AdminTests.admin])))
-                #expect(report["transaction.revokedQuantity"]?.int == 1)
-                let refunded = report["audit"]?.array.filter { $0["event"]?.string == "refunded" } ?? []
-                #expect(refunded.count == 1)
-                #expect(refunded.first?["detail"]?.string?.contains("voided 1 of 3 units revoked") == true)
+            Self.void(play, coins, units: 1)
+            #expect(try await Self.voidedNotification(client, coins) == "revoked")
+            // Two units remain: the grant keeps working and a redeem still delivers.
+            #expect(try await client.request(RawHTTPClient.get(url)).status == 200)
+            let partly = try await Self.redeem(client, coins)
+            #expect(partly["transaction.revokedQuantity"]?.int == 1)
+            #expect(partly["transaction.revocation.type"]?.string == "voided")
+            #expect(partly["transaction.revocation.percentage"] == nil)
+            #expect(partly["downloads"]?.array.count == 1)
+            // The same void listed again (an overlapping window) changes nothing.
+            #expect(try await Self.voidedNotification(client, coins) == "unchanged")
+            let report = try JSONAnswer(
+                try await client.request(RawHTTPClient.get("/v1/admin/transactions/\(id)", [AdminTests.admin])))
+            #expect(report["transaction.revokedQuantity"]?.int == 1)
+            let refunded = report["audit"]?.array.filter { $0["event"]?.string == "refunded" } ?? []
+            #expect(refunded.count == 1)
+            #expect(refunded.first?["detail"]?.string?.contains("voided 1 of 3 units revoked") == true)
 
-                // A second unit: Google's refundable quantity (1 left) says two are refunded by now.
-                Self.void(play, coins, units: 1)
-                #expect(try await Self.voidedNotification(client, coins) == "revoked")
-                #expect(try await Self.redeem(client, coins)["transaction.revokedQuantity"]?.int == 2)
-                // The last one: the purchase is revoked, its grant stops.
-                Self.void(play, coins, units: nil)
-                #expect(try await Self.voidedNotification(client, coins) == "revoked")
-                #expect(try await client.request(RawHTTPClient.get(url)).status == 403)
-                _ = try await Self.redeem(client, coins, status: 410)
-            }
+            // A second unit: Google's refundable quantity (1 left) says two are refunded by now.
+            Self.void(play, coins, units: 1)
+            #expect(try await Self.voidedNotification(client, coins) == "revoked")
+            #expect(try await Self.redeem(client, coins)["transaction.revokedQuantity"]?.int == 2)
+            // The last one: the purchase is revoked, its grant stops.
+            Self.void(play, coins, units: nil)
+            #expect(try await Self.voidedNotification(client, coins) == "revoked")
+            #expect(try await client.request(RawHTTPClient.get(url)).status == 403)
+            _ = try await Self.redeem(client, coins, status: 410)
         }
     }
 
@@ -91,32 +86,27 @@ struct GooglePlayPartialRefundTests {
     /// revoked every unit, for good), until a later reading tells it.
     @Test(arguments: LedgerEngine.tested)
     func aPartialRefundOfUnknownUnitsRevokesNothing(engine: LedgerEngine) async throws {
-        let signer = try GooglePlayTestSigner()
-        try await GooglePlayDoubleFixture.with { play in
-            let settings = play.settings(signer, notificationTokenSHA256: GooglePlayNotificationTests.tokenDigest)
-            try await GooglePlayFlowTests.withServer(engine, settings: settings) { server in
-                let client = try RawHTTPClient(port: server.port)
-                let coins = try play.purchase(signer, productId: "coins", quantity: 3)
-                let url = try #require(try await Self.redeem(client, coins)["downloads.0.url"]?.string)
-                let now = Int64(Date().timeIntervalSince1970 * 1000)
-                play.double.holdVoided(
-                    GooglePlayDoubleVoidedPurchase(
-                        purchaseToken: coins.token, orderId: coins.orderId, purchaseTimeMillis: now - 60_000, voidedTimeMillis: now,
-                        refundType: 2))
-                // Google's purchase does not show the refund yet either.
-                var held = try #require(play.double.purchase(token: coins.token))
-                held.purchaseState = 0
-                held.refundableQuantity = 3
-                play.double.holdPurchase(held)
-                #expect(try await Self.voidedNotification(client, coins) == "unchanged")
-                #expect(try await client.request(RawHTTPClient.get(url)).status == 200)
-                #expect(try await Self.redeem(client, coins)["transaction.revokedQuantity"]?.int == 0)
-                // Once Google's purchase tells the units, the next reading revokes them.
-                held.refundableQuantity = 2
-                play.double.holdPurchase(held)
-                #expect(try await Self.voidedNotification(client, coins) == "revoked")
-                #expect(try await Self.redeem(client, coins)["transaction.revokedQuantity"]?.int == 1)
-            }
+        try await GooglePlayNotificationTests.withNotifiedServer(engine) { play, signer, client in
+            let coins = try play.purchase(signer, productId: "coins", quantity: 3)
+            let url = try #require(try await Self.redeem(client, coins)["downloads.0.url"]?.string)
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            play.double.holdVoided(
+                GooglePlayDoubleVoidedPurchase(
+                    purchaseToken: coins.token, orderId: coins.orderId, purchaseTimeMillis: now - 60_000, voidedTimeMillis: now,
+                    refundType: 2))
+            // Google's purchase does not show the refund yet either.
+            var held = try #require(play.double.purchase(token: coins.token))
+            held.purchaseState = 0
+            held.refundableQuantity = 3
+            play.double.holdPurchase(held)
+            #expect(try await Self.voidedNotification(client, coins) == "unchanged")
+            #expect(try await client.request(RawHTTPClient.get(url)).status == 200)
+            #expect(try await Self.redeem(client, coins)["transaction.revokedQuantity"]?.int == 0)
+            // Once Google's purchase tells the units, the next reading revokes them.
+            held.refundableQuantity = 2
+            play.double.holdPurchase(held)
+            #expect(try await Self.voidedNotification(client, coins) == "revoked")
+            #expect(try await Self.redeem(client, coins)["transaction.revokedQuantity"]?.int == 1)
         }
     }
 
