@@ -92,11 +92,16 @@ build_archive_structures() {
         "$ROOT/Fuzz/ArchiveStructuresEntry.swift"
 }
 
-# The tus header parsers and rules import nothing but Foundation: the error table, the server's answer to an
-# upload's refusal and these files build without Hummingbird, NIO or the ledger.
+# The tus header parsers and rules import nothing but Foundation and DepotCore's version rule: the error table, the
+# server's answer to an upload's refusal and these files build without Hummingbird, NIO or the ledger. DepotCore is
+# built so that `import DepotCore` resolves; the module's own copy of the rule is the one used.
 build_tus() {
     local server=$ROOT/Sources/DepotServer uploads=$ROOT/Sources/DepotServices/Uploads
-    compile DepotTusFuzz tus "$ROOT/Sources/DepotAPI/Errors/DepotError.swift" "$ROOT/Sources/DepotAPI/Errors/ErrorCode.swift" \
+    (cd "$ROOT" && swift build --target DepotCore 2>&1 | tail -1)
+    local debug
+    debug=$(cd "$ROOT" && swift build --show-bin-path)
+    compile DepotTusFuzz tus -I "$debug/Modules" "$ROOT/Sources/DepotCore/Identifiers/VersionName.swift" \
+        "$ROOT/Sources/DepotAPI/Errors/DepotError.swift" "$ROOT/Sources/DepotAPI/Errors/ErrorCode.swift" \
         "$server/Uploads/DepotError+Uploads.swift" "$uploads/UploadError.swift" "$uploads/TusProtocol.swift" \
         "$uploads/UploadMetadata.swift" "$uploads/UploadChecksum.swift" \
         "$uploads/UploadRules.swift" "$ROOT/Tests/DepotServerTests/Fuzzing/TusFuzzHarness.swift" \
