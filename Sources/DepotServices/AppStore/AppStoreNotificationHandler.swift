@@ -53,8 +53,10 @@ package struct AppStoreNotificationHandler: Sendable {
         let now = context.clock()
         let ledger = context.ledger
         let transaction = notification.transaction.map(\.purchase)
-        // A transaction first seen in a notification keeps its product's type in the catalog served now.
-        let productType = transaction.flatMap { context.catalog.product(id: $0.productId)?.type }
+        // A transaction known to the ledger is judged by the type it was recorded under; one first seen in a
+        // notification keeps its product's type in the catalog served now.
+        var productType: ProductType?
+        if let transaction { productType = try await context.judgedType(of: transaction) }
         let record = NotificationRecord(
             uuid: notification.notificationUUID, type: notification.notificationType, subtype: notification.subtype,
             transactionId: transaction?.id)
@@ -142,12 +144,14 @@ package struct AppStoreNotificationHandler: Sendable {
     /// A REFUND, REVOKE or REFUND_REVERSED: the revocation fact, ordered by signedDate; returns the effect. A
     /// refund's type and percentage are judged by `RefundRules` (a prorated refund of some of a consumable's units
     /// revokes those units only); a REVOKE that names no type is a family sharing revoked; a REFUND_REVERSED clears
-    /// whatever the refund took back.
+    /// whatever the refund took back, unless the transaction it carries is still refunded in part (one of two
+    /// partial refunds reversed): then what it still says is refunded stays revoked, as a refund would set it.
     private func applyRevocation(
         _ notification: SignedNotification, _ transaction: PurchaseTransaction, productType: ProductType?, now: Int64
     ) async throws(DeliveryError) -> String {
         let ledger = context.ledger
-        let reversed = notification.notificationType == "REFUND_REVERSED"
+        let stillRefunded = transaction.revocation != nil || transaction.revocationDate != nil
+        let reversed = notification.notificationType == "REFUND_REVERSED" && !stillRefunded
         var settled: PurchaseTransaction?
         if !reversed {
             var presented = transaction
