@@ -81,8 +81,10 @@ package struct TransactionRefresh: Sendable {
         do {
             // As a notification does: recorded without its revocation, which only `setRevocation` decides,
             // ordered by signedDate.
-            // A transaction first seen here keeps its product's type in the ledger's catalog.
-            let productType = try await ledger.catalogProduct(id: unrevoked.productId)?.type
+            // A known transaction is judged by the type it was recorded under; one first seen here keeps its
+            // product's type in the ledger's catalog.
+            var productType = try await ledger.transaction(id: transactionId)?.productType
+            if productType == nil { productType = try await ledger.catalogProduct(id: unrevoked.productId)?.type }
             let settled = RefundRules.settled(
                 signed.purchase, type: productType, prorated: proratedRefunds[unrevoked.productId] ?? .revoke)
             _ = try await ledger.recordTransaction(unrevoked, productType: productType, now: now)

@@ -11,8 +11,13 @@ extension DeliveryContext {
     func recordRedemption(
         _ purchase: VerifiedPurchase, client: String, callerAccount: AccountToken?, policy: IrregularActivityPolicy, now: Int64
     ) async throws(DeliveryError) -> LedgerTransaction {
-        // First seen, the transaction keeps the type it is redeemed under now.
-        let type = catalog.product(id: purchase.transaction.productId)?.type
+        // First seen, the transaction keeps the type it is redeemed under now. One that carries a refund or is
+        // family shared is judged by the type it was first recorded under, as its entitlement is: a product whose
+        // type changed since never turns an old purchase's refund or sharing into something else.
+        let signed = purchase.transaction
+        let type =
+            signed.revocation != nil || signed.revocationDate != nil || signed.ownership == .familyShared
+            ? try await judgedType(of: signed) : catalog.product(id: signed.productId)?.type
         try checkOwnership(purchase.transaction, type: type)
         let transaction = settled(purchase.transaction, type: type)
         let account = callerAccount?.value ?? transaction.appAccountToken?.lowercased()
