@@ -27,6 +27,11 @@ package protocol Ledger: CatalogLedger, PublisherKeyLedger, UploadLedger, Versio
     /// Every known purchase of a product under one app account token (non-renewing purchases that stack).
     func transactions(productId: String, appAccountToken: String) async throws(LedgerError) -> [PurchaseTransaction]
 
+    /// The transactions whose store-signed app account token (Apple's `appAccountToken`, Google Play's
+    /// `obfuscatedAccountId`; never the account an app claims at a redeem, which redemption attempts keep) is
+    /// `appAccountToken`, compared without case: newest purchase first (then by id, descending), at most `limit`.
+    func transactions(appAccountToken: String, limit: Int) async throws(LedgerError) -> [LedgerTransaction]
+
     /// Sets or clears (both nil) a transaction's revocation, e.g. on REFUND, REVOKE or REFUND_REVERSED.
     /// `revokedAt` is in milliseconds since 1970, like every App Store date: set, every unit is revoked; nil with a
     /// `revocation` (settled by `RefundRules`), part of it was refunded and the rest still entitles. `revocation`

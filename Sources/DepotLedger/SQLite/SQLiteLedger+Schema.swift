@@ -82,6 +82,11 @@ extension SQLiteLedger {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration("v16-transactions-by-account") { db in
+            for statement in AccountHistoryRows.schema {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
     }()
 

@@ -55,6 +55,12 @@ package struct MeasuredLedger: Ledger {
         }
     }
 
+    package func transactions(appAccountToken: String, limit: Int) async throws(LedgerError) -> [LedgerTransaction] {
+        try await timed("transactionsOfAccount") { () async throws(LedgerError) in
+            try await base.transactions(appAccountToken: appAccountToken, limit: limit)
+        }
+    }
+
     package func setRevocation(
         transactionId: String, revokedAt: Int64?, revocation: PurchaseRevocation?, reason: String, signedAt: Int64?, now: Int64
     )
