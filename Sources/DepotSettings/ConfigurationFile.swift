@@ -182,6 +182,26 @@ struct ConfigurationFile: Decodable {
     var uploads: Uploads?
     var googlePlay: GooglePlay?
     var console: Console?
+    var restore: Restore?
+
+    /// The `restore` section.
+    struct Restore: Decodable {
+        /// How a restore by account proves its account; absent, restores by account are off.
+        var accountAssertion: AccountAssertion?
+
+        /// `restore.accountAssertion`: the studio backend's ES256 public keys, the audience, the longest lifetime.
+        struct AccountAssertion: Decodable {
+            var keys: [Key]?
+            var audience: String?
+            var maxLifetimeSeconds: Int64?
+
+            /// A key: its `kid` and its PEM file, relative to the configuration directory.
+            struct Key: Decodable {
+                var id: String?
+                var publicKeyFile: String?
+            }
+        }
+    }
 
     struct GooglePlay: Decodable {
         var packageName: String?

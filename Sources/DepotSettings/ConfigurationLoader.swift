@@ -90,6 +90,10 @@ package enum ConfigurationLoader {
         configuration.metricsTokenDigests = try tokenDigests(file.metrics?.tokenSHA256, setting: "metrics.tokenSHA256", in: mainFile)
         configuration.googlePlay = try googlePlaySettings(
             file.googlePlay, deployment: deployment, directory: directory, in: mainFile)
+        configuration.accountAssertion = try accountAssertionSettings(
+            file.restore?.accountAssertion,
+            defaultAudience: file.app?.bundleId ?? configuration.googlePlay?.packageName ?? configuration.appBundleId,
+            directory: directory, in: mainFile)
         configuration.objectStore = try objectStoreSettings(
             file.storage?.objectStore, environment: environment, deployment: deployment, in: mainFile)
         configuration.localCacheBytes = try localCacheBytes(

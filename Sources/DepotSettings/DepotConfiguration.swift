@@ -54,6 +54,8 @@ package struct DepotConfiguration: Sendable {
     package var appStoreServerAPI: AppStoreServerAPISettings? = nil
     /// Which Google Play purchases are accepted; nil: none (`googlePlay` is absent).
     package var googlePlay: GooglePlaySettings? = nil
+    /// How a restore by account proves its account; nil: restores by account are off (`restore.accountAssertion`).
+    package var accountAssertion: AccountAssertionSettings? = nil
     /// The S3-compatible bucket bundles are shared through (`storage.objectStore`); nil keeps them in the data
     /// directory only.
     package var objectStore: ObjectStoreSettings? = nil

@@ -62,11 +62,12 @@ struct GooglePlayDoubleFixture {
 
     /// Holds a purchase at the double (a one-time product, or a subscription running until `expiry`, milliseconds
     /// since 1970) of `quantity` units, `refundableQuantity` of them still refundable (nil: all), and returns its
-    /// purchase data, signed by `signer`.
+    /// purchase data, signed by `signer`, carrying `obfuscatedAccountId` when given (the account the app set at
+    /// purchase).
     func purchase(
         _ signer: GooglePlayTestSigner, productId: String = "level1",
         orderId: String = GooglePlayDouble.makeOrderId(), purchaseTime: Int64? = nil, expiry: Int64? = nil,
-        quantity: Int = 1, refundableQuantity: Int? = nil
+        quantity: Int = 1, refundableQuantity: Int? = nil, obfuscatedAccountId: String? = nil
     ) throws -> (data: String, signature: String, token: String, orderId: String) {
         let token = "token-\(UUID().uuidString.lowercased())"
         let now = purchaseTime ?? Int64(Date().timeIntervalSince1970 * 1000)
@@ -77,7 +78,8 @@ struct GooglePlayDoubleFixture {
         double.holdPurchase(held)
         let data = GooglePlayTestSigner.purchaseData(
             orderId: orderId, packageName: GooglePlayFixture.packageName, productId: productId, purchaseTime: now,
-            purchaseToken: token, quantity: quantity)
+            purchaseToken: token, quantity: quantity,
+            extra: obfuscatedAccountId.map { "\"obfuscatedAccountId\":\"\($0)\"" } ?? "")
         return (data, try signer.sign(data), token, orderId)
     }
 

@@ -80,6 +80,8 @@ public enum ErrorCode: String, CaseIterable, Sendable {
     case tooManyTransactions = "too-many-transactions"
     case restoreRateLimited = "restore-rate-limited"
     case irregularActivity = "irregular-activity"
+    case accountAssertionInvalid = "account-assertion-invalid"
+    case accountRestoreNotConfigured = "account-restore-not-configured"
 
     // Operators.
     case adminTokenRequired = "admin-token-required"
@@ -245,6 +247,10 @@ public enum ErrorCode: String, CaseIterable, Sendable {
         case .restoreRateLimited: (429, "Too many restores from this address; retry after `Retry-After`.")
         case .irregularActivity:
             (429, "The transaction was redeemed by too many accounts or places and is slowed down; retry after `Retry-After`.")
+        case .accountAssertionInvalid:
+            (401, "The account assertion failed a check (format, alg, kid, signature, aud, exp, iat, lifetime or sub); nothing was listed.")
+        case .accountRestoreNotConfigured:
+            (404, "This server does not restore by account (no `restore.accountAssertion` section).")
         case .adminTokenRequired: (401, "An operator route needs `Authorization: Bearer ADMIN_TOKEN`.")
         case .adminTokenRefused: (403, "The operator token is not accepted.")
         case .metricsTokenRequired: (401, "`/metrics` needs `Authorization: Bearer` with an operator or metrics token.")

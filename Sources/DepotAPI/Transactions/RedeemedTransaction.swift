@@ -24,6 +24,10 @@ public struct RedeemedTransaction: Sendable, Equatable, Codable {
     public var ownership: String?
     /// What the store took back and how, once it refunded, revoked or voided any of it.
     public var revocation: TransactionRevocation?
+    /// In a restore by account, what the transaction is when it is history the device no longer sees: `consumed`
+    /// (a finished consumable), `expired` (a subscription with no period left) or `revoked`. Consumed and revoked
+    /// ones carry no finish token and entitle no download. Nil for a purchase that still entitles, and elsewhere.
+    public var history: String?
 
     /// A transaction as answered.
     public init(

@@ -22,6 +22,9 @@ public struct Restoration: Sendable, Equatable, Codable {
     public var transactions: [RedeemedTransaction]
     /// The bundles to download, once each.
     public var downloads: [Download]
+    /// True when a restore by account left out the account's oldest transactions: it answers at most 1000, newest
+    /// purchase first. Nil otherwise.
+    public var accountTruncated: Bool?
 
     /// A restore answer.
     public init(transactions: [RedeemedTransaction], downloads: [Download]) {

@@ -13,6 +13,10 @@ public struct RestoreRequest: Sendable, Equatable, Codable {
     public var installed: [InstalledContent]?
     /// The app's own account identity, as in `RedeemRequest`.
     public var appAccountToken: String?
+    /// An account assertion: a compact JWS (ES256) the studio's backend signed for the player it authenticated,
+    /// whose `sub` is the account UUID the app set at purchase (Google Play's `obfuscatedAccountId`, StoreKit's
+    /// `appAccountToken`). With it the restore also lists what the ledger holds for that account, history included.
+    public var accountAssertion: String?
 
     /// A restore request.
     public init(
@@ -26,7 +30,7 @@ public struct RestoreRequest: Sendable, Equatable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case signedTransactions, googlePlayPurchases, installed, appAccountToken, appReceipt, deviceId
+        case signedTransactions, googlePlayPurchases, installed, appAccountToken, appReceipt, deviceId, accountAssertion
     }
 
     /// A restore request for a StoreKit 1 app: what its receipt holds, and the device's `identifierForVendor` when
@@ -42,17 +46,25 @@ public struct RestoreRequest: Sendable, Equatable, Codable {
         self.appAccountToken = appAccountToken
     }
 
-    /// Decodes a restore; any of the three sources may be left out, not all: a body naming none (`{}`, or only
+    /// A restore by account: what the ledger holds for the account `accountAssertion` proves.
+    public init(accountAssertion: String, installed: [InstalledContent]? = nil) {
+        self.signedTransactions = []
+        self.googlePlayPurchases = []
+        self.accountAssertion = accountAssertion
+        self.installed = installed
+    }
+
+    /// Decodes a restore; any of the four sources may be left out, not all: a body naming none (`{}`, or only
     /// unknown fields) is refused (400 `bad-request`) rather than answered as a restore of nothing.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         guard
             container.contains(.signedTransactions) || container.contains(.googlePlayPurchases)
-                || container.contains(.appReceipt)
+                || container.contains(.appReceipt) || container.contains(.accountAssertion)
         else {
             throw DepotError.badRequest(
-                "a restore names \"signedTransactions\" (App Store), \"googlePlayPurchases\" (Google Play) or "
-                    + "\"appReceipt\" (a StoreKit 1 app's receipt), even empty")
+                "a restore names \"signedTransactions\" (App Store), \"googlePlayPurchases\" (Google Play), "
+                    + "\"appReceipt\" (a StoreKit 1 app's receipt), even empty, or \"accountAssertion\" (an account)")
         }
         signedTransactions = try container.decodeIfPresent([String].self, forKey: .signedTransactions) ?? []
         googlePlayPurchases = try container.decodeIfPresent([GooglePlayPurchase].self, forKey: .googlePlayPurchases) ?? []
@@ -60,5 +72,6 @@ public struct RestoreRequest: Sendable, Equatable, Codable {
         appAccountToken = try container.decodeIfPresent(String.self, forKey: .appAccountToken)
         appReceipt = try container.decodeIfPresent(String.self, forKey: .appReceipt)
         deviceId = try container.decodeIfPresent(String.self, forKey: .deviceId)
+        accountAssertion = try container.decodeIfPresent(String.self, forKey: .accountAssertion)
     }
 }

@@ -415,7 +415,7 @@ package struct DepotApplication: Sendable {
             }(),
             irregular: configuration.irregularActivity, appStoreServerAPI: configuration.appStoreServerAPI,
             googlePlaySubscriptions: googlePlayRequestClient.map { GooglePlaySubscriptionPeriod(client: $0, logger: self.logger) },
-            metrics: metrics)
+            metrics: metrics, accountAssertions: configuration.accountAssertion?.verifier)
         TransactionRoutes(service: service, trustedProxies: configuration.http.trustedProxies, metrics: metrics)
             .register(on: router)
         let voidedPurchases = voidedPurchasePoll(service: service)

@@ -24,12 +24,15 @@ struct DeliveryService: Sendable {
     let appStoreServerAPI: AppStoreServerAPISettings?
     /// Where the versions offered and confirmed delivered are counted; nil counts nothing.
     let metrics: DepotMetrics?
+    /// How a restore by account proves its account (`restore.accountAssertion`); nil: restores by account are off.
+    let accountAssertions: AccountAssertionVerifier?
 
     init(
         verifier: AppStoreVerifier, googlePlay: GooglePlayVerifier? = nil, receipts: AppReceiptVerifier? = nil,
         receiptLookup: ReceiptTransactionLookup? = nil, context: DeliveryContext,
         irregular: IrregularActivityPolicy, appStoreServerAPI: AppStoreServerAPISettings? = nil,
-        googlePlaySubscriptions: GooglePlaySubscriptionPeriod? = nil, metrics: DepotMetrics? = nil
+        googlePlaySubscriptions: GooglePlaySubscriptionPeriod? = nil, metrics: DepotMetrics? = nil,
+        accountAssertions: AccountAssertionVerifier? = nil
     ) {
         let refused: @Sendable (String) -> Void = { code in metrics?.verificationFailed(code: code) }
         let verification = PurchaseVerification(
@@ -51,6 +54,7 @@ struct DeliveryService: Sendable {
             verifier: verifier, context: context, appStoreServerAPI: appStoreServerAPI, refused: refused)
         self.appStoreServerAPI = appStoreServerAPI
         self.metrics = metrics
+        self.accountAssertions = accountAssertions
     }
 
     var ledger: any Ledger { context.ledger }
@@ -118,19 +122,31 @@ struct DeliveryService: Sendable {
         }
     }
 
-    /// Restores what a set of signed purchases (App Store, Google Play or both) still entitle. Copies of one
-    /// signed purchase, or of one transaction, are verified and recorded once.
+    /// Restores what a set of signed purchases (App Store, Google Play or both) still entitle, and with an account
+    /// assertion what the ledger holds for the account it proves (`restoreAccount`). Copies of one signed purchase,
+    /// or of one transaction, are verified and recorded once.
     func restore(_ request: RestoreRequest, client: String) async throws(DepotError) -> Restoration {
         if request.deviceId != nil, request.appReceipt == nil {
             throw DepotError(.badRequest, "\"deviceId\" goes with \"appReceipt\" (a StoreKit 1 app)")
         }
+        if request.accountAssertion != nil, accountAssertions == nil {
+            throw DepotError(
+                .accountRestoreNotConfigured, "this server does not restore by account: it has no restore.accountAssertion keys")
+        }
+        let signed =
+            request.signedTransactions.map { SignedPurchase.appStore(jws: $0) }
+            + request.googlePlayPurchases.map { SignedPurchase.googlePlay(purchaseData: $0.purchaseData, signature: $0.signature) }
+        // Admitted (the client's restore budget spent) before anything is verified, an account assertion included.
+        let caller: AccountToken?
+        do {
+            caller = try restoring.admit(
+                signedCount: signed.count, distinctCount: Set(signed).count, callerAccount: request.appAccountToken,
+                client: client)
+        } catch {
+            throw DepotError(error)
+        }
+        let account = try request.accountAssertion.map { (token) throws(DepotError) in try provenAccount(token) }
         do throws(DeliveryError) {
-            let signed =
-                request.signedTransactions.map { SignedPurchase.appStore(jws: $0) }
-                + request.googlePlayPurchases.map { SignedPurchase.googlePlay(purchaseData: $0.purchaseData, signature: $0.signature) }
-            let caller = try restoring.admit(
-                signedCount: signed.count, distinctCount: Set(signed).count,
-                callerAccount: request.appAccountToken, client: client)
             var purchases = try await verification.verifyDistinct(signed)
             var receiptIds: Set<String> = []
             if let receipt = request.appReceipt {
@@ -150,15 +166,55 @@ struct DeliveryService: Sendable {
             }
             let result = try await restoring.restore(purchases, callerAccount: caller, client: client)
             countOffers(result.downloads)
-            return Restoration(
+            var answer = Restoration(
                 transactions: result.transactions.map {
                     Self.body(
                         $0.transaction, finishToken: $0.finishToken,
                         proof: receiptIds.contains($0.transaction.transaction.id) ? "receipt" : nil)
                 },
                 downloads: result.downloads.map(Self.body))
+            if let account {
+                try await restoreAccount(account, client: client, into: &answer)
+            }
+            return answer
         } catch {
             throw DepotError(error)
+        }
+    }
+
+    /// Adds what the ledger holds for a proven account to a restore's answer: its transactions not answered yet
+    /// (newest first, history marked) and the downloads not answered yet.
+    private func restoreAccount(_ account: AccountToken, client: String, into answer: inout Restoration) async throws(DeliveryError) {
+        let listed = try await restoring.restore(account: account, client: client)
+        countOffers(listed.downloads)
+        var answered = Set(answer.transactions.map(\.id))
+        for entry in listed.entries where answered.insert(entry.transaction.transaction.id).inserted {
+            var body = Self.body(entry.transaction, finishToken: entry.finishToken)
+            body.history = entry.history?.rawValue
+            answer.transactions.append(body)
+        }
+        let digests = Set(answer.downloads.map(\.digest))
+        answer.downloads += listed.downloads.map(Self.body).filter { !digests.contains($0.digest) }
+        if listed.truncated { answer.accountTruncated = true }
+    }
+
+    /// The account an assertion proves, or its refusal (401 `account-assertion-invalid`, saying which check failed).
+    private func provenAccount(_ token: String) throws(DepotError) -> AccountToken {
+        guard let accountAssertions else {
+            throw DepotError(.accountRestoreNotConfigured, "this server does not restore by account")
+        }
+        let verified: VerifiedAccountAssertion
+        do {
+            verified = try accountAssertions.verify(token, now: clock())
+        } catch {
+            metrics?.verificationFailed(code: error.code.description)
+            throw DepotError(.accountAssertionInvalid, "\(error.check): \(error.message)")
+        }
+        do {
+            return try AccountToken(verified.account)
+        } catch {
+            // Not reached: the verifier takes only a canonical UUID.
+            throw DepotError(.accountAssertionInvalid, "subject: the account assertion's sub is not an account UUID")
         }
     }
 

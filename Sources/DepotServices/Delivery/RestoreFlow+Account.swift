@@ -1,0 +1,98 @@
+import DepotCore
+import DepotLedger
+import DepotTrust
+
+extension RestoreFlow {
+    /// The most transactions a restore by account answers: the account's newest purchases.
+    package static let maxAccountTransactions = 1000
+
+    /// One transaction of an account as a restore by account answers it.
+    package struct AccountEntry: Sendable {
+        /// The transaction as the ledger holds it.
+        package var transaction: LedgerTransaction
+        /// The proof its finish needs; nil for history, which has nothing to deliver.
+        package var finishToken: String?
+        /// What it is when it is history the device no longer sees; nil for a purchase that still entitles.
+        package var history: PurchaseHistory?
+    }
+
+    /// What a restore by account answers.
+    package struct AccountResult: Sendable {
+        /// The account's transactions, newest purchase first, at most ``RestoreFlow/maxAccountTransactions``.
+        package var entries: [AccountEntry]
+        /// The downloads, once per bundle, ordered by content and version.
+        package var downloads: [GrantedDownload]
+        /// Whether the account holds more transactions than were answered (the oldest were left out).
+        package var truncated: Bool
+    }
+
+    /// Lists what the ledger holds for `account` (a proven account: the caller verified the studio's assertion),
+    /// across both stores: the transactions whose store-signed app account token it is. Each still entitling
+    /// something (a non-consumable, an unfinished consumable, which is still owed, a subscription's issues) is
+    /// answered with its downloads and finish token; consumed, expired and revoked ones are marked as history,
+    /// consumed and revoked ones without downloads (an expired subscription keeps the issues of its periods). The
+    /// client's restore budget is charged one more restore per hundred transactions listed.
+    package func restore(account: AccountToken, client: String) async throws(DeliveryError) -> AccountResult {
+        let now = context.clock()
+        let ledger = context.ledger
+        let limit = Self.maxAccountTransactions
+        let listed = try await context.ledgerCall { () async throws(LedgerError) in
+            try await ledger.transactions(appAccountToken: account.value, limit: limit + 1)
+        }
+        let truncated = listed.count > limit
+        let stored = Array(listed.prefix(limit))
+        try charge(records: stored.count, client: client)
+        var entries: [AccountEntry] = []
+        var byDigest: [BundleDigest: GrantedDownload] = [:]
+        var relatedByKey: [String: [PurchaseTransaction]] = [:]
+        for item in stored {
+            let catalog = context.catalog
+            guard let product = catalog.product(id: item.transaction.productId), let type = item.judgedType(in: catalog)
+            else { continue }
+            // A subscription's renewals (or stacking purchases) are read once per subscription.
+            let key = "\(type.rawValue)|\(type == .nonRenewing ? item.transaction.productId : item.transaction.originalId)"
+            let related: [PurchaseTransaction]
+            if let known = relatedByKey[key] {
+                related = known
+            } else {
+                related = try await context.relatedTransactions(item.transaction, type: type)
+                relatedByKey[key] = related
+            }
+            let history = PurchaseHistory.of(
+                item.transaction, type: type, isFinished: item.state == .finished, related: related,
+                periodSeconds: product.periodSeconds, now: now * 1000)
+            if history == .consumed || history == .revoked {
+                entries.append(AccountEntry(transaction: item, finishToken: nil, history: history))
+                continue
+            }
+            let contents: [ContentVersion]
+            do {
+                let audience = try await context.audience(of: item)
+                contents = try await context.entitledContents(item, audience: audience)
+            } catch .ledgerUnavailable {
+                throw .ledgerUnavailable
+            } catch .revoked {
+                entries.append(AccountEntry(transaction: item, finishToken: nil, history: .revoked))
+                continue
+            } catch .consumableFinished {
+                entries.append(AccountEntry(transaction: item, finishToken: nil, history: .consumed))
+                continue
+            } catch {
+                continue
+            }
+            let id = item.transaction.id
+            var granted: [GrantedDownload] = []
+            if !contents.isEmpty {
+                granted = try await context.grantDownloads(
+                    contents.map { Offer(version: $0, delta: nil) }, transactionId: id, now: now)
+            }
+            entries.append(AccountEntry(transaction: item, finishToken: context.grants.finishToken(transactionId: id), history: history))
+            for download in granted where byDigest[download.digest] == nil {
+                byDigest[download.digest] = download
+            }
+        }
+        return AccountResult(
+            entries: entries, downloads: byDigest.values.sorted { ($0.contentId, $0.version) < ($1.contentId, $1.version) },
+            truncated: truncated)
+    }
+}
