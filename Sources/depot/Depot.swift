@@ -17,7 +17,8 @@ struct Dev: AsyncParsableCommand {
         abstract:
             "Tools for local development: a development root, signed transactions and notifications, grants, staging a pack, App Store Server API and Google Play Developer API doubles.",
         subcommands: [
-            DevInit.self, DevGrant.self, DevSignTransaction.self, DevSignReceipt.self, DevSignNotification.self, DevStage.self,
+            DevInit.self, DevGrant.self, DevSignTransaction.self, DevSignReceipt.self, DevSignNotification.self,
+            DevSignAccountAssertion.self, DevStage.self,
             DevAppStore.self, DevSignatureSpeed.self,
             DevGooglePlay.self,
         ]
