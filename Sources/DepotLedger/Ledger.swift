@@ -32,6 +32,14 @@ package protocol Ledger: CatalogLedger, PublisherKeyLedger, UploadLedger, Versio
     /// `appAccountToken`, compared without case: newest purchase first (then by id, descending), at most `limit`.
     func transactions(appAccountToken: String, limit: Int) async throws(LedgerError) -> [LedgerTransaction]
 
+    /// Records a redemption attempt of a known transaction without presenting it again (a restore by account, which
+    /// reads the transaction from the ledger): reads the attempt before this one, records this one under
+    /// `appAccountToken` and `client`, and reads the transaction's activity since `activitySince` (this attempt
+    /// included). Nil, recording nothing, when the transaction is unknown.
+    func recordAttempt(
+        transactionId: String, appAccountToken: String?, client: String, activitySince: Int64, now: Int64
+    ) async throws(LedgerError) -> RecordedRedemption?
+
     /// Sets or clears (both nil) a transaction's revocation, e.g. on REFUND, REVOKE or REFUND_REVERSED.
     /// `revokedAt` is in milliseconds since 1970, like every App Store date: set, every unit is revoked; nil with a
     /// `revocation` (settled by `RefundRules`), part of it was refunded and the rest still entitles. `revocation`

@@ -245,6 +245,25 @@ struct AccountRestoreTests {
     }
 
     @Test(arguments: LedgerEngine.tested)
+    func oneAccountRestoredFromManyPlacesIsSlowedDownLikeASharedPurchase(engine: LedgerEngine) async throws {
+        try await Self.with(engine) { server, play, signer, studio in
+            let client = try RawHTTPClient(port: server.port)
+            let level = try play.purchase(signer, productId: "level1", obfuscatedAccountId: Self.alice)
+            _ = try await Self.redeem(client, level)
+            // The live server flags a purchase redeemed from more than 10 addresses and slows it down: the redeem
+            // was one, so the tenth restore by account, from an eleventh address, is refused.
+            for index in 0..<9 {
+                let answer = try await Self.restore(
+                    client, ["accountAssertion": try studio.assertion(Self.alice)], from: "198.51.100.\(100 + index)")
+                #expect(answer.status == 200, "restore \(index): \(answer.text)")
+            }
+            let slowed = try await Self.restore(client, ["accountAssertion": try studio.assertion(Self.alice)], from: "198.51.100.200")
+            #expect(slowed.status == 429, "\(slowed.text)")
+            #expect(PublisherRequests.errorCode(slowed) == "irregular-activity")
+        }
+    }
+
+    @Test(arguments: LedgerEngine.tested)
     func withoutTheSectionARestoreByAccountIsRefused(engine: LedgerEngine) async throws {
         let signer = try GooglePlayTestSigner()
         try await GooglePlayFlowTests.withServer(engine, settings: try GooglePlayFixture.settings(signer)) { server in

@@ -14,4 +14,30 @@ extension SQLLedger {
             ).map { try TransactionRows.transaction($0) }
         }
     }
+
+    package func recordAttempt(
+        transactionId id: String, appAccountToken: String?, client: String, activitySince: Int64, now: Int64
+    ) async throws(LedgerError) -> RecordedRedemption? {
+        try await transaction(.write, "recording an attempt of \(id)") { session in
+            guard let stored = try await TransactionRows.transaction(session, id: id) else { return nil }
+            // The previous attempt is read before this one is recorded, as a redemption reads it.
+            let previous = try await session.row(
+                "SELECT MAX(at) FROM redemption_attempts WHERE transaction_id = \(id)"
+            )?.optionalInteger(0)
+            try await session.execute(
+                """
+                INSERT INTO redemption_attempts (transaction_id, app_account_token, client, at)
+                VALUES (\(id), \(appAccountToken), \(client), \(now))
+                """)
+            let activity = try await session.row(
+                """
+                SELECT COUNT(DISTINCT app_account_token), COUNT(DISTINCT client) FROM redemption_attempts
+                WHERE transaction_id = \(id) AND at >= \(activitySince)
+                """)
+            return RecordedRedemption(
+                transaction: stored, previousAttempt: previous,
+                activity: RedemptionActivity(
+                    appAccountTokens: try activity?.int(0) ?? 0, clientAddresses: try activity?.int(1) ?? 0))
+        }
+    }
 }

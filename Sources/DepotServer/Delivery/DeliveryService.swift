@@ -185,16 +185,17 @@ struct DeliveryService: Sendable {
     /// Adds what the ledger holds for a proven account to a restore's answer: its transactions not answered yet
     /// (newest first, history marked) and the downloads not answered yet.
     private func restoreAccount(_ account: AccountToken, client: String, into answer: inout Restoration) async throws(DeliveryError) {
-        let listed = try await restoring.restore(account: account, client: client)
-        countOffers(listed.downloads)
-        var answered = Set(answer.transactions.map(\.id))
-        for entry in listed.entries where answered.insert(entry.transaction.transaction.id).inserted {
+        let answered = Set(answer.transactions.map(\.id))
+        let listed = try await restoring.restore(account: account, client: client, skipping: answered)
+        for entry in listed.entries {
             var body = Self.body(entry.transaction, finishToken: entry.finishToken)
             body.history = entry.history?.rawValue
             answer.transactions.append(body)
         }
         let digests = Set(answer.downloads.map(\.digest))
-        answer.downloads += listed.downloads.map(Self.body).filter { !digests.contains($0.digest) }
+        let added = listed.downloads.filter { !digests.contains($0.digest.hex) }
+        countOffers(added)
+        answer.downloads += added.map(Self.body)
         if listed.truncated { answer.accountTruncated = true }
     }
 

@@ -38,7 +38,7 @@ extension DeliveryContext {
     /// Flags a transaction redeemed by too many accounts or from too many addresses within the policy's window
     /// (logged, listed at `/v1/admin/irregular`), and refuses its redemptions that come sooner than the policy's
     /// wait after the last one.
-    private func checkActivity(_ recorded: RecordedRedemption, policy: IrregularActivityPolicy, now: Int64) throws(DeliveryError) {
+    func checkActivity(_ recorded: RecordedRedemption, policy: IrregularActivityPolicy, now: Int64) throws(DeliveryError) {
         let activity = recorded.activity
         let verdict = policy.verdict(
             accounts: activity.appAccountTokens, addresses: activity.clientAddresses, previousAttempt: recorded.previousAttempt,

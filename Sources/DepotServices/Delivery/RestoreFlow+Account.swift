@@ -31,8 +31,13 @@ extension RestoreFlow {
     /// something (a non-consumable, an unfinished consumable, which is still owed, a subscription's issues) is
     /// answered with its downloads and finish token; consumed, expired and revoked ones are marked as history,
     /// consumed and revoked ones without downloads (an expired subscription keeps the issues of its periods). The
-    /// client's restore budget is charged one more restore per hundred transactions listed.
-    package func restore(account: AccountToken, client: String) async throws(DeliveryError) -> AccountResult {
+    /// client's restore budget is charged one more restore per hundred transactions listed. Each transaction
+    /// answered with downloads counts as a redemption attempt by `account` from `client`, under the same
+    /// irregular-activity rule as a redeem. Transactions named in `skipping` (answered already, from the signed
+    /// purchases of the same restore) are left out.
+    package func restore(
+        account: AccountToken, client: String, skipping: Set<String> = []
+    ) async throws(DeliveryError) -> AccountResult {
         let now = context.clock()
         let ledger = context.ledger
         let limit = Self.maxAccountTransactions
@@ -45,7 +50,7 @@ extension RestoreFlow {
         var entries: [AccountEntry] = []
         var byDigest: [BundleDigest: GrantedDownload] = [:]
         var relatedByKey: [String: [PurchaseTransaction]] = [:]
-        for item in stored {
+        for item in stored where !skipping.contains(item.transaction.id) {
             let catalog = context.catalog
             guard let product = catalog.product(id: item.transaction.productId), let type = item.judgedType(in: catalog)
             else { continue }
@@ -65,17 +70,27 @@ extension RestoreFlow {
                 entries.append(AccountEntry(transaction: item, finishToken: nil, history: history))
                 continue
             }
+            // Counted as an attempt, as a restore of the signed purchase would be: one account restored from many
+            // places is flagged and slowed down like one purchase shared.
+            let recorded = try await context.ledgerCall { () async throws(LedgerError) in
+                try await ledger.recordAttempt(
+                    transactionId: item.transaction.id, appAccountToken: account.value, client: client,
+                    activitySince: now - policy.windowSeconds, now: now)
+            }
+            guard let recorded else { continue }
+            try context.checkActivity(recorded, policy: policy, now: now)
+            let current = recorded.transaction
             let contents: [ContentVersion]
             do {
-                let audience = try await context.audience(of: item)
-                contents = try await context.entitledContents(item, audience: audience)
+                let audience = try await context.audience(of: current)
+                contents = try await context.entitledContents(current, audience: audience)
             } catch .ledgerUnavailable {
                 throw .ledgerUnavailable
             } catch .revoked {
-                entries.append(AccountEntry(transaction: item, finishToken: nil, history: .revoked))
+                entries.append(AccountEntry(transaction: current, finishToken: nil, history: .revoked))
                 continue
             } catch .consumableFinished {
-                entries.append(AccountEntry(transaction: item, finishToken: nil, history: .consumed))
+                entries.append(AccountEntry(transaction: current, finishToken: nil, history: .consumed))
                 continue
             } catch {
                 continue
@@ -86,7 +101,8 @@ extension RestoreFlow {
                 granted = try await context.grantDownloads(
                     contents.map { Offer(version: $0, delta: nil) }, transactionId: id, now: now)
             }
-            entries.append(AccountEntry(transaction: item, finishToken: context.grants.finishToken(transactionId: id), history: history))
+            entries.append(
+                AccountEntry(transaction: current, finishToken: context.grants.finishToken(transactionId: id), history: history))
             for download in granted where byDigest[download.digest] == nil {
                 byDigest[download.digest] = download
             }

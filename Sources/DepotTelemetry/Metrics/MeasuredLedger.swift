@@ -55,6 +55,16 @@ package struct MeasuredLedger: Ledger {
         }
     }
 
+    package func recordAttempt(
+        transactionId: String, appAccountToken: String?, client: String, activitySince: Int64, now: Int64
+    ) async throws(LedgerError) -> RecordedRedemption? {
+        try await timed("recordAttempt") { () async throws(LedgerError) in
+            try await base.recordAttempt(
+                transactionId: transactionId, appAccountToken: appAccountToken, client: client, activitySince: activitySince,
+                now: now)
+        }
+    }
+
     package func transactions(appAccountToken: String, limit: Int) async throws(LedgerError) -> [LedgerTransaction] {
         try await timed("transactionsOfAccount") { () async throws(LedgerError) in
             try await base.transactions(appAccountToken: appAccountToken, limit: limit)
