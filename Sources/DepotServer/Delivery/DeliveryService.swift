@@ -234,6 +234,7 @@ struct DeliveryService: Sendable {
         body.revokedQuantity = transaction.revokedQuantity
         body.ownership = transaction.ownership.rawValue
         body.revocation = revocation(of: transaction)
+        body.rentalEndsAt = stored.rentalEndsAt.map(UTCTimestamp.format)
         return body
     }
 

@@ -64,7 +64,7 @@ package struct RedemptionFlow: Sendable {
                     catalog.delta(productId: version.productId, contentId: version.contentId, from: $0, to: version.version)
                 })
         }
-        let downloads = try await context.grantDownloads(offers, transactionId: stored.transaction.id, now: now)
+        let downloads = try await context.grantDownloads(offers, of: stored, now: now)
         context.logger.info(
             "transaction redeemed",
             metadata: [

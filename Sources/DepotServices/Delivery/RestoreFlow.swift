@@ -112,9 +112,10 @@ package struct RestoreFlow: Sendable {
                 continue
             }
             let granted = try await context.grantDownloads(
-                contents.map { Offer(version: $0, delta: nil) }, transactionId: stored.transaction.id, now: now)
+                contents.map { Offer(version: $0, delta: nil) }, of: stored, now: now)
             transactions.append((stored, context.grants.finishToken(transactionId: stored.transaction.id)))
-            for download in granted where byDigest[download.digest] == nil {
+            // Of two purchases opening one bundle (a rental and a purchase of it), the grant that lasts longer.
+            for download in granted where byDigest[download.digest].map({ $0.grantExpiresAt < download.grantExpiresAt }) ?? true {
                 byDigest[download.digest] = download
             }
         }
