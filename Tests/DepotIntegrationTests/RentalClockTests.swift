@@ -190,6 +190,43 @@ struct RentalClockTests {
         }
     }
 
+    /// An app that downloads every bundle and never finishes: once Depot's own evidence (the origin served every
+    /// offered bundle in full) is there, the next redeem or restore starts the clock at that moment; a bundle served
+    /// in part starts nothing.
+    @Test(arguments: LedgerEngine.tested)
+    func bundlesServedInFullStartTheClockWithoutAFinish(engine: LedgerEngine) async throws {
+        try await Self.withLedger(engine) { ledger, _ in
+            let now = MovedClock(Self.bought + 60)
+            let flows = try Flows(ledger, now: now, grantLifetime: 7 * 86_400)
+            let purchase = Flows.rental("GPA.R5")
+            _ = try await flows.redeem(purchase)
+            func served(_ range: Range<Int64>, at: Int64) async throws {
+                _ = try await ledger.recordServed([
+                    ServedRange(
+                        transactionId: "GPA.R5", digest: Self.movieVersion.digest, range: range, client: "192.0.2.1", at: at)
+                ])
+            }
+            try await served(0..<50, at: Self.bought + 120)
+            now.set(Self.bought + 600)
+            #expect(try await flows.redeem(purchase).transaction.rentalStartedAt == nil)
+            try await served(50..<100, at: Self.bought + 700)
+            now.set(Self.bought + 3_600)
+            let started = try await flows.redeem(purchase, client: "198.51.100.7")
+            #expect(started.transaction.rentalStartedAt == Self.bought + 3_600)
+            #expect(started.transaction.rentalEndsAt == Self.bought + 3_600 + 48 * 3_600)
+            #expect(started.downloads.map(\.grantExpiresAt) == [Self.bought + 3_600 + 48 * 3_600])
+            // Later presentations, a restore included, keep that start.
+            now.set(Self.bought + 7_200)
+            #expect(try await flows.restore(purchase).transactions.first?.transaction.rentalStartedAt == Self.bought + 3_600)
+            let audit = try await ledger.auditTrail(transactionId: "GPA.R5", afterSequence: 0, limit: 50)
+            #expect(audit.filter { $0.event == "rental-started" }.map(\.detail) == ["every bundle served in full, unconfirmed"])
+            now.set(Self.bought + 3_600 + 48 * 3_600)
+            await #expect(throws: DeliveryError.rentalExpired(endedAt: Self.bought + 3_600 + 48 * 3_600)) {
+                try await flows.redeem(purchase)
+            }
+        }
+    }
+
     /// The clock at its edges: a server clock behind the purchase (a purchase time in the future) still bounds the
     /// grants by the expiration period from now; a purchase bought outright is never ended.
     @Test(arguments: LedgerEngine.tested)

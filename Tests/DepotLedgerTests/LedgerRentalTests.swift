@@ -69,6 +69,27 @@ import Testing
         }
     }
 
+    /// Starting a rental's clock directly (Depot's served-bytes evidence) works once, and only for a rental.
+    @Test(arguments: Engine.tested)
+    func aRentalsClockStartsOnce(engine: Engine) async throws {
+        try await LedgerFixture.with(engine) { _, ledger in
+            _ = try await ledger.recordTransaction(Self.rental("8270"), productType: .nonConsumable, now: 10)
+            _ = try await ledger.recordTransaction(Self.rental("8280", terms: nil), productType: .nonConsumable, now: 10)
+            #expect(try await ledger.startRental(transactionId: "8270", reason: "served", now: 20))
+            #expect(try await !ledger.startRental(transactionId: "8270", reason: "served", now: 30))
+            #expect(try await !ledger.startRental(transactionId: "8280", reason: "served", now: 30))
+            #expect(try await !ledger.startRental(transactionId: "nope", reason: "served", now: 30))
+            #expect(try await ledger.transaction(id: "8270")?.rentalStartedAt == 20)
+            #expect(try await ledger.transaction(id: "8280")?.rentalStartedAt == nil)
+            let audit = try await ledger.auditTrail(transactionId: "8270", afterSequence: 0, limit: 20)
+            #expect(audit.filter { $0.event == "rental-started" }.map(\.detail) == ["served"])
+            // A finish after it keeps the first start.
+            try await ledger.recordGrants(transactionId: "8270", deliveries: [Sample.level1], now: 40)
+            _ = try await ledger.finish(transactionId: "8270", claims: [Sample.confirmed(Sample.level1)], requiresDelivery: true, now: 50)
+            #expect(try await ledger.transaction(id: "8270")?.rentalStartedAt == 20)
+        }
+    }
+
     /// A purchase recorded and delivered before it was known a rental (the first record came from a notification,
     /// or the product became a rental): once its terms are learnt, its clock starts at that first confirmed delivery.
     @Test(arguments: Engine.tested)

@@ -52,8 +52,10 @@ package struct RedemptionFlow: Sendable {
     /// Redeems one purchase.
     package func redeem(_ command: Command) async throws(DeliveryError) -> Result {
         let now = context.clock()
-        let stored = try await context.recordRedemption(
-            command.purchase, client: command.client, callerAccount: command.callerAccount, policy: policy, now: now)
+        let stored = try await context.startingRentalIfServed(
+            try await context.recordRedemption(
+                command.purchase, client: command.client, callerAccount: command.callerAccount, policy: policy, now: now),
+            now: now)
         let audience = try await context.audience(of: stored)
         let contents = try await context.entitledContents(stored, audience: audience)
         let catalog = context.catalog

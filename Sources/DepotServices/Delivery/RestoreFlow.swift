@@ -90,8 +90,10 @@ package struct RestoreFlow: Sendable {
             else { continue }
             let stored: LedgerTransaction
             do {
-                stored = try await context.recordRedemption(
-                    purchase, client: client, callerAccount: callerAccount, policy: policy, now: now)
+                stored = try await context.startingRentalIfServed(
+                    try await context.recordRedemption(
+                        purchase, client: client, callerAccount: callerAccount, policy: policy, now: now),
+                    now: now)
             } catch .transactionConflict {
                 // Not the purchase recorded under its id: restored as nothing, like any other refused purchase.
                 continue
