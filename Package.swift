@@ -273,7 +273,7 @@ let package = Package(
         .testTarget(
             name: "DepotServicesTests",
             dependencies: [
-                "DepotServices", "DepotBundles", "DepotCore", "DepotTestSupport", "DepotLedger", "DepotTrust",
+                "DepotServices", "DepotBundles", "DepotCore", "DepotTestSupport", "DepotLedger", "DepotTrust", "DepotGooglePlay",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

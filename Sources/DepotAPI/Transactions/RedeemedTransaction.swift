@@ -24,6 +24,10 @@ public struct RedeemedTransaction: Sendable, Equatable, Codable {
     public var ownership: String?
     /// What the store took back and how, once it refunded, revoked or voided any of it.
     public var revocation: TransactionRevocation?
+    /// For a Google Play rental, when it ends as known now (UTC, ISO 8601): the purchase plus the rent option's
+    /// rental period, or, once the first delivery is confirmed, that delivery plus its expiration period when that is
+    /// earlier. Absent for a purchase that is not rented.
+    public var rentalEndsAt: String?
 
     /// A transaction as answered.
     public init(

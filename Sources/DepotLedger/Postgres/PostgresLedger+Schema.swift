@@ -173,6 +173,7 @@ extension PostgresLedger {
         Migration(version: 13, name: "served-intervals", statements: ServedCoverageRows.intervalCountSchema),
         Migration(version: 14, name: "transaction-refunds", statements: TransactionRows.refundSchema),
         Migration(version: 15, name: "refund-reviews", statements: RefundReviewRows.statements(integer: "BIGINT")),
+        Migration(version: 16, name: "transaction-rentals", statements: TransactionRows.rentalSchema),
     ]
 
     /// The product's type when a transaction was first recorded: the type it is judged by for good. Rows recorded

@@ -82,6 +82,11 @@ extension SQLiteLedger {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration("v16-transaction-rentals") { db in
+            for statement in TransactionRows.rentalSchema {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
     }()
 
