@@ -111,9 +111,14 @@ extension BundleChannelHandler {
             sendBuffered(responseHead, body, reader: reader, isDownload: isDownload, output: raw, context: context)
             return
         }
-        // Corked, the head waits in the kernel for the file's first bytes and both leave in one segment, as nginx's
-        // `tcp_nopush` sends them; uncorking after the flush sends what is left at once.
-        let corked = Self.shouldCork(body) && setCork(true)
+        // An answer whose body starts with a file's bytes carries the first of them in its head's buffer, so that
+        // both leave in one segment (the head alone would cost the client a wake-up and a read of its own). Any
+        // other answer with file parts is corked instead, as nginx's `tcp_nopush` sends them; uncorking after the
+        // flush sends what is left at once.
+        var responseHead = responseHead
+        var body = body
+        let prefixed = Self.takeFilePrefix(into: &responseHead, body: &body)
+        let corked = !prefixed && Self.shouldCork(body) && setCork(true)
         defer { if corked { _ = setCork(false) } }
         // The last part is written with the flush, and tells when the answer went out.
         var last = IOData.byteBuffer(responseHead)
