@@ -345,7 +345,7 @@ let package = Package(
             name: "DepotServerTestSupport",
             dependencies: [
                 "DepotBundles",
-                "DepotAPI", "DepotServices", "DepotOrigin", "DepotSettings",
+                "DepotServices", "DepotOrigin", "DepotSettings",
                 "DepotServer", "DepotTrust", "DepotHTTP", "DepotCore", "DepotClient", "DepotAppStoreDouble",
                 "DepotGooglePlayDouble", "DepotLedger", "DepotObjectStore", "DepotTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -372,6 +372,16 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "DepotOriginTests",
+            dependencies: [
+                "DepotOrigin", "DepotAPI", "DepotCore", "DepotHTTP", "DepotTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

@@ -1,8 +1,5 @@
-@testable import DepotServerTestSupport
 import NIOHTTP1
 import Testing
-
-@testable import DepotServer
 
 /// One scripted connection and every action it must produce (idle 60 s, request 30 s, grace 10 s).
 struct ConnectionCase: CustomTestStringConvertible, Sendable {

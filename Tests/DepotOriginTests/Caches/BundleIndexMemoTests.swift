@@ -1,10 +1,7 @@
-@testable import DepotServerTestSupport
 import DepotTestSupport
 import DepotCore
 @testable import DepotOrigin
 import Testing
-
-@testable import DepotServer
 
 /// An event loop's memo of the bundle it looked up last answers only while the index is the one it was read from.
 @Suite("The bundle index and a loop's memo of its last lookup")

@@ -1,9 +1,6 @@
-@testable import DepotServerTestSupport
 import DepotHTTP
 @testable import DepotOrigin
 import Testing
-
-@testable import DepotServer
 
 private let digest = String(repeating: "ab", count: 32)
 private let bundle = "/v1/bundles/\(digest)"

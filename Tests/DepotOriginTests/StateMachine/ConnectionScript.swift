@@ -4,8 +4,6 @@ import DepotCore
 import NIOCore
 import NIOHTTP1
 
-@testable import DepotServer
-
 /// One step of a scripted connection for `BundleConnectionStateMachine`, on a clock the script moves.
 enum ConnectionStep: CustomStringConvertible {
     /// The clock moves to this many seconds after the connection opened.

@@ -1,10 +1,7 @@
-@testable import DepotServerTestSupport
 import DepotHTTP
 @testable import DepotOrigin
 import DepotTestSupport
 import Testing
-
-@testable import DepotServer
 
 /// The numbers the request head scanner reads itself (`Content-Length`, and `Range: bytes=a-b` on a bundle GET)
 /// walked through the extremes and their spellings (`ExtremeNumbers`): 1 to 18 digits are read exactly; anything

@@ -1,9 +1,6 @@
-@testable import DepotServerTestSupport
 @testable import DepotOrigin
 import Foundation
 import Testing
-
-@testable import DepotServer
 
 /// The connection gate's counting, without sockets.
 @Suite("Connection gate")
