@@ -389,6 +389,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "DepotTelemetryTests",
+            dependencies: [
+                "DepotTelemetry", "DepotCore", "DepotLedger", "DepotOrigin", "DepotTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "DepotIntegrationTests",
             dependencies: [
                 "DepotAPI", "DepotServices", "DepotOrigin", "DepotSettings", "DepotTelemetry",

@@ -1,6 +1,4 @@
-@testable import DepotServerTestSupport
 import DepotTelemetry
-import DepotServer
 import Foundation
 import Logging
 import Synchronization

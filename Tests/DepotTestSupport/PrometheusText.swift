@@ -1,21 +1,29 @@
 /// The samples of a Prometheus text exposition (format 0.0.4), parsed strictly: a line that is neither a
 /// comment nor `name{label="value",...} number` is an error, so a scrape that breaks the format fails the test.
-struct PrometheusText {
-    struct Sample: Equatable {
-        var name: String
-        var labels: [String: String]
-        var value: Double
+package struct PrometheusText {
+    /// One sample line: a name, its labels and its value.
+    package struct Sample: Equatable {
+        /// The metric's name.
+        package var name: String
+        /// The labels, by name.
+        package var labels: [String: String]
+        /// The value (`+Inf`, `-Inf` and `NaN` included).
+        package var value: Double
     }
 
-    struct FormatError: Error, CustomStringConvertible {
-        var description: String
+    /// A line that breaks the format.
+    package struct FormatError: Error, CustomStringConvertible {
+        /// What is wrong, and the line.
+        package var description: String
     }
 
-    let samples: [Sample]
+    /// The samples, in the order of the text.
+    package let samples: [Sample]
     /// `# TYPE` declarations by family name.
-    let types: [String: String]
+    package let types: [String: String]
 
-    init(_ text: String) throws {
+    /// Parses `text`; throws `FormatError` at the first line that is neither a comment nor a sample.
+    package init(_ text: String) throws {
         var samples: [Sample] = []
         var types: [String: String] = [:]
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
@@ -33,12 +41,12 @@ struct PrometheusText {
     }
 
     /// The value of the sample with exactly these labels, or nil.
-    func value(_ name: String, _ labels: [String: String] = [:]) -> Double? {
+    package func value(_ name: String, _ labels: [String: String] = [:]) -> Double? {
         samples.first { $0.name == name && $0.labels == labels }?.value
     }
 
     /// The samples of a name whose labels include `matching`.
-    func samples(_ name: String, matching: [String: String] = [:]) -> [Sample] {
+    package func samples(_ name: String, matching: [String: String] = [:]) -> [Sample] {
         samples.filter { sample in
             sample.name == name && matching.allSatisfy { sample.labels[$0.key] == $0.value }
         }

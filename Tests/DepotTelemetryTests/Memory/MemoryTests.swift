@@ -1,10 +1,7 @@
-@testable import DepotServerTestSupport
 import DepotTelemetry
 import Foundation
 import Logging
 import Testing
-
-@testable import DepotServer
 
 /// `ProcessMemory` reads what the kernel and the allocator say: a large block allocated and touched shows in
 /// the heap in use and in the resident size, and a descriptor opened shows in the count.

@@ -1,7 +1,6 @@
 import DepotCore
 import DepotLedger
 import DepotOrigin
-@testable import DepotServerTestSupport
 import DepotTelemetry
 import DepotTestSupport
 import Foundation

@@ -1,7 +1,5 @@
-@testable import DepotServerTestSupport
 @testable import DepotOrigin
 import DepotTelemetry
-import DepotServer
 import Logging
 import Testing
 
