@@ -381,7 +381,7 @@ let package = Package(
         .testTarget(
             name: "DepotOriginTests",
             dependencies: [
-                "DepotOrigin", "DepotAPI", "DepotCore", "DepotHTTP", "DepotTestSupport",
+                "DepotOrigin", "DepotAPI", "DepotCore", "DepotHTTP", "DepotTrust", "DepotTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -396,6 +396,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "DepotAPITests", dependencies: ["DepotAPI", "DepotTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "DepotIntegrationTests",
             dependencies: [

@@ -3,28 +3,40 @@ import Testing
 
 /// `docs/openapi.yaml`, read as the tests need it: its table of error codes (`x-error-codes`, one flow
 /// mapping per line: `- {code: CODE, status: N, meaning: "JSON string"}`) and its path.
-struct OpenAPIDocument {
+package struct OpenAPIDocument {
     /// One row of the document's table.
-    struct ErrorRow: Equatable, CustomStringConvertible {
-        var code: String
-        var status: Int
-        var meaning: String
-        var description: String { "\(code) \(status) \(meaning)" }
+    package struct ErrorRow: Equatable, CustomStringConvertible {
+        /// The code.
+        package var code: String
+        /// The HTTP status it is answered with.
+        package var status: Int
+        /// What it means, for people.
+        package var meaning: String
+        /// `code status meaning`.
+        package var description: String { "\(code) \(status) \(meaning)" }
+
+        /// A row.
+        package init(code: String, status: Int, meaning: String) {
+            self.code = code
+            self.status = status
+            self.meaning = meaning
+        }
     }
 
     /// Where the document is: `<repository>/docs/openapi.yaml`, found from this file's path.
-    static let path = RepositoryRoot.path + "/docs/openapi.yaml"
+    package static let path = RepositoryRoot.path + "/docs/openapi.yaml"
 
     /// The document's text.
-    let text: String
+    package let text: String
 
-    init() throws {
+    /// Reads the document from the repository.
+    package init() throws {
         text = try String(contentsOfFile: Self.path, encoding: .utf8)
     }
 
     /// The rows of `x-error-codes`, in order; a line under it that is not a row is a failure, so a change of
     /// the table's format cannot make rows vanish unseen.
-    func errorRows(sourceLocation: SourceLocation = #_sourceLocation) throws -> [ErrorRow] {
+    package func errorRows(sourceLocation: SourceLocation = #_sourceLocation) throws -> [ErrorRow] {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         guard let start = lines.firstIndex(where: { $0 == "x-error-codes:" }) else {
             Issue.record("docs/openapi.yaml has no top-level x-error-codes", sourceLocation: sourceLocation)

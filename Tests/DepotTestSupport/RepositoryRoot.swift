@@ -2,12 +2,12 @@ import Foundation
 
 /// The repository the tests run from, found from a source file's path: the nearest folder above it that holds
 /// `Package.swift`, however deep the file sits.
-enum RepositoryRoot {
+package enum RepositoryRoot {
     /// The repository holding this file.
-    static let path = containing(#filePath)
+    package static let path = containing(#filePath)
 
     /// The repository holding `path` (a file or a folder).
-    static func containing(_ path: String) -> String {
+    package static func containing(_ path: String) -> String {
         var url = URL(fileURLWithPath: path)
         while url.path != "/" && !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
             url.deleteLastPathComponent()
