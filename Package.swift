@@ -398,6 +398,14 @@ let package = Package(
         ),
         .testTarget(name: "DepotAPITests", dependencies: ["DepotAPI", "DepotTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
+            name: "DepotSettingsTests",
+            dependencies: [
+                "DepotSettings", "DepotServices", "DepotCore", "DepotServerTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "DepotIntegrationTests",
             dependencies: [
                 "DepotAPI", "DepotServices", "DepotOrigin", "DepotSettings", "DepotTelemetry",

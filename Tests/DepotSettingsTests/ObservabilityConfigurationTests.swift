@@ -1,6 +1,5 @@
 @testable import DepotServerTestSupport
 import DepotSettings
-import DepotServer
 import Foundation
 import Testing
 

@@ -1,7 +1,6 @@
 @testable import DepotServerTestSupport
 import DepotSettings
 import Crypto
-import DepotServer
 import DepotServices
 import Foundation
 import Testing

@@ -1,14 +1,11 @@
 @testable import DepotServerTestSupport
-import DepotTestSupport
 import DepotSettings
-import DepotCore
-import DepotServer
 import DepotServices
 import Foundation
 import Testing
 
 /// `edge.purge` in `depot.json`, the retry schedule, and the tags of each kind of change.
-@Suite("Purge hook: settings and tags")
+@Suite("Purge hook: settings")
 struct PurgeHookSettingsTests {
     private static func load(_ purge: String) throws -> DepotConfiguration {
         let scratch = try ScratchDirectory("purge-settings")
@@ -67,28 +64,6 @@ struct PurgeHookSettingsTests {
     func retriesWaitTwiceAsLongEachTimeUpToAMinute(retry: Int, milliseconds: Int) {
         let settings = PurgeHookSettings(target: .command(["/bin/true"]))
         #expect(settings.delayMilliseconds(beforeRetry: retry) == milliseconds)
-    }
-
-    @Test func eachChangeNamesTheTagsItMakesStale() {
-        let version = ContentVersion(
-            productId: "com.example.level1", contentId: "com.example.level1", version: "1.1 beta", publishedAt: 0,
-            digest: .repeating("a"), size: 1, unpackedSize: 1)
-        let published = PurgeTags.activated(version, rollback: false)
-        #expect(published.tags == ["product-lists", "version:com.example.level1@1.1%20beta"])
-        #expect(published.tags[1] == PurgeTags.tags(for: version)[2], "the tag the origin puts on the bundle")
-        #expect(published.paths == ["/products_v1.json", "/v1/products", "/v1/bundles/" + version.digest.hex])
-        #expect(PurgeTags.activated(version, rollback: true).reason == "rolled-back version:com.example.level1@1.1%20beta")
-        #expect(PurgeTags.deleted(contentId: "com.example.level1", version: "1.1 beta").tags == ["version:com.example.level1@1.1%20beta"])
-
-        let tagA = PurgeTags.transaction("2000000123")
-        #expect(tagA.hasPrefix("transaction:") && tagA.count == "transaction:".count + 32)
-        #expect(tagA.dropFirst("transaction:".count).allSatisfy { "0123456789abcdef".contains($0) })
-        #expect(tagA == PurgeTags.transaction("2000000123"))
-        #expect(tagA != PurgeTags.transaction("2000000124"))
-        let revoked = PurgeTags.revoked(["2000000124", "2000000123", "2000000124"])
-        #expect(revoked.tags == [tagA, PurgeTags.transaction("2000000124")].sorted())
-        #expect(revoked.paths.isEmpty)
-        #expect(PurgeTags.revoked([]).tags.isEmpty, "nothing revoked, nothing purged")
     }
 }
 

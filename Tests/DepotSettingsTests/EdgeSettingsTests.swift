@@ -1,7 +1,6 @@
 @testable import DepotServerTestSupport
 import DepotSettings
 import DepotCore
-import DepotServer
 import Foundation
 import Testing
 
