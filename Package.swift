@@ -367,7 +367,8 @@ let package = Package(
             dependencies: [
                 "DepotAPI", "DepotServices", "DepotOrigin", "DepotSettings", "DepotTelemetry",
                 "DepotServer", "DepotTrust", "DepotHTTP", "DepotCore", "DepotAppStore",
-                "DepotLedger", "DepotTestSupport", "DepotServerTestSupport", "DepotConsole",
+                "DepotLedger", "DepotTestSupport", "DepotServerTestSupport", "DepotConsole", "DepotGooglePlayDouble",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
