@@ -20,7 +20,7 @@ struct UploadStorageFloorRouteTests {
         let scratch = try ScratchDirectory(name)
         defer { scratch.remove() }
         let application = try await LiveServer.prepared(
-            in: scratch, settings: "\"storage\": {\"minFreeBytes\": \(minFreeBytes)}")
+            in: scratch, packs: RouterRequests.packs, settings: "\"storage\": {\"minFreeBytes\": \(minFreeBytes)}")
         let (router, _, _) = application.makeRouter()
         do {
             let key = try await PublisherRequests.makeKey(application.ledger).key

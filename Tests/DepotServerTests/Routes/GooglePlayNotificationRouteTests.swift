@@ -32,7 +32,7 @@ struct GooglePlayNotificationRouteTests {
               "developerAPI": {"serviceAccountKeyPath": "\(account.keyFilePath ?? "")", "baseURL": "http://127.0.0.1:9",
                 "tokenURL": "http://127.0.0.1:9/token"}}
             """
-        let application = try await LiveServer.prepared(in: scratch, settings: settings)
+        let application = try await LiveServer.prepared(in: scratch, packs: RouterRequests.packs, settings: settings)
         let (router, _, _) = application.makeRouter()
         do {
             try await Application(router: router).test(.router) { client in try await body(client) }

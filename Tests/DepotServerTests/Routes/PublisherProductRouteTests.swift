@@ -18,7 +18,7 @@ struct PublisherProductRouteTests {
     ) async throws {
         let scratch = try ScratchDirectory(name)
         defer { scratch.remove() }
-        let application = try await LiveServer.prepared(in: scratch)
+        let application = try await LiveServer.prepared(in: scratch, packs: RouterRequests.packs)
         let (router, _, _) = application.makeRouter()
         do {
             let key = try await PublisherRequests.makeKey(application.ledger, prefixes: prefixes).key

@@ -11,7 +11,7 @@ import Testing
 @Suite("Publisher release routes without a socket")
 struct PublisherReleaseRouteTests {
     static let packs =
-        LiveServer.standardPacks + [
+        RouterRequests.packs + [
             LiveServer.PackSpec(
                 directory: "coins/1.0", productId: "com.example.coins", publishedAt: "2026-01-01T00:00:00Z",
                 files: ["coins.json": Array("{\"coins\": 100}".utf8)]),

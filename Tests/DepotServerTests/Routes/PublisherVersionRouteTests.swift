@@ -25,7 +25,7 @@ struct PublisherVersionRouteTests {
     ) async throws {
         let scratch = try ScratchDirectory(name)
         defer { scratch.remove() }
-        let application = try await LiveServer.prepared(in: scratch)
+        let application = try await LiveServer.prepared(in: scratch, packs: RouterRequests.packs)
         let clock = UploadClock()
         let (router, _, _) = application.makeRouter(uploadClock: { clock.now.load(ordering: .relaxed) })
         do {

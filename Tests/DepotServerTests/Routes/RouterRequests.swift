@@ -1,3 +1,4 @@
+@testable import DepotServerTestSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -36,4 +37,17 @@ enum RouterRequests {
             #expect(error["code"] is String, sourceLocation: sourceLocation)
         }
     }
+}
+
+extension RouterRequests {
+    /// The packs a router-tier application is prepared on: level 1 and an issue of the monthly magazine, each a few
+    /// kilobytes, so that preparing one (bundles built and deflated) stays cheap when the whole tier runs at once.
+    static let packs: [LiveServer.PackSpec] = [
+        LiveServer.PackSpec(
+            directory: "game/level1", productId: "com.example.level1",
+            files: ["maps/cave.json": Array("{\"tiles\": [[0,1,1,0]]}".utf8), "notes.txt": Array(repeating: 0x61, count: 4096)]),
+        LiveServer.PackSpec(
+            directory: "magazine/2026-09", productId: "com.example.monthly", contentId: "com.example.monthly.2026-09",
+            publishedAt: "2026-09-01T06:00:00Z", files: ["article.md": Array("# September\n".utf8)]),
+    ]
 }
