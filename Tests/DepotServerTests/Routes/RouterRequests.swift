@@ -37,6 +37,20 @@ enum RouterRequests {
             #expect(error["code"] is String, sourceLocation: sourceLocation)
         }
     }
+
+    /// Checks `/readyz`'s answer for an application on a working SQLite ledger: ready, unless the machine was too
+    /// loaded for the ledger's read to answer within the probe's fixed bound (a timing the tests do not assert; the
+    /// probe's reasons are tested deterministically in `ReadinessRouteTests`).
+    static func expectReady(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceLocation) {
+        let text = String(buffer: response.body)
+        if response.status == .ok {
+            #expect(text == "ready\n", sourceLocation: sourceLocation)
+        } else {
+            #expect(
+                response.status == .serviceUnavailable && text.hasPrefix("not ready: the ledger did not answer within"),
+                "\(text)", sourceLocation: sourceLocation)
+        }
+    }
 }
 
 extension RouterRequests {
