@@ -273,7 +273,7 @@ let package = Package(
         .testTarget(
             name: "DepotServicesTests",
             dependencies: [
-                "DepotServices", "DepotBundles", "DepotCore", "DepotTestSupport", "DepotLedger", "DepotTrust",
+                "DepotServices", "DepotBundles", "DepotCore", "DepotTestSupport", "DepotLedger", "DepotTrust", "DepotGooglePlay",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -345,7 +345,7 @@ let package = Package(
             name: "DepotServerTestSupport",
             dependencies: [
                 "DepotBundles",
-                "DepotAPI", "DepotServices", "DepotOrigin", "DepotSettings",
+                "DepotServices", "DepotOrigin", "DepotSettings",
                 "DepotServer", "DepotTrust", "DepotHTTP", "DepotCore", "DepotClient", "DepotAppStoreDouble",
                 "DepotGooglePlayDouble", "DepotLedger", "DepotObjectStore", "DepotTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -367,7 +367,8 @@ let package = Package(
             dependencies: [
                 "DepotAPI", "DepotServices", "DepotOrigin", "DepotSettings", "DepotTelemetry",
                 "DepotServer", "DepotTrust", "DepotHTTP", "DepotCore", "DepotAppStore",
-                "DepotLedger", "DepotTestSupport", "DepotServerTestSupport", "DepotConsole",
+                "DepotLedger", "DepotTestSupport", "DepotServerTestSupport", "DepotConsole", "DepotGooglePlayDouble",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -375,6 +376,33 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "DepotOriginTests",
+            dependencies: [
+                "DepotOrigin", "DepotAPI", "DepotCore", "DepotHTTP", "DepotTrust", "DepotTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "DepotTelemetryTests",
+            dependencies: [
+                "DepotTelemetry", "DepotCore", "DepotLedger", "DepotOrigin", "DepotTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "DepotAPITests", dependencies: ["DepotAPI", "DepotTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "DepotSettingsTests",
+            dependencies: [
+                "DepotSettings", "DepotServices", "DepotCore", "DepotServerTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
         ),

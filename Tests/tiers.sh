@@ -18,7 +18,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-fast='DepotCoreTests|DepotObjectStoreTests|DepotHTTPTests|DepotTrustTests|DepotServicesTests|DepotClientTests|DepotLedgerTests|DepotServerTests'
+fast='DepotCoreTests|DepotAPITests|DepotOriginTests|DepotTelemetryTests|DepotObjectStoreTests|DepotHTTPTests|DepotTrustTests|DepotServicesTests|DepotSettingsTests|DepotClientTests|DepotLedgerTests|DepotServerTests'
 integration='DepotIntegrationTests|DepotAppStoreTests|DepotGooglePlayTests'
 system='DepotSystemTests|DepotBundlesTests|DepotArchivesTests'
 # The targets whose tests run on each ledger engine: on SQLite in the fast tier, on PostgreSQL in the integration tier.

@@ -55,6 +55,20 @@ public struct GooglePlayDeveloperAPIClient: Sendable {
         return purchase
     }
 
+    /// `purchases.productsv2.getproductpurchasev2`: a one-time purchase's line items, with the purchase option each
+    /// was bought with (buy, rent, pre-order), which `purchases.products.get` does not tell.
+    public func productPurchaseV2(purchaseToken: String) async throws(GooglePlayAPIError) -> GooglePlayProductPurchaseV2 {
+        guard !purchaseToken.isEmpty, purchaseToken.utf8.count <= 4096, ![".", ".."].contains(purchaseToken) else {
+            throw GooglePlayAPIError(.configuration("a purchase without a token cannot be asked about"))
+        }
+        let data = try await send(
+            .GET, applicationPath() + "/purchases/productsv2/tokens/" + Self.percentEncoded(purchaseToken), body: nil)
+        guard let purchase = try? JSONDecoder().decode(GooglePlayProductPurchaseV2.self, from: data) else {
+            throw GooglePlayAPIError(.google(status: 200, reason: nil, message: "a product purchase (v2) that cannot be read"))
+        }
+        return purchase
+    }
+
     /// `purchases.subscriptions.get`: a subscription purchase as Google holds it now (its current period).
     public func subscriptionPurchase(
         subscriptionId: String, purchaseToken: String

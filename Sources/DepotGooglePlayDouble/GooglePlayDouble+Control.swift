@@ -7,8 +7,9 @@ import NIOCore
 /// The double's control routes, for a test or a person (not part of Google's API):
 /// - `POST /_double/purchases` `{"purchaseToken", "productId", "kind": "product"|"subscription", "orderId",
 ///   "purchaseState", "purchaseTimeMillis", "expiryTimeMillis", "acknowledgementState", "consumptionState",
-///   "purchaseType", "quantity", "refundableQuantity", "purchaseOptionId", "regionCode", "autoRenewing",
-///   "cancelReason"}`: holds (or replaces) a purchase;
+///   "purchaseType", "quantity", "refundableQuantity", "purchaseOptionId", "rentOfferDetails" (an object,
+///   as Google's empty one: the purchase is rented), "regionCode", "autoRenewing", "cancelReason"}`: holds (or
+///   replaces) a purchase;
 /// - `POST /_double/voided` `{"purchaseToken", "orderId", "purchaseTimeMillis", "voidedTimeMillis",
 ///   "voidedSource", "voidedReason", "refundType", "voidedQuantity", "kind"}`: a voided purchase (its held purchase is
 ///   cancelled, or for a quantity-based partial refund, `voidedQuantity` with `refundType` 2, its refundable
@@ -30,7 +31,7 @@ extension GooglePlayDouble {
                     "send {\"purchaseToken\", \"productId\", \"kind\": \"product\" or \"subscription\", \"orderId\", "
                         + "\"purchaseState\": 0-2, \"purchaseTimeMillis\", \"expiryTimeMillis\", \"acknowledgementState\": 0-1, "
                         + "\"consumptionState\": 0-1, \"quantity\": 1-1000000, \"refundableQuantity\": 0-quantity, "
-                        + "\"purchaseOptionId\"}")
+                        + "\"purchaseOptionId\", \"rentOfferDetails\": {}}")
             }
             holdPurchase(purchase)
             return Self.json(.ok, #"{"held": \#(GooglePlayDoubleSetup.quoted(purchase.purchaseToken))}"#)
@@ -104,6 +105,7 @@ extension GooglePlayDouble {
         var quantity: Int?
         var refundableQuantity: Int?
         var purchaseOptionId: String?
+        var rentOfferDetails: RentOfferDetails?
         var regionCode: String?
         var autoRenewing: Bool?
         var cancelReason: Int?
@@ -132,7 +134,22 @@ extension GooglePlayDouble {
                 quantity: quantity ?? 1, regionCode: regionCode ?? "US", autoRenewing: autoRenewing, cancelReason: cancelReason)
             purchase.refundableQuantity = refundableQuantity
             purchase.purchaseOptionId = purchaseOptionId
+            purchase.rented = rentOfferDetails != nil
             return purchase
+        }
+    }
+
+    /// `rentOfferDetails`: any object (Google's is empty; a rental's periods are the product's rent option's).
+    private struct RentOfferDetails: Decodable {
+        init(from decoder: any Decoder) throws {
+            _ = try decoder.container(keyedBy: AnyKey.self)
+        }
+
+        private struct AnyKey: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
         }
     }
 

@@ -9,6 +9,8 @@ import NIOCore
 /// - `POST products/{productId}/tokens/{token}:acknowledge` (body optional `{"developerPayload"}`) and
 ///   `POST products/{productId}/tokens/{token}:consume`: 200 with an empty body;
 /// - `GET subscriptions/{subscriptionId}/tokens/{token}`: the `SubscriptionPurchase`;
+/// - `GET productsv2/tokens/{token}`: a one-time purchase as `ProductPurchaseV2`, its line item's purchase option
+///   and, for a rented one, `rentOfferDetails`;
 /// - `POST subscriptions/{subscriptionId}/tokens/{token}:acknowledge`: 200 with an empty body;
 /// - `GET voidedpurchases` (see `GooglePlayDouble+Voided.swift`).
 /// A token not held, or held for another product or kind, is 400 `invalid`; acknowledging what is acknowledged,
@@ -33,6 +35,10 @@ extension GooglePlayDouble {
         }
         guard segments[4] == "purchases" else { return Self.urlNotFound }
         switch segments.count {
+        case 8 where segments[5] == "productsv2" && segments[6] == "tokens" && method == .get:
+            guard segments[3] == packageName else { return Self.applicationNotFound }
+            guard let held = state.withLockedValue({ $0.purchases[segments[7]] }), held.kind == .product else { return Self.invalidValue }
+            return Self.json(.ok, Self.productPurchaseV2(held))
         case 6 where segments[5] == "voidedpurchases" && method == .get:
             guard segments[3] == packageName else { return Self.applicationNotFound }
             return voidedPurchases(query: query)
@@ -120,6 +126,30 @@ extension GooglePlayDouble {
             ("quantity", String(held.quantity)),
             ("refundableQuantity", String(held.refundableQuantity ?? (held.purchaseState == 1 ? 0 : held.quantity))),
             ("purchaseOptionId", held.purchaseOptionId.map(GooglePlayDoubleSetup.quoted)),
+            ("regionCode", GooglePlayDoubleSetup.quoted(held.regionCode)),
+        ])
+    }
+
+    /// A `ProductPurchaseV2` resource: one line item, with its offer's purchase option and, rented, `rentOfferDetails`.
+    static func productPurchaseV2(_ held: GooglePlayDoublePurchase) -> String {
+        let states = ["PURCHASED", "CANCELLED", "PENDING"]
+        let offer = object([
+            ("purchaseOptionId", held.purchaseOptionId.map(GooglePlayDoubleSetup.quoted)),
+            ("quantity", String(held.quantity)),
+            ("refundableQuantity", String(held.refundableQuantity ?? (held.purchaseState == 1 ? 0 : held.quantity))),
+            ("rentOfferDetails", held.rented ? "{}" : nil),
+            (
+                "consumptionState",
+                GooglePlayDoubleSetup.quoted(
+                    held.consumptionState == 1 ? "CONSUMPTION_STATE_CONSUMED" : "CONSUMPTION_STATE_YET_TO_BE_CONSUMED")
+            ),
+        ])
+        let item = object([("productId", GooglePlayDoubleSetup.quoted(held.productId)), ("productOfferDetails", offer)])
+        return object([
+            ("kind", #""androidpublisher#productPurchaseV2""#),
+            ("productLineItem", "[" + item + "]"),
+            ("orderId", GooglePlayDoubleSetup.quoted(held.orderId)),
+            ("purchaseStateContext", object([("purchaseState", GooglePlayDoubleSetup.quoted(states[max(0, min(2, held.purchaseState))]))])),
             ("regionCode", GooglePlayDoubleSetup.quoted(held.regionCode)),
         ])
     }

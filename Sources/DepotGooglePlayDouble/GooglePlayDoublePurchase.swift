@@ -36,6 +36,8 @@ package struct GooglePlayDoublePurchase: Codable, Sendable, Equatable {
     package var refundableQuantity: Int?
     /// The purchase option of a one-time product (buy, rent, pre-order) it was bought with, when set.
     package var purchaseOptionId: String?
+    /// Whether `purchases.productsv2` marks it rented (`rentOfferDetails`, an empty object as Google sends it).
+    package var rented = false
     /// The buyer's region (ISO 3166-1 alpha-2).
     package var regionCode: String
     /// Whether a subscription renews; nil to derive it from `purchaseState` (renewing while purchased).

@@ -126,6 +126,10 @@ package protocol Ledger: CatalogLedger, PublisherKeyLedger, UploadLedger, Versio
     /// What is known of one transaction's deliveries.
     func deliveries(transactionId: String) async throws(LedgerError) -> [DeliveryStatus]
 
+    /// Starts a rental's clock at `now` (seconds since 1970) when it has not started, auditing `reason`; true when
+    /// this call started it. A transaction that is not a rental, or whose clock started, is left as it is.
+    func startRental(transactionId: String, reason: String, now: Int64) async throws(LedgerError) -> Bool
+
     /// The audit trail of one transaction, oldest first: at most `limit` events with a sequence number
     /// greater than `afterSequence`.
     func auditTrail(transactionId: String, afterSequence: Int64, limit: Int) async throws(LedgerError) -> [AuditEvent]

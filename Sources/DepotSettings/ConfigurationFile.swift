@@ -207,8 +207,8 @@ struct ConfigurationFile: Decodable {
         var packageName: String?
         /// Base64 X.509 SubjectPublicKeyInfo, as Play Console shows it.
         var licenseKeys: [String]?
-        /// Play product id → Depot product id.
-        var products: [String: String]?
+        /// Play product id → Depot product id, or `{"product", "rental"}` for a product that is rented.
+        var products: [String: ProductEntry]?
         /// How Depot calls the Google Play Developer API; absent, it does not.
         var developerAPI: DeveloperAPI?
         /// Whether test purchases (license testers') are accepted; absent, only outside production.

@@ -30,10 +30,11 @@ extension ConfigurationLoader {
                 throw ConfigurationError("\(file): googlePlay.licenseKeys[\(index)] \(error.reason)")
             }
         }
-        let products = section.products ?? [:]
-        guard !products.isEmpty else {
+        let entries = section.products ?? [:]
+        guard !entries.isEmpty else {
             throw ConfigurationError("\(file): googlePlay.products must map at least one Play product id to a product id")
         }
+        let (products, rentals) = try productEntries(entries, in: file)
         for (playId, productId) in products.sorted(by: { $0.key < $1.key }) {
             guard !playId.isEmpty, playId.utf8.count <= 256 else {
                 throw ConfigurationError("\(file): googlePlay.products has a Play product id that is empty or longer than 256 bytes")
@@ -47,6 +48,14 @@ extension ConfigurationLoader {
             packageName: packageName, licenseKeys: keys, products: products,
             developerAPI: try developerAPISettings(section.developerAPI, deployment: deployment, directory: directory, in: file))
         settings.acceptsTestPurchases = section.acceptTestPurchases ?? (deployment != .production)
+        settings.rentals = rentals
+        if settings.developerAPI == nil,
+            let named = rentals.sorted(by: { $0.key < $1.key }).first(where: { $0.value.purchaseOptionId != nil })
+        {
+            throw ConfigurationError(
+                "\(file): googlePlay.products.\(named.key).rental.purchaseOptionId needs googlePlay.developerAPI: only Google tells which purchase option a purchase was bought with"
+            )
+        }
         if let notifications = section.notifications {
             guard settings.developerAPI != nil else {
                 throw ConfigurationError(

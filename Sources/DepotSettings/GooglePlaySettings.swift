@@ -19,6 +19,8 @@ package struct GooglePlaySettings: Sendable {
     /// `googlePlay.acceptTestPurchases`, by default true outside production and false in production, where a test
     /// purchase is refused (403 `environment-not-accepted`) as the App Store's Sandbox is.
     package var acceptsTestPurchases = true
+    /// Play product id → its rent option (`googlePlay.products` entries with `rental`).
+    package var rentals: [String: GooglePlayRentOption] = [:]
 
     /// Settings as read.
     package init(
@@ -34,7 +36,8 @@ package struct GooglePlaySettings: Sendable {
     /// The verifier these settings describe.
     package var verifier: GooglePlayVerifier {
         GooglePlayVerifier(
-            packageName: packageName, keys: licenseKeys, products: products, acceptsTestPurchases: acceptsTestPurchases)
+            packageName: packageName, keys: licenseKeys, products: products, acceptsTestPurchases: acceptsTestPurchases,
+            rentals: rentals)
     }
 }
 

@@ -9,8 +9,9 @@ import Testing
 import Glibc
 #endif
 
-/// A bundle answer with file bytes is written corked (`TCP_CORK`), so that its head and first bytes leave in one
-/// segment; the cork must be gone once the answer is written, or the answer's last bytes would wait for the
+/// A multipart bundle answer with file bytes is written corked (`TCP_CORK`), so that its head and first bytes leave
+/// in one segment (an answer whose body starts with a file carries its first bytes in the head's buffer instead,
+/// `FilePrefixTests`); the cork must be gone once the answer is written, or the answer's last bytes would wait for the
 /// kernel's 200 ms cork timer. The server runs in the test's process, so its end of the connection is one of the
 /// process's descriptors.
 @Suite("TCP_CORK around a bundle answer")

@@ -14,10 +14,7 @@ struct GooglePlayNotificationTests {
 
     /// A Pub/Sub push body carrying `notification` (the DeveloperNotification's JSON members).
     static func push(_ notification: String, packageName: String = GooglePlayFixture.packageName) -> String {
-        let data =
-            "{\"version\":\"1.0\",\"packageName\":\"\(packageName)\",\"eventTimeMillis\":\"\(Int64(Date().timeIntervalSince1970 * 1000))\",\(notification)}"
-        return
-            "{\"message\": {\"data\": \"\(Data(data.utf8).base64EncodedString())\", \"messageId\": \"1\"}, \"subscription\": \"projects/p/subscriptions/s\"}"
+        GooglePlaySteps.push(notification, packageName: packageName)
     }
 
     /// Runs `body` with the Google Play double, a signer of purchases, and a client of a live server on `engine`

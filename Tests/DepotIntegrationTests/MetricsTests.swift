@@ -1,6 +1,7 @@
 @testable import DepotServerTestSupport
 import DepotCore
 import DepotServer
+import DepotTestSupport
 import Foundation
 import Testing
 

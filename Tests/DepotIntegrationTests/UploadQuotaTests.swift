@@ -38,7 +38,7 @@ struct UploadQuotaTests {
     ])
     func badQuotaSettingsAreRefusedByName(settings: String, message: String) throws {
         #expect {
-            _ = try ObservabilityConfigurationTests.load(#""uploads": {"# + settings + "}")
+            _ = try LiveServer.loadConfiguration(#""uploads": {"# + settings + "}")
         } throws: { error in
             (error as? ConfigurationError)?.message.contains(message) == true
         }

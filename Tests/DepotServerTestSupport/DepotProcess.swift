@@ -1,3 +1,4 @@
+import DepotTestSupport
 import Foundation
 import Synchronization
 

@@ -3,6 +3,14 @@ import Testing
 
 /// A Google Play purchase through a live server, as an Android app does it.
 enum GooglePlaySteps {
+    /// A Pub/Sub push body carrying `notification` (the DeveloperNotification's JSON members) for `packageName`.
+    static func push(_ notification: String, packageName: String = GooglePlayFixture.packageName) -> String {
+        let data =
+            "{\"version\":\"1.0\",\"packageName\":\"\(packageName)\",\"eventTimeMillis\":\"\(Int64(Date().timeIntervalSince1970 * 1000))\",\(notification)}"
+        return
+            "{\"message\": {\"data\": \"\(Data(data.utf8).base64EncodedString())\", \"messageId\": \"1\"}, \"subscription\": \"projects/p/subscriptions/s\"}"
+    }
+
     /// Redeems `purchase`, downloads its bundle and confirms the delivery; the transaction id, the finish answer
     /// and the download's URL.
     static func buy(

@@ -15,11 +15,12 @@ import Testing
 struct RoutedRequestTests {
     /// Runs `body` with a router test client over an application prepared on the standard packs.
     static func withRouter(
-        _ name: String = #function, _ body: @Sendable (DepotApplication, any TestClientProtocol) async throws -> Void
+        _ name: String = #function, packs: [LiveServer.PackSpec] = RouterRequests.packs,
+        _ body: @Sendable (DepotApplication, any TestClientProtocol) async throws -> Void
     ) async throws {
         let scratch = try ScratchDirectory(name)
         defer { scratch.remove() }
-        let application = try await LiveServer.prepared(in: scratch)
+        let application = try await LiveServer.prepared(in: scratch, packs: packs)
         let (router, _, _) = application.makeRouter()
         do {
             try await Application(router: router).test(.router) { client in try await body(application, client) }
@@ -45,8 +46,7 @@ struct RoutedRequestTests {
             let health = try await client.execute(uri: "/healthz", method: .get)
             #expect(health.status == .ok)
             #expect(String(buffer: health.body) == "ok\n")
-            let ready = try await client.execute(uri: "/readyz", method: .get)
-            #expect(ready.status == .ok, "\(String(buffer: ready.body))")
+            RouterRequests.expectReady(try await client.execute(uri: "/readyz", method: .get))
         }
     }
 

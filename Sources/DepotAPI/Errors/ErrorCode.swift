@@ -73,6 +73,7 @@ public enum ErrorCode: String, CaseIterable, Sendable {
     case unknownTransaction = "unknown-transaction"
     case unknownProduct = "unknown-product"
     case revoked = "revoked"
+    case rentalExpired = "rental-expired"
     case consumableFinished = "consumable-finished"
     case transactionConflict = "transaction-conflict"
     case deliveryMismatch = "delivery-mismatch"
@@ -238,6 +239,8 @@ public enum ErrorCode: String, CaseIterable, Sendable {
         case .unknownTransaction: (404, "No such transaction was redeemed here, or the finish token is not its.")
         case .unknownProduct: (404, "The product is not in the catalog.")
         case .revoked: (410, "The store refunded or revoked the purchase.")
+        case .rentalExpired:
+            (410, "The rental ended: its rental period from the purchase, or its expiration period from the first confirmed delivery.")
         case .consumableFinished: (409, "The consumable was already delivered and finished.")
         case .transactionConflict:
             (409, "The purchase is not the one recorded under its transaction id (store, product or purchase token).")

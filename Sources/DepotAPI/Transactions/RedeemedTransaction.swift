@@ -28,6 +28,10 @@ public struct RedeemedTransaction: Sendable, Equatable, Codable {
     /// (a finished consumable), `expired` (a subscription with no period left) or `revoked`. Consumed and revoked
     /// ones carry no finish token and entitle no download. Nil for a purchase that still entitles, and elsewhere.
     public var history: String?
+    /// For a Google Play rental, when it ends as known now (UTC, ISO 8601): the purchase plus the rent option's
+    /// rental period, or, once the first delivery is confirmed, that delivery plus its expiration period when that is
+    /// earlier. Absent for a purchase that is not rented.
+    public var rentalEndsAt: String?
 
     /// A transaction as answered.
     public init(

@@ -37,6 +37,8 @@ public struct PurchaseTransaction: Sendable, Equatable, Codable {
     /// ``PurchaseRevocation/revokedQuantity`` may still be the whole quantity: `RefundRules.settled` decides the
     /// units and whether the purchase is revoked (``revocationDate``) before it is recorded.
     public var revocation: PurchaseRevocation?
+    /// A rented purchase's terms (a Google Play rent option); nil for a purchase that is not rented.
+    public var rental: RentalTerms?
 
     /// Creates a transaction.
     public init(

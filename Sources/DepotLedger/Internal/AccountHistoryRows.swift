@@ -1,6 +1,6 @@
 /// The index a restore by account reads the ledger through: transactions by their store-signed app account token
 /// (as the store wrote it, so compared in lowercase), newest purchase first. The same statement in both engines
-/// (SQLite `v16-transactions-by-account`, PostgreSQL 16).
+/// (SQLite `v17-transactions-by-account`, PostgreSQL 17).
 enum AccountHistoryRows {
     /// Adds the index.
     static let schema: [String] = [

@@ -14,6 +14,8 @@ enum AuditEventKind {
     static let revocationCleared = "revocation-cleared"
     /// A renewal or refresh moved the transaction's expiry.
     static let expiryUpdated = "expiry-updated"
+    /// A rental's consumption started: its first confirmed delivery (written once).
+    static let rentalStarted = "rental-started"
     /// A notification that concerns the transaction arrived (written once per notification UUID).
     static let notification = "notification"
 }

@@ -6,7 +6,8 @@ enum TransactionRows {
     static let columns = """
         id, original_id, product_id, purchase_date_ms, expires_date_ms, revocation_date_ms, quantity,
         app_account_token, environment, state, first_seen_at, finished_at, product_type, store, store_product_id,
-        purchase_token, ownership, revocation_type, revocation_percentage, revocation_at_ms, revoked_quantity
+        purchase_token, ownership, revocation_type, revocation_percentage, revocation_at_ms, revoked_quantity,
+        rental_period_s, rental_expiration_s, rental_started_at
         """
 
     /// Who owns each transaction (`PurchaseOwnership`'s names; rows recorded before it was told are `purchased`), and
@@ -19,6 +20,15 @@ enum TransactionRows {
         "ALTER TABLE transactions ADD COLUMN revocation_percentage BIGINT",
         "ALTER TABLE transactions ADD COLUMN revocation_at_ms BIGINT",
         "ALTER TABLE transactions ADD COLUMN revoked_quantity BIGINT NOT NULL DEFAULT 0",
+    ]
+
+    /// A rented purchase's terms in seconds (`RentalTerms`; NULL for a purchase that is not rented), recorded when
+    /// it is first known a rental and never changed, and when its consumption started: the first confirmed delivery
+    /// (seconds since 1970, NULL until then). The same statements in both engines (SQLite `v16`, PostgreSQL 16).
+    static let rentalSchema: [String] = [
+        "ALTER TABLE transactions ADD COLUMN rental_period_s BIGINT",
+        "ALTER TABLE transactions ADD COLUMN rental_expiration_s BIGINT",
+        "ALTER TABLE transactions ADD COLUMN rental_started_at BIGINT",
     ]
 
     /// The store that sold each transaction (`PurchaseStore`'s names); rows recorded before stores were told
@@ -68,9 +78,14 @@ enum TransactionRows {
                 kind: kind, percentage: try row.optionalInteger(18).map { Int(clamping: $0) },
                 at: try row.optionalInteger(19) ?? transaction.revocationDate ?? 0, revokedQuantity: try row.int(20))
         }
-        return LedgerTransaction(
+        if let period = try row.optionalInteger(21), let expiration = try row.optionalInteger(22) {
+            transaction.rental = RentalTerms(rentalPeriod: period, expirationPeriod: expiration)
+        }
+        var stored = LedgerTransaction(
             transaction: transaction, state: state, firstSeenAt: try row.integer(10), finishedAt: try row.optionalInteger(11),
             productType: try productType(row.optionalText(12), transactionId: transaction.id))
+        stored.rentalStartedAt = try row.optionalInteger(23)
+        return stored
     }
 
     /// The type a transaction was recorded under, from its `product_type` column; nil (NULL) when none was.

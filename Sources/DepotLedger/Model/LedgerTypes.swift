@@ -14,6 +14,9 @@ package struct LedgerTransaction: Sendable, Equatable {
     /// (`Catalog.judgedType`). Nil for a transaction recorded before the ledger kept types, or whose product
     /// was not in the catalog then: judged by the catalog's type of the moment.
     package var productType: ProductType?
+    /// For a rental, when its consumption started: its first confirmed delivery (seconds since 1970); nil until
+    /// then, and for a purchase that is not rented.
+    package var rentalStartedAt: Int64?
 
     /// Creates a record.
     package init(
@@ -25,6 +28,13 @@ package struct LedgerTransaction: Sendable, Equatable {
         self.firstSeenAt = firstSeenAt
         self.finishedAt = finishedAt
         self.productType = productType
+    }
+
+    /// For a rental, when it ends as known now (seconds since 1970; `RentalTerms.endsAt`): the purchase plus its
+    /// rental period, or its first confirmed delivery plus its expiration period when that is earlier. Nil for a
+    /// purchase that is not rented.
+    package var rentalEndsAt: Int64? {
+        transaction.rental?.endsAt(purchaseDate: transaction.purchaseDate, startedAt: rentalStartedAt)
     }
 
     /// The type this transaction is judged by in `catalog`: the one it was recorded under, else the catalog's.

@@ -61,6 +61,17 @@ extension SQLLedger {
                         confirmed_digest = excluded.confirmed_digest
                     """)
             }
+            // A rental's consumption starts at its first confirmed delivery, once: the clock is Depot's, never the app's.
+            if !confirmed.isEmpty {
+                let started = try await session.execute(
+                    """
+                    UPDATE transactions SET rental_started_at = \(now)
+                    WHERE id = \(transactionId) AND rental_period_s IS NOT NULL AND rental_started_at IS NULL
+                    """)
+                if started > 0 {
+                    try await TransactionRows.audit(session, transactionId, now, AuditEventKind.rentalStarted, "first confirmed delivery")
+                }
+            }
             guard state == DeliveryState.pending.rawValue else { return .finished(firstTime: false) }
             try await session.execute("UPDATE transactions SET state = 'finished', finished_at = \(now) WHERE id = \(transactionId)")
             if enqueueAppleFinish {

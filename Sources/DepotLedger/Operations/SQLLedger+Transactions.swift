@@ -54,18 +54,21 @@ extension SQLLedger {
             INSERT INTO transactions (id, original_id, product_id, purchase_date_ms, expires_date_ms,
                 revocation_date_ms, revocation_reason, quantity, app_account_token, environment, state,
                 first_seen_at, last_seen_at, last_fact_signed_ms, product_type, store, store_product_id, purchase_token,
-                ownership, revocation_type, revocation_percentage, revocation_at_ms, revoked_quantity)
+                ownership, revocation_type, revocation_percentage, revocation_at_ms, revoked_quantity, rental_period_s,
+                rental_expiration_s)
             VALUES (\(t.id), \(t.originalId), \(t.productId), \(t.purchaseDate), \(t.expiresDate),
                 \(t.revocationDate), \(revocationReason), \(t.quantity),
                 \(t.appAccountToken), \(t.environment), 'pending', \(now), \(now), \(PresentedFacts.firstSight(t)),
                 \(productType?.rawValue), \(t.store.rawValue), \(t.storeProductId), \(t.purchaseToken),
-                \(t.ownership.rawValue), \(r?.kind.rawValue), \(r?.percentage), \(r?.at), \(r?.revokedQuantity ?? 0))
+                \(t.ownership.rawValue), \(r?.kind.rawValue), \(r?.percentage), \(r?.at), \(r?.revokedQuantity ?? 0), \(t.rental?.rentalPeriod),
+                \(t.rental?.expirationPeriod))
             ON CONFLICT (id) DO NOTHING
             """)
         if inserted > 0 {
             let owned = t.ownership == .purchased ? "" : ", \(t.ownership.rawValue)"
+            let rented = t.rental.map { ", rental \($0.rentalPeriod) s, expiration \($0.expirationPeriod) s" } ?? ""
             try await TransactionRows.audit(
-                session, t.id, now, AuditEventKind.redeemed, "product \(t.productId), \(t.environment)\(owned)")
+                session, t.id, now, AuditEventKind.redeemed, "product \(t.productId), \(t.environment)\(owned)\(rented)")
             try await Self.auditPresentedRevocation(t, known: nil, in: session, now: now)
         } else {
             try await Self.refresh(t, in: session, now: now)
@@ -110,9 +113,21 @@ extension SQLLedger {
                 environment = \(t.environment), last_seen_at = \(.greatest)(last_seen_at, \(now)),
                 last_fact_signed_ms = \(merged.lastFactSignedDate),
                 store_product_id = COALESCE(store_product_id, \(t.storeProductId)),
-                purchase_token = COALESCE(purchase_token, \(t.purchaseToken))
+                purchase_token = COALESCE(purchase_token, \(t.purchaseToken)),
+                rental_period_s = COALESCE(rental_period_s, \(t.rental?.rentalPeriod)),
+                rental_expiration_s = COALESCE(rental_expiration_s, \(t.rental?.expirationPeriod))
             WHERE id = \(t.id)
             """)
+        if t.rental != nil {
+            // Terms learnt after a delivery was confirmed (the product became a rental, or the first record came
+            // from a notification): the clock started at that first confirmed delivery, not at some later finish.
+            try await session.execute(
+                """
+                UPDATE transactions SET rental_started_at = (
+                    SELECT MIN(confirmed_at) FROM deliveries WHERE deliveries.transaction_id = \(t.id))
+                WHERE id = \(t.id) AND rental_period_s IS NOT NULL AND rental_started_at IS NULL
+                """)
+        }
         if merged != known, merged.revocationDate != known.revocationDate || merged.revocation != known.revocation {
             var presented = t
             presented.revocationDate = revocation

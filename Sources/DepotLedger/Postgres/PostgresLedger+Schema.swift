@@ -173,7 +173,8 @@ extension PostgresLedger {
         Migration(version: 13, name: "served-intervals", statements: ServedCoverageRows.intervalCountSchema),
         Migration(version: 14, name: "transaction-refunds", statements: TransactionRows.refundSchema),
         Migration(version: 15, name: "refund-reviews", statements: RefundReviewRows.statements(integer: "BIGINT")),
-        Migration(version: 16, name: "transactions-by-account", statements: AccountHistoryRows.schema),
+        Migration(version: 16, name: "transaction-rentals", statements: TransactionRows.rentalSchema),
+        Migration(version: 17, name: "transactions-by-account", statements: AccountHistoryRows.schema),
     ]
 
     /// The product's type when a transaction was first recorded: the type it is judged by for good. Rows recorded

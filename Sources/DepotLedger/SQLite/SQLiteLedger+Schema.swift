@@ -82,7 +82,12 @@ extension SQLiteLedger {
                 try db.execute(sql: statement)
             }
         }
-        migrator.registerMigration("v16-transactions-by-account") { db in
+        migrator.registerMigration("v16-transaction-rentals") { db in
+            for statement in TransactionRows.rentalSchema {
+                try db.execute(sql: statement)
+            }
+        }
+        migrator.registerMigration("v17-transactions-by-account") { db in
             for statement in AccountHistoryRows.schema {
                 try db.execute(sql: statement)
             }

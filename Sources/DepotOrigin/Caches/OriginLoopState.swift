@@ -47,6 +47,12 @@ final class OriginLoopState {
         lastHead = buffer
     }
 
+    /// Lets go of the kept head's storage, so that the head being answered is its only holder and grows in place
+    /// (a file's first bytes appended to it); ``keepHeadBuffer(_:)`` keeps it again, grown.
+    func releaseHeadBuffer() {
+        lastHead = nil
+    }
+
     /// The kept bytes of a small bundle and its last whole 200 answer (see ``SmallAnswers/answer(digest:path:size:files:allocator:)``).
     func smallAnswer(digest: BundleDigest, path: String, size: Int64, allocator: ByteBufferAllocator) -> SmallBundleAnswer? {
         smallAnswers.answer(digest: digest, path: path, size: size, files: bundleFiles, allocator: allocator)

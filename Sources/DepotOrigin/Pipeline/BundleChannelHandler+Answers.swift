@@ -97,7 +97,7 @@ extension BundleChannelHandler {
     /// Writes an answer's bytes and tells the machine how the write went; a download counts as in flight
     /// until then.
     private func send(
-        _ responseHead: ByteBuffer, _ body: [BundleResponseWriter.BodyPart], isDownload: Bool = false,
+        _ responseHead: consuming ByteBuffer, _ body: consuming [BundleResponseWriter.BodyPart], isDownload: Bool = false,
         context: ChannelHandlerContext
     ) {
         // Written from the response encoder's place in the pipeline, so the bytes go straight to the socket:
@@ -111,9 +111,19 @@ extension BundleChannelHandler {
             sendBuffered(responseHead, body, reader: reader, isDownload: isDownload, output: raw, context: context)
             return
         }
-        // Corked, the head waits in the kernel for the file's first bytes and both leave in one segment, as nginx's
-        // `tcp_nopush` sends them; uncorking after the flush sends what is left at once.
-        let corked = Self.shouldCork(body) && setCork(true)
+        // An answer whose body starts with a file's bytes carries the first of them in its head's buffer, so that
+        // both leave in one segment (the head alone would cost the client a wake-up and a read of its own). Any
+        // other answer with file parts is corked instead, as nginx's `tcp_nopush` sends them; uncorking after the
+        // flush sends what is left at once.
+        var prefixed = false
+        if body.first?.isFile == true {
+            // The loop's kept head storage is this head's: let go of it while the file's bytes are appended (they
+            // would copy it otherwise), and keep it again, grown, for the next answer.
+            loopState.releaseHeadBuffer()
+            prefixed = Self.takeFilePrefix(into: &responseHead, body: &body)
+            loopState.keepHeadBuffer(responseHead)
+        }
+        let corked = !prefixed && Self.shouldCork(body) && setCork(true)
         defer { if corked { _ = setCork(false) } }
         // The last part is written with the flush, and tells when the answer went out.
         var last = IOData.byteBuffer(responseHead)

@@ -291,6 +291,8 @@ struct DeliveryService: Sendable {
         body.revokedQuantity = transaction.revokedQuantity
         body.ownership = transaction.ownership.rawValue
         body.revocation = revocation(of: transaction)
+        // A rental bought late in 9999 ends after it: written as the last second RFC 3339 can hold.
+        body.rentalEndsAt = stored.rentalEndsAt.map { UTCTimestamp.format(min($0, Self.latestWrittenTime)) }
         return body
     }
 
@@ -306,6 +308,9 @@ struct DeliveryService: Sendable {
         let kind: PurchaseRevocation.Kind = transaction.store == .googlePlay ? .voided : .refundFull
         return TransactionRevocation(type: kind.rawValue, at: UTCTimestamp.format(seconds(revokedAt)))
     }
+
+    /// 9999-12-31T23:59:59Z: the latest time an answer writes (a four-digit year).
+    static let latestWrittenTime: Int64 = 253_402_300_799
 
     /// Whole seconds (rounded down) of a time in milliseconds since 1970.
     private static func seconds(_ milliseconds: Int64) -> Int64 {

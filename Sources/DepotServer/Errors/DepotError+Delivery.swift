@@ -18,6 +18,8 @@ extension DepotError {
             self.init(.unknownProduct, "product \(productId) is not sold here")
         case .revoked:
             self.init(.revoked, "the store refunded, revoked or voided this purchase")
+        case .rentalExpired(let endedAt):
+            self.init(.rentalExpired, "this rental ended at \(UTCTimestamp.format(endedAt))")
         case .consumableFinished:
             self.init(.consumableFinished, "this consumable was already delivered and finished")
         case .deliveryMismatch(let missing, let wrongDigest):

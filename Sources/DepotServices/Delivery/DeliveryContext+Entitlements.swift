@@ -23,7 +23,9 @@ extension DeliveryContext {
             of: transaction, redeemedAs: stored.productType, related: related, isFinished: stored.state == .finished,
             catalog: catalog, now: clock() * 1000, audience: audience)
         switch result {
-        case .success(let contents): return contents
+        case .success(let contents):
+            if let endedAt = stored.rentalEndsAt, endedAt <= clock() { throw .rentalExpired(endedAt: endedAt) }
+            return contents
         case .failure(.unknownProduct): throw .unknownProduct(productId: transaction.productId)
         case .failure(.revoked): throw .revoked
         case .failure(.consumableFinished): throw .consumableFinished

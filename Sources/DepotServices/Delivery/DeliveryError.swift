@@ -15,6 +15,9 @@ package enum DeliveryError: Error, Sendable, Equatable {
     case unknownProduct(productId: String)
     /// The store refunded or revoked the purchase.
     case revoked
+    /// The rental ended (seconds since 1970): its rental period from the purchase, or its expiration period from the
+    /// first confirmed delivery, ran out.
+    case rentalExpired(endedAt: Int64)
     /// The consumable was already delivered and finished.
     case consumableFinished
     /// The confirmed deliveries are not what was offered: contents not confirmed, contents with another digest.

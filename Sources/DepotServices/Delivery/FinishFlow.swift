@@ -89,6 +89,11 @@ package struct FinishFlow: Sendable {
         case .finished(let firstTime):
             var finished = stored
             finished.state = .finished
+            if stored.transaction.rental != nil, firstTime {
+                // The finish started the rental's clock: the answer carries the end it set.
+                finished =
+                    try await context.ledgerCall { () async throws(LedgerError) in try await ledger.transaction(id: id) } ?? finished
+            }
             // A consumable's grants work until its transaction is finished.
             if isConsumable { context.revocations.revoke(id) }
             context.logger.info(

@@ -38,7 +38,9 @@ extension DeliveryContext {
     /// Records the grants in the ledger, then hands out a download with a fresh grant for each offer. When this instance
     /// cannot serve one of the bundles (see `Catalog.unservable`), nothing is recorded and the redeem is refused for a
     /// while: an answer offering less than the purchase entitles would let the app finish with nothing installed.
-    func grantDownloads(_ offers: [Offer], transactionId: String, now: Int64) async throws(DeliveryError) -> [GrantedDownload] {
+    /// A rental's grants last no longer than ``DeliveryContext/rentalGrantBound(_:now:)``.
+    func grantDownloads(_ offers: [Offer], of stored: LedgerTransaction, now: Int64) async throws(DeliveryError) -> [GrantedDownload] {
+        let transactionId = stored.transaction.id
         let catalog = catalog
         if let missing = offers.first(where: { !catalog.isServable($0.digest) }) {
             logger.warning(
@@ -55,7 +57,8 @@ extension DeliveryContext {
         try await ledgerCall { () async throws(LedgerError) in
             try await ledger.recordGrants(transactionId: transactionId, deliveries: planned, now: now)
         }
-        let expiresAt = now + grantLifetime
+        let lifetimeEnd = now + grantLifetime
+        let expiresAt = rentalGrantBound(stored, now: now).map { min($0, lifetimeEnd) } ?? lifetimeEnd
         return offers.map { offer in
             GrantedDownload(
                 contentId: offer.version.contentId, version: offer.version.version, size: offer.size, digest: offer.digest,

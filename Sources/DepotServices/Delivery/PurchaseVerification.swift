@@ -45,7 +45,8 @@ package struct PurchaseVerification: Sendable {
             case .googlePlay:
                 guard let googlePlay else { throw .storeNotAccepted(.googlePlay) }
                 let verified = try await googlePlay.verifyPurchase(signed)
-                return try checkEnvironment(await askGoogle(verified), of: googlePlay)
+                let judged = try checkEnvironment(await askGoogle(verified), of: googlePlay)
+                return try await rented(judged, of: googlePlay)
             }
         } catch {
             refused(error.code)
@@ -62,6 +63,19 @@ package struct PurchaseVerification: Sendable {
         }
         return await GooglePlayPurchaseType(client: googlePlaySubscriptions.client, logger: googlePlaySubscriptions.logger)
             .judged(verified, now: Int64(Date().timeIntervalSince1970 * 1000))
+    }
+
+    /// A Google Play purchase of a product with a named rent option, judged a rental or not by the Developer API
+    /// (`GooglePlayRentalCheck`); other purchases as they are (a product only rented is judged by its verifier).
+    private func rented(_ purchase: VerifiedPurchase, of verifier: GooglePlayVerifier) async throws(PurchaseRefusal) -> VerifiedPurchase {
+        guard let playId = purchase.transaction.storeProductId, let option = verifier.rentals[playId], option.purchaseOptionId != nil
+        else { return purchase }
+        guard let googlePlaySubscriptions else {
+            // The configuration refuses a named rent option without the Developer API; never a rental taken for a purchase.
+            throw PurchaseRefusal(code: "unavailable", message: "this server cannot ask Google Play whether this purchase is a rental")
+        }
+        return try await GooglePlayRentalCheck(client: googlePlaySubscriptions.client, logger: googlePlaySubscriptions.logger)
+            .judged(purchase, option: option)
     }
 
     /// Refuses a Google Play test purchase where they are not accepted (`googlePlay.acceptTestPurchases`; in

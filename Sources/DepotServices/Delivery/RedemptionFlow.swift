@@ -52,8 +52,10 @@ package struct RedemptionFlow: Sendable {
     /// Redeems one purchase.
     package func redeem(_ command: Command) async throws(DeliveryError) -> Result {
         let now = context.clock()
-        let stored = try await context.recordRedemption(
-            command.purchase, client: command.client, callerAccount: command.callerAccount, policy: policy, now: now)
+        let stored = try await context.startingRentalIfServed(
+            try await context.recordRedemption(
+                command.purchase, client: command.client, callerAccount: command.callerAccount, policy: policy, now: now),
+            now: now)
         let audience = try await context.audience(of: stored)
         let contents = try await context.entitledContents(stored, audience: audience)
         let catalog = context.catalog
@@ -64,7 +66,7 @@ package struct RedemptionFlow: Sendable {
                     catalog.delta(productId: version.productId, contentId: version.contentId, from: $0, to: version.version)
                 })
         }
-        let downloads = try await context.grantDownloads(offers, transactionId: stored.transaction.id, now: now)
+        let downloads = try await context.grantDownloads(offers, of: stored, now: now)
         context.logger.info(
             "transaction redeemed",
             metadata: [

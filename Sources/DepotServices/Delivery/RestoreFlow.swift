@@ -90,8 +90,10 @@ package struct RestoreFlow: Sendable {
             else { continue }
             let stored: LedgerTransaction
             do {
-                stored = try await context.recordRedemption(
-                    purchase, client: client, callerAccount: callerAccount, policy: policy, now: now)
+                stored = try await context.startingRentalIfServed(
+                    try await context.recordRedemption(
+                        purchase, client: client, callerAccount: callerAccount, policy: policy, now: now),
+                    now: now)
             } catch .transactionConflict {
                 // Not the purchase recorded under its id: restored as nothing, like any other refused purchase.
                 continue
@@ -112,9 +114,10 @@ package struct RestoreFlow: Sendable {
                 continue
             }
             let granted = try await context.grantDownloads(
-                contents.map { Offer(version: $0, delta: nil) }, transactionId: stored.transaction.id, now: now)
+                contents.map { Offer(version: $0, delta: nil) }, of: stored, now: now)
             transactions.append((stored, context.grants.finishToken(transactionId: stored.transaction.id)))
-            for download in granted where byDigest[download.digest] == nil {
+            // Of two purchases opening one bundle (a rental and a purchase of it), the grant that lasts longer.
+            for download in granted where byDigest[download.digest].map({ $0.grantExpiresAt < download.grantExpiresAt }) ?? true {
                 byDigest[download.digest] = download
             }
         }

@@ -163,6 +163,12 @@ package struct MeasuredLedger: Ledger {
         try await timed("deliveries") { () async throws(LedgerError) in try await base.deliveries(transactionId: transactionId) }
     }
 
+    package func startRental(transactionId: String, reason: String, now: Int64) async throws(LedgerError) -> Bool {
+        try await timed("startRental") { () async throws(LedgerError) in
+            try await base.startRental(transactionId: transactionId, reason: reason, now: now)
+        }
+    }
+
     package func auditTrail(transactionId: String, afterSequence: Int64, limit: Int) async throws(LedgerError) -> [AuditEvent] {
         try await timed("auditTrail") { () async throws(LedgerError) in
             try await base.auditTrail(transactionId: transactionId, afterSequence: afterSequence, limit: limit)

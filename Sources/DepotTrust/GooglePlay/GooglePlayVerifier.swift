@@ -18,15 +18,19 @@ package struct GooglePlayVerifier: Sendable, PurchaseVerifier {
     /// purchase without `orderId` is a test one), and its caller refuses a test purchase when this is false, once the
     /// Developer API, when configured, had its say.
     package let acceptsTestPurchases: Bool
+    /// Play product id → its rent option, for products that are rented.
+    package let rentals: [String: GooglePlayRentOption]
 
     /// A verifier for one app.
     package init(
-        packageName: String, keys: [GooglePlayLicenseKey], products: [String: String], acceptsTestPurchases: Bool = true
+        packageName: String, keys: [GooglePlayLicenseKey], products: [String: String], acceptsTestPurchases: Bool = true,
+        rentals: [String: GooglePlayRentOption] = [:]
     ) {
         self.packageName = packageName
         self.keys = keys
         self.products = products
         self.acceptsTestPurchases = acceptsTestPurchases
+        self.rentals = rentals
     }
 
     /// Google Play.
@@ -69,13 +73,15 @@ package struct GooglePlayVerifier: Sendable, PurchaseVerifier {
         }
         guard let productId = products[purchase.productId] else { throw GooglePlayRefusal.unmapped(purchase.productId) }
         let id = try Self.transactionId(purchase)
-        return VerifiedPurchase(
-            store: .googlePlay,
-            transaction: PurchaseTransaction(
-                id: id, originalId: Self.originalId(of: id), productId: productId, purchaseDate: purchase.purchaseTime,
-                quantity: purchase.quantity, appAccountToken: Self.accountToken(purchase.obfuscatedAccountId),
-                environment: purchase.orderId == nil ? "Test" : "Production", storeProductId: purchase.productId,
-                purchaseToken: purchase.purchaseToken))
+        var transaction = PurchaseTransaction(
+            id: id, originalId: Self.originalId(of: id), productId: productId, purchaseDate: purchase.purchaseTime,
+            quantity: purchase.quantity, appAccountToken: Self.accountToken(purchase.obfuscatedAccountId),
+            environment: purchase.orderId == nil ? "Test" : "Production", storeProductId: purchase.productId,
+            purchaseToken: purchase.purchaseToken)
+        // A product only rented is rented whatever the purchase says; one with a named rent option is told by the
+        // Developer API (`PurchaseVerification`), since the signed purchase data does not name its purchase option.
+        if let option = rentals[purchase.productId], option.purchaseOptionId == nil { transaction.rental = option.terms }
+        return VerifiedPurchase(store: .googlePlay, transaction: transaction)
     }
 
     /// The signature's bytes: standard base64 with its padding, as `Purchase.getSignature()` gives it (white
