@@ -104,12 +104,12 @@ extension RestoreFlow {
             let id = item.transaction.id
             var granted: [GrantedDownload] = []
             if !contents.isEmpty {
-                granted = try await context.grantDownloads(
-                    contents.map { Offer(version: $0, delta: nil) }, transactionId: id, now: now)
+                granted = try await context.grantDownloads(contents.map { Offer(version: $0, delta: nil) }, of: current, now: now)
             }
             entries.append(
                 AccountEntry(transaction: current, finishToken: context.grants.finishToken(transactionId: id), history: history))
-            for download in granted where byDigest[download.digest] == nil {
+            // Of two purchases opening one bundle (a rental and a purchase of it), the grant that lasts longer.
+            for download in granted where byDigest[download.digest].map({ $0.grantExpiresAt < download.grantExpiresAt }) ?? true {
                 byDigest[download.digest] = download
             }
         }
