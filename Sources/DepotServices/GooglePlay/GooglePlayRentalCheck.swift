@@ -43,6 +43,7 @@ package struct GooglePlayRentalCheck: Sendable {
                 message: "Google Play did not say how this purchase was bought; present it again later")
         }
         transaction.rental = rented ? option.terms : nil
+        transaction.rentalToldByStore = rented ? true : nil
         return VerifiedPurchase(store: purchase.store, transaction: transaction)
     }
 
