@@ -262,6 +262,16 @@ struct RentalClockTests {
         }
     }
 
+    /// A grant lifetime at Int64's bound (no configuration allows it, but the flows never trust that): the grant's
+    /// expiry holds at the bound rather than trapping.
+    @Test(arguments: LedgerEngine.tested)
+    func aGrantLifetimeAtTheBoundDoesNotOverflow(engine: LedgerEngine) async throws {
+        try await Self.withLedger(engine) { ledger, _ in
+            let flows = try Flows(ledger, now: MovedClock(Self.bought), grantLifetime: .max)
+            #expect(try await flows.redeem(Flows.rental("GPA.B2", terms: nil)).downloads.map(\.grantExpiresAt) == [.max])
+        }
+    }
+
     /// The clock at its edges: a server clock behind the purchase (a purchase time in the future) still bounds the
     /// grants by the expiration period from now; a purchase bought outright is never ended.
     @Test(arguments: LedgerEngine.tested)
