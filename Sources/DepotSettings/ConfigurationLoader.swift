@@ -215,8 +215,9 @@ package enum ConfigurationLoader {
             }
             settings.append(.init(id: key.id, secret: Array(secret), isDevelopmentKey: key.development ?? false))
         }
-        let lifetime = grants.lifetimeSeconds ?? 6 * 3600
-        guard lifetime > 0 else { throw ConfigurationError("\(file): grants.lifetimeSeconds must be positive") }
+        // At most 30 days: a grant is a short-lived capability, and its expiry is the time of issue plus this.
+        let lifetime = try ConfigurationError.inRange(
+            grants.lifetimeSeconds ?? 6 * 3600, 1...2_592_000, setting: "grants.lifetimeSeconds", in: file)
         return GrantSettings(
             keys: settings, activeKeyId: grants.activeKeyId ?? settings[0].id, lifetimeSeconds: lifetime)
     }

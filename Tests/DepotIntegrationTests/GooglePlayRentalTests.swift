@@ -117,6 +117,45 @@ struct GooglePlayRentalTests {
         }
     }
 
+    /// Google's `purchases.productsv2` unreachable: a purchase the ledger already judged (rented, or bought outright)
+    /// is answered from the ledger without asking Google again; one never judged is refused for now, and a restore
+    /// leaves it out of its answer rather than failing whole.
+    @Test(arguments: LedgerEngine.tested)
+    func anOutageNeverBlocksPurchasesTheLedgerAlreadyJudged(engine: LedgerEngine) async throws {
+        let signer = try GooglePlayTestSigner()
+        try await GooglePlayDoubleFixture.with { play in
+            try await GooglePlayFlowTests.withServer(engine, settings: Self.settings(play, signer)) { server in
+                let client = try RawHTTPClient(port: server.port)
+                let rented = try play.purchase(signer, productId: "level1")
+                try await Self.hold(play, rented, option: "rent-3d", rented: true)
+                let owned = try play.purchase(signer, productId: "level1")
+                try await Self.hold(play, owned, option: "buy", rented: false)
+                let rentalEnd = try #require(
+                    try await GooglePlayPartialRefundTests.redeem(client, rented)["transaction.rentalEndsAt"]?.string)
+                #expect(try await GooglePlayPartialRefundTests.redeem(client, owned)["transaction.rentalEndsAt"] == nil)
+                let unknown = try play.purchase(signer, productId: "level1")
+                try await Self.hold(play, unknown, option: "rent-3d", rented: true)
+
+                let control = try RawHTTPClient(port: try #require(URLComponents(string: play.base)?.port))
+                _ = try await PurchaseSteps.post(control, "/_double/fail", #"{"count": 1000, "status": 503}"#)
+                #expect(
+                    try await GooglePlayPartialRefundTests.redeem(client, rented)["transaction.rentalEndsAt"]?.string == rentalEnd)
+                #expect(try await GooglePlayPartialRefundTests.redeem(client, owned)["transaction.rentalEndsAt"] == nil)
+                let refused = try await GooglePlayPartialRefundTests.redeem(client, unknown, status: 503)
+                #expect(refused["error.code"]?.string == "unavailable")
+
+                let restored = try await PurchaseSteps.post(
+                    client, "/v1/restore",
+                    try GooglePlayFlowTests.json([
+                        "googlePlayPurchases": [rented, owned, unknown].map { ["purchaseData": $0.data, "signature": $0.signature] }
+                    ]))
+                #expect(restored.status == 200, "\(restored.text)")
+                let transactions = try #require(try PurchaseSteps.object(restored)["transactions"] as? [[String: Any]])
+                #expect(Set(transactions.compactMap { $0["id"] as? String }) == [rented.orderId, owned.orderId])
+            }
+        }
+    }
+
     /// Absurd numbers: a purchase time at the far ends of the range, with the longest rent option, never reaches a
     /// 5xx and never makes a grant outlast the expiration period from its issue.
     @Test(arguments: LedgerEngine.tested)

@@ -37,10 +37,12 @@ struct RentalClockTests {
         let context: DeliveryContext
         let policy = IrregularActivityPolicy(windowSeconds: 3600, maxAccountTokens: 3, maxClientAddresses: 3, slowDownSeconds: 60)
 
-        init(_ ledger: any Ledger, now: MovedClock, grantLifetime: Int64 = 600) throws {
+        init(
+            _ ledger: any Ledger, now: MovedClock, grantLifetime: Int64 = 600,
+            versions: [ContentVersion] = [RentalClockTests.movieVersion]
+        ) throws {
             let catalog = Catalog(
-                products: [Product(id: RentalClockTests.movie, type: .nonConsumable, title: "Movie")],
-                versions: [RentalClockTests.movieVersion])
+                products: [Product(id: RentalClockTests.movie, type: .nonConsumable, title: "Movie")], versions: versions)
             context = DeliveryContext(
                 ledger: ledger, catalogs: try CatalogHolder(catalog: catalog, revision: 1, now: 1_000),
                 grants: try GrantAuthority(keys: [try GrantKey(id: "k", secret: Array(repeating: 7, count: 32))], activeKeyId: "k"),
@@ -224,6 +226,49 @@ struct RentalClockTests {
             await #expect(throws: DeliveryError.rentalExpired(endedAt: Self.bought + 3_600 + 48 * 3_600)) {
                 try await flows.redeem(purchase)
             }
+        }
+    }
+
+    /// A rental finished with nothing delivered (its content not offered yet), whose content is offered later,
+    /// redeemed, downloaded and finished again: that finish confirms the delivery and starts the clock, instead of
+    /// leaving the buyer the whole rental period from the purchase.
+    @Test(arguments: LedgerEngine.tested)
+    func aLaterFinishStartsTheClockOfARentalFinishedWithNothingDelivered(engine: LedgerEngine) async throws {
+        try await Self.withLedger(engine) { ledger, _ in
+            let now = MovedClock(Self.bought + 60)
+            let flows = try Flows(ledger, now: now, grantLifetime: 7 * 86_400, versions: [])
+            let purchase = Flows.rental("GPA.R6")
+            let empty = try await flows.redeem(purchase)
+            #expect(empty.downloads.isEmpty)
+            let nothing = try await FinishFlow(context: flows.context, storeFinishMode: { _ in .app }).finish(
+                .init(transactionId: "GPA.R6", finishToken: empty.finishToken, delivered: []))
+            #expect(nothing.transaction.state == .finished)
+            #expect(nothing.transaction.rentalStartedAt == nil)
+
+            // The content is offered: redeemed, downloaded and finished an hour after the purchase.
+            let catalog = Catalog(
+                products: [Product(id: Self.movie, type: .nonConsumable, title: "Movie")], versions: [Self.movieVersion])
+            try flows.context.catalogs.install(catalog, revision: 2, now: Self.bought + 600)
+            now.set(Self.bought + 3_600)
+            let offered = try await flows.redeem(purchase)
+            #expect(offered.downloads.count == 1)
+            let finished = try await flows.finish(offered)
+            #expect(finished.transaction.rentalStartedAt == Self.bought + 3_600)
+            #expect(finished.transaction.rentalEndsAt == Self.bought + 3_600 + 48 * 3_600)
+            now.set(Self.bought + 3_600 + 48 * 3_600)
+            await #expect(throws: DeliveryError.rentalExpired(endedAt: Self.bought + 3_600 + 48 * 3_600)) {
+                try await flows.redeem(purchase)
+            }
+        }
+    }
+
+    /// A grant lifetime at Int64's bound (no configuration allows it, but the flows never trust that): the grant's
+    /// expiry holds at the bound rather than trapping.
+    @Test(arguments: LedgerEngine.tested)
+    func aGrantLifetimeAtTheBoundDoesNotOverflow(engine: LedgerEngine) async throws {
+        try await Self.withLedger(engine) { ledger, _ in
+            let flows = try Flows(ledger, now: MovedClock(Self.bought), grantLifetime: .max)
+            #expect(try await flows.redeem(Flows.rental("GPA.B2", terms: nil)).downloads.map(\.grantExpiresAt) == [.max])
         }
     }
 

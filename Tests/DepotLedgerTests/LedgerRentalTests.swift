@@ -90,20 +90,40 @@ import Testing
         }
     }
 
-    /// A purchase recorded and delivered before it was known a rental (the first record came from a notification,
-    /// or the product became a rental): once its terms are learnt, its clock starts at that first confirmed delivery.
+    /// A purchase recorded and delivered before Google said it was rented (the first record came from a
+    /// notification): once Google's word is learnt, its clock starts at that first confirmed delivery.
     @Test(arguments: Engine.tested)
-    func termsLearntAfterADeliveryStartTheClockAtIt(engine: Engine) async throws {
+    func termsGoogleSaysLearntAfterADeliveryStartTheClockAtIt(engine: Engine) async throws {
         try await LedgerFixture.with(engine) { _, ledger in
             _ = try await ledger.recordTransaction(Self.rental("8250", terms: nil), productType: .nonConsumable, now: 10)
             try await ledger.recordGrants(transactionId: "8250", deliveries: [Sample.level1], now: 20)
             _ = try await ledger.finish(transactionId: "8250", claims: [Sample.confirmed(Sample.level1)], requiresDelivery: true, now: 30)
-            let learnt = try await ledger.recordTransaction(Self.rental("8250"), now: 40)
+            var told = Self.rental("8250")
+            told.rentalToldByStore = true
+            let learnt = try await ledger.recordTransaction(told, now: 40)
             #expect(learnt.transaction.rental == Self.terms)
             #expect(learnt.rentalStartedAt == 30)
             // A rental never delivered keeps no start.
             _ = try await ledger.recordTransaction(Self.rental("8260", terms: nil), productType: .nonConsumable, now: 10)
-            #expect(try await ledger.recordTransaction(Self.rental("8260"), now: 40).rentalStartedAt == nil)
+            var toldLater = Self.rental("8260")
+            toldLater.rentalToldByStore = true
+            #expect(try await ledger.recordTransaction(toldLater, now: 40).rentalStartedAt == nil)
+        }
+    }
+
+    /// A purchase recorded bought outright stays bought outright when it is presented again with terms only the
+    /// configuration gives (a rent entry added without a purchase option to a product already sold outright): it is
+    /// never turned into a rental, let alone one back-dated to its delivery and so expired.
+    @Test(arguments: Engine.tested)
+    func configuredTermsNeverTurnAPurchaseBoughtOutrightIntoARental(engine: Engine) async throws {
+        try await LedgerFixture.with(engine) { _, ledger in
+            _ = try await ledger.recordTransaction(Self.rental("8290", terms: nil), productType: .nonConsumable, now: 10)
+            try await ledger.recordGrants(transactionId: "8290", deliveries: [Sample.level1], now: 20)
+            _ = try await ledger.finish(transactionId: "8290", claims: [Sample.confirmed(Sample.level1)], requiresDelivery: true, now: 30)
+            let again = try await ledger.recordTransaction(Self.rental("8290"), now: 10_000_000)
+            #expect(again.transaction.rental == nil)
+            #expect(again.rentalStartedAt == nil && again.rentalEndsAt == nil)
+            #expect(try await ledger.transaction(id: "8290")?.transaction.rental == nil)
         }
     }
 

@@ -6,8 +6,9 @@ import Foundation
 import Testing
 
 /// Which Google Play purchases are rentals, from `purchases.productsv2` answers in Google's shapes: the rent option's
-/// id or `rentOfferDetails` make a rental, another purchase option or none a purchase bought outright, and an answer
-/// that lists no line item for the product cannot be told (never taken for a purchase bought outright).
+/// id makes a rental, another purchase option or none a purchase bought outright, and an answer that lists no line item
+/// for the product, or marks it rented with another rent option, cannot be told (never taken for a purchase bought
+/// outright, nor given the configured option's terms).
 @Suite struct GooglePlayRentalCheckTests {
     static let option = GooglePlayRentOption(
         terms: RentalTerms(rentalPeriod: 259_200, expirationPeriod: 172_800), purchaseOptionId: "rent-3d")
@@ -21,9 +22,15 @@ import Testing
         arguments: [
             (#"{"productLineItem": [{"productId": "movie", "productOfferDetails": {"purchaseOptionId": "rent-3d"}}]}"#, true),
             (
-                #"{"productLineItem": [{"productId": "movie", "productOfferDetails": {"purchaseOptionId": "x", "rentOfferDetails": {}}}]}"#,
+                #"{"productLineItem": [{"productId": "movie", "productOfferDetails": {"purchaseOptionId": "rent-3d", "rentOfferDetails": {}}}]}"#,
                 true
             ),
+            // Rented with another rent option: its terms are not the configured ones, so it cannot be told yet.
+            (
+                #"{"productLineItem": [{"productId": "movie", "productOfferDetails": {"purchaseOptionId": "x", "rentOfferDetails": {}}}]}"#,
+                nil
+            ),
+            (#"{"productLineItem": [{"productId": "movie", "productOfferDetails": {"rentOfferDetails": {}}}]}"#, nil),
             (#"{"productLineItem": [{"productId": "movie", "productOfferDetails": {"purchaseOptionId": "buy"}}]}"#, false),
             (
                 #"{"productLineItem": [{"productId": "movie", "productOfferDetails": {"purchaseOptionId": "buy", "rentOfferDetails": null}}]}"#,
@@ -36,8 +43,8 @@ import Testing
                 #"{"productLineItem": [{"productId": "a", "productOfferDetails": {"purchaseOptionId": "rent-3d"}}, {"productId": "movie", "productOfferDetails": {"purchaseOptionId": "buy"}}]}"#,
                 false
             ),
-        ] as [(String, Bool)])
-    func purchasesAreToldApart(json: String, rented: Bool) throws {
+        ] as [(String, Bool?)])
+    func purchasesAreToldApart(json: String, rented: Bool?) throws {
         #expect(try Self.rents(json) == rented)
     }
 

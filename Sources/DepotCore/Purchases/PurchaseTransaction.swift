@@ -39,6 +39,10 @@ public struct PurchaseTransaction: Sendable, Equatable, Codable {
     public var revocation: PurchaseRevocation?
     /// A rented purchase's terms (a Google Play rent option); nil for a purchase that is not rented.
     public var rental: RentalTerms?
+    /// Whether the store itself said this purchase was rented (Google's `purchases.productsv2`), not only Depot's
+    /// configuration: only such terms are learnt by a transaction first recorded without them (bought outright); nil
+    /// otherwise.
+    public var rentalToldByStore: Bool?
 
     /// Creates a transaction.
     public init(

@@ -102,6 +102,10 @@ extension SQLLedger {
         let merged = PresentedFacts.merge(known: known, presented: t)
         let revocation = merged.revocationDate, expiry = merged.expiresDate, detail = merged.revocation
         let reason: String? = revocation == nil ? nil : "signed transaction"
+        // A rental's terms are the first record's: a transaction recorded without them was judged bought outright and
+        // stays so whatever the configuration says now, unless the store itself says it was rented (Google's
+        // productsv2, for a transaction first recorded without asking it).
+        let learnt = t.rentalToldByStore == true ? t.rental : nil
         try await session.execute(
             """
             UPDATE transactions SET original_id = \(t.originalId), product_id = \(t.productId),
@@ -114,13 +118,13 @@ extension SQLLedger {
                 last_fact_signed_ms = \(merged.lastFactSignedDate),
                 store_product_id = COALESCE(store_product_id, \(t.storeProductId)),
                 purchase_token = COALESCE(purchase_token, \(t.purchaseToken)),
-                rental_period_s = COALESCE(rental_period_s, \(t.rental?.rentalPeriod)),
-                rental_expiration_s = COALESCE(rental_expiration_s, \(t.rental?.expirationPeriod))
+                rental_period_s = COALESCE(rental_period_s, \(learnt?.rentalPeriod)),
+                rental_expiration_s = COALESCE(rental_expiration_s, \(learnt?.expirationPeriod))
             WHERE id = \(t.id)
             """)
-        if t.rental != nil {
-            // Terms learnt after a delivery was confirmed (the product became a rental, or the first record came
-            // from a notification): the clock started at that first confirmed delivery, not at some later finish.
+        if learnt != nil {
+            // Terms learnt after a delivery was confirmed (the first record did not ask the store): the clock started
+            // at that first confirmed delivery, not at some later finish.
             try await session.execute(
                 """
                 UPDATE transactions SET rental_started_at = (

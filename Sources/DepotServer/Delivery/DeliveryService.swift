@@ -37,7 +37,8 @@ struct DeliveryService: Sendable {
         let refused: @Sendable (String) -> Void = { code in metrics?.verificationFailed(code: code) }
         let verification = PurchaseVerification(
             appStore: verifier, googlePlay: googlePlay, googlePlaySubscriptions: googlePlaySubscriptions,
-            catalogs: context.catalogs, receipts: receipts, receiptLookup: receiptLookup, refused: refused)
+            catalogs: context.catalogs, receipts: receipts, receiptLookup: receiptLookup, ledger: context.ledger,
+            refused: refused)
         self.verification = verification
         self.context = context
         redemption = RedemptionFlow(context: context, policy: irregular)

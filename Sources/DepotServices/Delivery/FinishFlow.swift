@@ -67,7 +67,7 @@ package struct FinishFlow: Sendable {
                     try await ledger.enqueueAppleFinish(transactionId: id, now: now)
                 }
             }
-            return Result(transaction: stored, storeFinish: mode)
+            return try await confirmingLateDelivery(stored, command: command, storeFinish: mode)
         }
         // Judged by the type it was redeemed under: a product whose type changed since cannot make a bought
         // non-consumable finish as a consumable, or the reverse.
@@ -107,6 +107,31 @@ package struct FinishFlow: Sendable {
         case .nothingOffered:
             throw .nothingDelivered
         }
+    }
+
+    /// A finish of a transaction finished before: nothing new, except for a rental finished with nothing delivered
+    /// (its content was not offered yet), whose clock has not started: a finish confirming every bundle offered since
+    /// records that delivery and starts the clock now (`Ledger.finish` on a finished transaction), so the buyer is not
+    /// left the whole rental period from the purchase. A finish that does not confirm them changes nothing.
+    func confirmingLateDelivery(
+        _ stored: LedgerTransaction, command: Command, storeFinish mode: StoreFinishMode
+    ) async throws(DeliveryError) -> Result {
+        guard stored.transaction.rental != nil, stored.rentalStartedAt == nil, !command.delivered.isEmpty else {
+            return Result(transaction: stored, storeFinish: mode)
+        }
+        let id = stored.transaction.id
+        let ledger = context.ledger
+        let now = context.clock()
+        let outcome = try await context.ledgerCall { () async throws(LedgerError) in
+            try await ledger.finish(
+                transactionId: id, claims: command.delivered, requiresDelivery: true, enqueueAppleFinish: false, now: now)
+        }
+        guard case .finished = outcome,
+            let updated = try await context.ledgerCall({ () async throws(LedgerError) in try await ledger.transaction(id: id) }),
+            updated.rentalStartedAt != nil
+        else { return Result(transaction: stored, storeFinish: mode) }
+        context.logger.info("rental started by a finish after the first", metadata: ["transaction": "\(id)"])
+        return Result(transaction: updated, storeFinish: mode, confirmed: command.delivered)
     }
 
     /// Whether the purchase entitles some content now (whether or not this instance can serve it): then a finish

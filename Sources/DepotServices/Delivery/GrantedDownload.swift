@@ -57,7 +57,9 @@ extension DeliveryContext {
         try await ledgerCall { () async throws(LedgerError) in
             try await ledger.recordGrants(transactionId: transactionId, deliveries: planned, now: now)
         }
-        let lifetimeEnd = now + grantLifetime
+        // Overflow-checked: a lifetime the configuration bounds, but never trusted to.
+        let (sum, overflow) = now.addingReportingOverflow(grantLifetime)
+        let lifetimeEnd = overflow ? (grantLifetime < 0 ? Int64.min : Int64.max) : sum
         let expiresAt = rentalGrantBound(stored, now: now).map { min($0, lifetimeEnd) } ?? lifetimeEnd
         return offers.map { offer in
             GrantedDownload(

@@ -1,4 +1,5 @@
 import DepotCore
+import DepotLedger
 import DepotTrust
 import Foundation
 
@@ -17,13 +18,17 @@ package struct PurchaseVerification: Sendable {
     /// decides).
     let receiptLookup: ReceiptTransactionLookup?
     let refused: @Sendable (_ code: String) -> Void
+    /// Where a Google Play purchase already judged a rental or not is read, so that Google is not asked again; nil
+    /// asks Google every time.
+    let ledger: (any Ledger)?
 
     /// Verification with each store's verifier; `refused` is told the code of every refusal.
     package init(
         appStore: AppStoreVerifier, googlePlay: GooglePlayVerifier?, googlePlaySubscriptions: GooglePlaySubscriptionPeriod?,
         catalogs: CatalogHolder, receipts: AppReceiptVerifier? = nil, receiptLookup: ReceiptTransactionLookup? = nil,
-        refused: @escaping @Sendable (_ code: String) -> Void
+        ledger: (any Ledger)? = nil, refused: @escaping @Sendable (_ code: String) -> Void
     ) {
+        self.ledger = ledger
         self.receipts = receipts
         self.receiptLookup = receiptLookup
         self.appStore = appStore
@@ -66,16 +71,28 @@ package struct PurchaseVerification: Sendable {
     }
 
     /// A Google Play purchase of a product with a named rent option, judged a rental or not by the Developer API
-    /// (`GooglePlayRentalCheck`); other purchases as they are (a product only rented is judged by its verifier).
+    /// (`GooglePlayRentalCheck`) the first time, by the ledger's record of that judgement after (so that a settled
+    /// purchase is not refused while Google cannot be asked); other purchases as they are (a product only rented is
+    /// judged by its verifier).
     private func rented(_ purchase: VerifiedPurchase, of verifier: GooglePlayVerifier) async throws(PurchaseRefusal) -> VerifiedPurchase {
         guard let playId = purchase.transaction.storeProductId, let option = verifier.rentals[playId], option.purchaseOptionId != nil
         else { return purchase }
+        if let judged = await judgedBefore(purchase) { return judged }
         guard let googlePlaySubscriptions else {
             // The configuration refuses a named rent option without the Developer API; never a rental taken for a purchase.
             throw PurchaseRefusal(code: "unavailable", message: "this server cannot ask Google Play whether this purchase is a rental")
         }
         return try await GooglePlayRentalCheck(client: googlePlaySubscriptions.client, logger: googlePlaySubscriptions.logger)
             .judged(purchase, option: option)
+    }
+
+    /// `purchase` with the rental terms the ledger recorded for it (none: it was judged bought outright), when the
+    /// ledger holds it; nil when it does not, or cannot be read now (Google is asked then).
+    private func judgedBefore(_ purchase: VerifiedPurchase) async -> VerifiedPurchase? {
+        guard let ledger, let stored = try? await ledger.transaction(id: purchase.id) else { return nil }
+        var transaction = purchase.transaction
+        transaction.rental = stored.transaction.rental
+        return VerifiedPurchase(store: purchase.store, transaction: transaction)
     }
 
     /// Refuses a Google Play test purchase where they are not accepted (`googlePlay.acceptTestPurchases`; in
@@ -96,17 +113,28 @@ package struct PurchaseVerification: Sendable {
     }
 
     /// Verifies each distinct signed purchase once, and keeps one purchase per transaction (a restore may present
-    /// copies of one signed purchase, or of one transaction).
+    /// copies of one signed purchase, or of one transaction). A purchase that cannot be judged now (refused
+    /// `unavailable`: its store could not be asked) is left out, so that the others are restored; any other refusal
+    /// refuses them all.
     package func verifyDistinct(_ signed: [SignedPurchase]) async throws(DeliveryError) -> [VerifiedPurchase] {
         var seenSigned: Set<SignedPurchase> = []
         var seenIds: Set<String> = []
         var purchases: [VerifiedPurchase] = []
         for purchase in signed where seenSigned.insert(purchase).inserted {
-            let verified = try await verify(purchase)
+            let verified: VerifiedPurchase
+            do throws(DeliveryError) {
+                verified = try await verify(purchase)
+            } catch {
+                guard case .purchaseRefused(let refusal) = error, refusal.code == Self.unavailableCode else { throw error }
+                continue
+            }
             if seenIds.insert(verified.id).inserted { purchases.append(verified) }
         }
         return purchases
     }
+
+    /// The refusal code of a purchase that cannot be judged now, to be presented again later.
+    static let unavailableCode = "unavailable"
 
     /// The in-app purchase `transactionId` of a StoreKit 1 app receipt (base64), verified offline; refused as
     /// `store-not-configured` when no receipt root is configured, `transaction-not-in-receipt` when it holds none.

@@ -36,20 +36,22 @@ package struct GooglePlayRentalCheck: Sendable {
         }
         guard let rented = Self.rents(held, storeProductId: transaction.storeProductId, option: option) else {
             logger.warning(
-                "Google Play's purchase lists no line item for its product; the purchase is refused for now",
+                "Google Play's purchase lists no line item for its product, or rents it with another rent option; the purchase is refused for now",
                 metadata: ["transaction": "\(transaction.id)"])
             throw PurchaseRefusal(
                 code: "unavailable",
                 message: "Google Play did not say how this purchase was bought; present it again later")
         }
         transaction.rental = rented ? option.terms : nil
+        transaction.rentalToldByStore = rented ? true : nil
         return VerifiedPurchase(store: purchase.store, transaction: transaction)
     }
 
     /// Whether Google's account of a purchase of `storeProductId` says it was rented with `option`: its line item for
-    /// the product (the only one, when none names it) names the rent option or carries `rentOfferDetails`; a line
-    /// item without offer details (a purchase made before purchase options) was bought outright. Nil when no line item
-    /// is the product's: that cannot be told, and is never taken for a purchase bought outright.
+    /// the product (the only one, when none names it) names the rent option; one naming another option without
+    /// `rentOfferDetails`, or without offer details (a purchase made before purchase options), was bought outright.
+    /// Nil when no line item is the product's, or it was rented with another rent option: that cannot be told, and is
+    /// never taken for a purchase bought outright nor given `option`'s terms.
     package static func rents(_ held: GooglePlayProductPurchaseV2, storeProductId: String?, option: GooglePlayRentOption) -> Bool? {
         let items = held.productLineItem ?? []
         guard let item = items.first(where: { $0.productId == storeProductId }) ?? (items.count == 1 ? items.first : nil) else {

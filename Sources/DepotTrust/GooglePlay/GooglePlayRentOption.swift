@@ -4,8 +4,9 @@ import DepotCore
 
 /// A Play product's rent option, as configured (`googlePlay.products` entry with `rental`): its terms, and the id of
 /// the purchase option that rents it. Without an id every purchase of the product is a rental (a product sold only
-/// for rent); with one, a purchase is a rental when the Developer API says it was bought with that purchase option
-/// or marks it rented (`rentOfferDetails`), and is bought outright otherwise.
+/// for rent); with one, a purchase is a rental when the Developer API says it was bought with that purchase option,
+/// bought outright when it names another and does not mark it rented (`rentOfferDetails`), and cannot be told when it
+/// marks it rented with another rent option (whose terms are not these).
 package struct GooglePlayRentOption: Sendable, Equatable {
     /// The rental and expiration periods.
     package var terms: RentalTerms
@@ -18,9 +19,12 @@ package struct GooglePlayRentOption: Sendable, Equatable {
         self.purchaseOptionId = purchaseOptionId
     }
 
-    /// Whether a purchase Google says was bought with `purchaseOptionId`, marked rented or not, is this rental.
-    package func rents(purchaseOptionId bought: String?, markedRental: Bool) -> Bool {
+    /// Whether a purchase Google says was bought with `purchaseOptionId`, marked rented or not, is this rental; nil
+    /// when Google marks it rented with another purchase option (or names none): another rent option, whose terms are
+    /// unknown here, so neither these terms nor a purchase bought outright.
+    package func rents(purchaseOptionId bought: String?, markedRental: Bool) -> Bool? {
         guard let purchaseOptionId else { return true }
-        return markedRental || bought == purchaseOptionId
+        if bought == purchaseOptionId { return true }
+        return markedRental ? nil : false
     }
 }
