@@ -187,7 +187,10 @@ struct DeliveryService: Sendable {
     /// (newest first, history marked) and the downloads not answered yet.
     private func restoreAccount(_ account: AccountToken, client: String, into answer: inout Restoration) async throws(DeliveryError) {
         let answered = Set(answer.transactions.map(\.id))
-        let listed = try await restoring.restore(account: account, client: client, skipping: answered)
+        let verification = verification
+        let listed = try await restoring.restore(account: account, client: client, skipping: answered) {
+            verification.acceptsNow($0)
+        }
         for entry in listed.entries {
             var body = Self.body(entry.transaction, finishToken: entry.finishToken)
             body.history = entry.history?.rawValue

@@ -235,3 +235,19 @@ extension PurchaseRefusal {
     static let receiptsNotAccepted = PurchaseRefusal(
         code: "store-not-configured", message: "this server does not accept app receipts (appStore.receiptRoots is not set)")
 }
+
+extension PurchaseVerification {
+    /// Whether a purchase the ledger holds would be accepted if it were presented now: its store is served, and its
+    /// environment is one the store's verifier accepts (an App Store environment in `appStore.environments`; a Play
+    /// test purchase only while test purchases are accepted). A restore by account delivers from the ledger alone,
+    /// so trust the operator withdrew (Sandbox, test purchases) must not keep delivering through it.
+    package func acceptsNow(_ transaction: PurchaseTransaction) -> Bool {
+        switch transaction.store {
+        case .appStore:
+            return appStore.acceptedEnvironments.contains(transaction.environment)
+        case .googlePlay:
+            guard let googlePlay else { return false }
+            return transaction.environment != "Test" || googlePlay.acceptsTestPurchases
+        }
+    }
+}

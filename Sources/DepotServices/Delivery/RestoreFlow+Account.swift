@@ -35,8 +35,12 @@ extension RestoreFlow {
     /// answered with downloads counts as a redemption attempt by `account` from `client`, under the same
     /// irregular-activity rule as a redeem; one slowed down is left out of the answer. Transactions named in `skipping` (answered already, from the signed
     /// purchases of the same restore) are left out.
+    ///
+    /// `accepts` tells whether a listed purchase would be accepted if presented now (``PurchaseVerification/acceptsNow(_:)``):
+    /// one that would not (its environment no longer accepted) is left out.
     package func restore(
-        account: AccountToken, client: String, skipping: Set<String> = []
+        account: AccountToken, client: String, skipping: Set<String> = [],
+        accepts: @Sendable (PurchaseTransaction) -> Bool = { _ in true }
     ) async throws(DeliveryError) -> AccountResult {
         let now = context.clock()
         let ledger = context.ledger
@@ -66,6 +70,8 @@ extension RestoreFlow {
             let history = PurchaseHistory.of(
                 item.transaction, type: type, isFinished: item.state == .finished, related: related,
                 periodSeconds: product.periodSeconds, now: now * 1000)
+            // One this server would no longer accept if presented (its environment's trust withdrawn) is left out.
+            guard accepts(item.transaction) else { continue }
             if history == .consumed || history == .revoked {
                 entries.append(AccountEntry(transaction: item, finishToken: nil, history: history))
                 continue
@@ -85,7 +91,8 @@ extension RestoreFlow {
                 // they know and share that purchase until it is flagged, and must not stop the account's restores so.
                 continue
             }
-            let current = recorded.transaction
+            // A rental's clock starts here as at any redeem or restore once every offered bundle was served in full.
+            let current = try await context.startingRentalIfServed(recorded.transaction, now: now)
             let contents: [ContentVersion]
             do {
                 let audience = try await context.audience(of: current)
@@ -104,7 +111,12 @@ extension RestoreFlow {
             let id = item.transaction.id
             var granted: [GrantedDownload] = []
             if !contents.isEmpty {
-                granted = try await context.grantDownloads(contents.map { Offer(version: $0, delta: nil) }, of: current, now: now)
+                do {
+                    granted = try await context.grantDownloads(contents.map { Offer(version: $0, delta: nil) }, of: current, now: now)
+                } catch .bundleUnavailable {
+                    // One purchase whose bundle cannot be served now is left out, never the account's whole restore.
+                    continue
+                }
             }
             entries.append(
                 AccountEntry(transaction: current, finishToken: context.grants.finishToken(transactionId: id), history: history))
