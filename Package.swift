@@ -256,7 +256,7 @@ let package = Package(
             name: "depot",
             dependencies: [
                 "DepotServer", "DepotServices", "DepotSettings", "DepotTelemetry", "DepotClient", "DepotCore", "DepotTrust", "DepotLedger",
-                "DepotBundles", "DepotAppStoreDouble", "DepotGooglePlayDouble", "DepotArchives", "DepotObjectStore",
+                "DepotSystem", "DepotBundles", "DepotAppStoreDouble", "DepotGooglePlayDouble", "DepotArchives", "DepotObjectStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

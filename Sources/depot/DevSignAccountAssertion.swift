@@ -1,5 +1,6 @@
 import ArgumentParser
 import DepotSettings
+import DepotSystem
 import DepotTrust
 import Foundation
 
@@ -56,11 +57,14 @@ struct DevSignAccountAssertion: AsyncParsableCommand {
         }
         if createKey, !FileManager.default.fileExists(atPath: key) {
             let made = DevelopmentAccountAssertionIssuer.generated(keyId: kid, audience: audience)
-            guard
-                FileManager.default.createFile(
-                    atPath: key, contents: Data(made.privateKeyPEM.utf8), attributes: [.posixPermissions: 0o600]),
-                FileManager.default.createFile(atPath: key + ".pub.pem", contents: Data(made.publicKeyPEM.utf8))
-            else { throw ValidationError("cannot write \(key)") }
+            // Created with its mode and never through a link or over a file (O_CREAT | O_EXCL): the private key is
+            // never readable by others, not even for a moment.
+            do {
+                try POSIX.createFile(key, bytes: Array(made.privateKeyPEM.utf8), mode: 0o600)
+                try POSIX.createFile(key + ".pub.pem", bytes: Array(made.publicKeyPEM.utf8), mode: 0o644)
+            } catch {
+                throw ValidationError("cannot write \(key): \(error)")
+            }
             print("made \(key) and its public key \(key).pub.pem")
         }
         guard let data = FileManager.default.contents(atPath: key), let pem = String(data: data, encoding: .utf8) else {
